@@ -1,0 +1,74 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// FuelBoard bus: small Swift services that talk JSON over ZeroMQ.
+///
+/// Dependencies point one way: CZeroMQ <- ZeroMQ <- ServiceKit <- Services/*, with Messages
+/// (wire envelope and domain types) beside them. Services never import each other.
+let package = Package(
+    name: "FuelBoard",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "price-ingest", targets: ["price-ingest"]),
+        .executable(name: "fuel-lookup", targets: ["fuel-lookup"]),
+        .executable(name: "fuelboard", targets: ["fuelboard"]),
+        .executable(name: "lookup-bench", targets: ["lookup-bench"]),
+    ],
+    targets: [
+        // C libraries from Debian's packages (module maps link them; no pkg-config flags).
+        .systemLibrary(name: "CZeroMQ", path: "Shared/CZeroMQ", providers: [.apt(["libzmq3-dev"])]),
+        .systemLibrary(name: "CSQLite", path: "Shared/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+
+        // Shared foundation.
+        .target(name: "ZeroMQ", dependencies: ["CZeroMQ"], path: "Shared/ZeroMQ"),
+        .target(name: "Messages", path: "Shared/Messages"),
+        .target(name: "SQLite", dependencies: ["CSQLite"], path: "Shared/SQLite"),
+        .target(name: "ServiceKit", dependencies: ["ZeroMQ", "Messages"], path: "Shared/ServiceKit"),
+        .target(name: "SampleFeeds", dependencies: ["Messages"], path: "Shared/SampleFeeds"),
+        .target(name: "TestSupport", path: "Shared/TestSupport"),
+        .target(name: "ServiceTesting", dependencies: ["ZeroMQ", "Messages", "ServiceKit", "TestSupport"],
+                path: "Shared/ServiceTesting"),
+
+        // price-ingest: feeds in, validated, SQLite, PUB out.
+        .target(name: "FeedParsing", dependencies: ["Messages"], path: "Services/PriceIngest/FeedParsing"),
+        .target(name: "PriceIngest", dependencies: ["ServiceKit", "Messages", "SQLite", "FeedParsing"],
+                path: "Services/PriceIngest/PriceIngest"),
+        .executableTarget(name: "price-ingest", dependencies: ["PriceIngest", "ServiceKit"],
+                          path: "Services/PriceIngest/price-ingest"),
+
+        // fuel-lookup: a spatial-index replica of price-ingest's state.
+        .target(name: "FuelLookup", dependencies: ["ServiceKit", "Messages"],
+                path: "Services/FuelLookup/FuelLookup"),
+        .executableTarget(name: "fuel-lookup", dependencies: ["FuelLookup", "ServiceKit"],
+                          path: "Services/FuelLookup/fuel-lookup"),
+
+        // fuelboard: the command-line client.
+        .target(name: "FuelboardCLI", dependencies: ["ServiceKit", "Messages", "SampleFeeds"],
+                path: "Services/Fuelboard/FuelboardCLI"),
+        .executableTarget(name: "fuelboard", dependencies: ["FuelboardCLI"],
+                          path: "Services/Fuelboard/fuelboard"),
+
+        // Benchmarks (run by bench/run).
+        .executableTarget(name: "lookup-bench", dependencies: ["FuelLookup", "SampleFeeds", "Messages"],
+                          path: "bench/lookup-bench"),
+
+        // Tests, one target per area so each can be built and run on its own.
+        .testTarget(name: "MessagesTests", dependencies: ["Messages"], path: "Tests/MessagesTests"),
+        .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], path: "Tests/ZeroMQTests"),
+        .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "ServiceTesting", "ZeroMQ", "Messages"],
+                    path: "Tests/ServiceKitTests"),
+        .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "Messages", "TestSupport"],
+                    path: "Tests/FeedParsingTests"),
+        .testTarget(name: "PriceIngestTests",
+                    dependencies: ["PriceIngest", "FeedParsing", "SQLite", "Messages", "ServiceTesting", "TestSupport"],
+                    path: "Tests/PriceIngestTests"),
+        .testTarget(name: "FuelLookupTests", dependencies: ["FuelLookup", "Messages", "SampleFeeds", "TestSupport"],
+                    path: "Tests/FuelLookupTests"),
+        .testTarget(name: "SampleFeedsTests", dependencies: ["SampleFeeds", "Messages"],
+                    path: "Tests/SampleFeedsTests"),
+        .testTarget(name: "EndToEndTests",
+                    dependencies: ["ServiceKit", "ServiceTesting", "Messages", "ZeroMQ", "TestSupport", "SampleFeeds"],
+                    path: "Tests/EndToEndTests"),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,13 @@
+/// Every request type the services know, in one place (never as literals at call sites).
+public enum MessageType: String, Sendable, CaseIterable {
+    case sysPing = "sys.ping"
+    case sysStats = "sys.stats"
+
+    case ingestFeed = "ingest.feed"
+    case ingestSnapshot = "ingest.snapshot"
+    case ingestStatus = "ingest.status"
+
+    case lookupCheapest = "lookup.cheapest"
+    case lookupNearest = "lookup.nearest"
+    case stationGet = "station.get"
+}
