@@ -1,0 +1,246 @@
+import Foundation
+import Messages
+import ZeroMQ
+
+/// A service's request loop: one ROUTER socket, typed handlers, timers and extra sockets, all on
+/// one thread (a single-threaded reactor, as in malamute and the zguide).
+///
+/// Handlers never see ZeroMQ frames: the server strips the routing envelope, decodes the JSON
+/// request, calls the handler, and sends the reply back along the same route. A handler can also
+/// answer later (`Responder`), from this same thread, when its work completes elsewhere.
+/// `sys.ping` and `sys.stats` are built in. `run()` returns when the context is shut down.
+public final class ReplyServer {
+    public typealias Handler = (IncomingRequest) -> Outcome
+
+    /// What a handler produced.
+    public enum Outcome {
+        /// The encoded reply JSON and, for an error reply, the error (see `IncomingRequest.reply`).
+        case reply(Data, ServiceError?)
+        /// The handler kept the `Responder` and will answer later.
+        case deferred
+    }
+
+    public let name: String
+    public let endpoint: String
+    public var logger: Logger
+    public private(set) var stats = ServiceStats()
+    /// Service-specific figures for `sys.stats`.
+    public var statsDetails: () -> [String: JSONValue] = { [:] }
+    /// Requests larger than this get `too_large` (the socket drops far larger ones outright).
+    public let maxRequestBytes: Int
+
+    private let socket: Socket
+    private let poller = Poller()
+    private var handlers: [String: Handler] = [:]
+    private var watched: [(Socket, ([Data]) -> Void)] = []
+    private var timers: [Timer] = []
+    private var deferredStart: [UInt64: (type: String, start: ContinuousClock.Instant)] = [:]
+    private var nextDeferredID: UInt64 = 0
+
+    private struct Timer {
+        var due: ContinuousClock.Instant
+        let interval: Duration?
+        let action: () -> Void
+    }
+
+    /// Binds the ROUTER socket. `endpoint` may use a wildcard port; `boundEndpoint` tells the real one.
+    public init(name: String, context: Context, bind endpoint: String, logger: Logger,
+                maxRequestBytes: Int = 1 << 20) throws(ZMQError) {
+        self.name = name
+        self.logger = logger
+        self.maxRequestBytes = maxRequestBytes
+        socket = try Socket(context, .router)
+        socket.maxMessageSize = max(maxRequestBytes * 2, 4096)
+        socket.routerMandatory = true
+        socket.sendTimeout = .milliseconds(100)
+        socket.handshakeInterval = .seconds(5)
+        socket.sendHighWaterMark = 100_000
+        socket.receiveHighWaterMark = 100_000
+        self.endpoint = try socket.bind(endpoint)
+        poller.add(socket)
+        on(MessageType.sysPing.rawValue) { [name] request in
+            request.reply(PingBody(service: name, version: fuelboardVersion, pid: getpid()))
+        }
+        on(MessageType.sysStats.rawValue) { [unowned self] request in
+            request.reply(self.stats.snapshot(service: self.name, extra: self.statsDetails()))
+        }
+    }
+
+    /// Registers a handler for a request type.
+    public func on(_ type: String, _ handler: @escaping Handler) {
+        handlers[type] = handler
+    }
+
+    /// Registers a typed handler: the body is decoded (a decode failure is `bad_request`), and
+    /// the returned value or thrown `ServiceError` becomes the reply.
+    public func on<Body: Decodable & Sendable, Out: Encodable>(
+        _ type: MessageType, _ bodyType: Body.Type, _ handler: @escaping (Body, IncomingRequest) throws -> Out
+    ) {
+        on(type.rawValue) { request in
+            do {
+                let body = try request.decodeBody(Body.self)
+                return request.reply(try handler(body, request))
+            } catch {
+                return request.reply(error: ServiceError.from(error))
+            }
+        }
+    }
+
+    /// Reads from another socket in the same loop (a SUB for updates, a PULL from a worker).
+    public func watch(_ other: Socket, _ handler: @escaping ([Data]) -> Void) {
+        poller.add(other)
+        watched.append((other, handler))
+    }
+
+    /// Runs `action` every `interval` on the loop thread (first run after one interval).
+    public func every(_ interval: Duration, _ action: @escaping () -> Void) {
+        timers.append(Timer(due: .now + interval, interval: interval, action: action))
+    }
+
+    /// Runs `action` once after `delay` on the loop thread.
+    public func after(_ delay: Duration, _ action: @escaping () -> Void) {
+        timers.append(Timer(due: .now + delay, interval: nil, action: action))
+    }
+
+    /// Serves until the context is shut down (returns normally) or the socket fails (throws).
+    public func run() throws(ZMQError) {
+        logger.info("listening", metadata: ["svc.endpoint": endpoint])
+        while true {
+            let ready: [Int]
+            do {
+                ready = try poller.poll(timeout: nextTimerDelay())
+            } catch where error.isTerminated {
+                logger.info("stopping: shutdown requested")
+                return
+            }
+            for index in ready {
+                if index == 0 {
+                    try drainRequests()
+                } else {
+                    let (other, handler) = watched[index - 1]
+                    while let frames = try receiveIfReady(other) { handler(frames) }
+                }
+            }
+            fireDueTimers()
+        }
+    }
+
+    private func receiveIfReady(_ socket: Socket) throws(ZMQError) -> [Data]? {
+        do {
+            return try socket.receive(dontWait: true)
+        } catch where error.isTimeout {
+            return nil
+        } catch where error.isTerminated {
+            throw error
+        }
+    }
+
+    private func nextTimerDelay() -> Duration? {
+        guard let due = timers.map(\.due).min() else { return nil }
+        return max(.zero, due - .now)
+    }
+
+    private func fireDueTimers() {
+        let now = ContinuousClock.now
+        var index = 0
+        while index < timers.count {
+            if timers[index].due <= now {
+                let timer = timers[index]
+                if let interval = timer.interval {
+                    timers[index].due = now + interval
+                    index += 1
+                } else {
+                    timers.remove(at: index)
+                }
+                timer.action()
+            } else {
+                index += 1
+            }
+        }
+    }
+
+    /// Handles every request already queued, then returns to the poll.
+    private func drainRequests() throws(ZMQError) {
+        var handled = 0
+        while handled < 1000, let frames = try receiveIfReady(socket) {
+            handle(frames)
+            handled += 1
+        }
+    }
+
+    private func handle(_ frames: [Data]) {
+        let start = ContinuousClock.now
+        let (route, payload) = Self.split(frames)
+        var request = IncomingRequest(route: route, payload: payload ?? Data(), server: self)
+        let outcome: Outcome
+        if payload == nil {
+            outcome = request.reply(error: .badRequest("a request is exactly one frame of JSON after the routing envelope"))
+        } else if payload!.count > maxRequestBytes {
+            outcome = request.reply(error: .init(.tooLarge, "request of \(payload!.count) bytes exceeds \(maxRequestBytes)"))
+        } else {
+            outcome = dispatch(&request)
+        }
+        if case .reply(let data, let error) = outcome {
+            send(route: route, data)
+            record(request, start: start, error: error)
+        } else {
+            deferredStart[request.deferredID] = (request.type, start)
+        }
+    }
+
+    private func dispatch(_ request: inout IncomingRequest) -> Outcome {
+        do {
+            try request.decodeHead()
+        } catch {
+            return request.reply(error: error)
+        }
+        guard let handler = handlers[request.type] else {
+            return request.reply(error: .init(.unknownType, "unknown request type '\(request.type.prefix(60))'"))
+        }
+        request.deferredID = nextDeferredID
+        nextDeferredID &+= 1
+        return handler(request)
+    }
+
+    /// Splits `[routing ids..., "", payload]` (REQ) or `[routing id, payload]` (DEALER without
+    /// delimiter). Returns nil for the payload when there is not exactly one payload frame.
+    static func split(_ frames: [Data]) -> (route: [Data], payload: Data?) {
+        guard frames.count >= 2 else { return (frames, nil) }
+        if let delimiter = frames.indices.dropFirst().first(where: { frames[$0].isEmpty }) {
+            let route = Array(frames[...delimiter])
+            let rest = frames[(delimiter + 1)...]
+            return (route, rest.count == 1 ? rest.first : nil)
+        }
+        return ([frames[0]], frames.count == 2 ? frames[1] : nil)
+    }
+
+    func send(route: [Data], _ data: Data) {
+        do {
+            try socket.send(route + [data])
+        } catch {
+            logger.warning("reply not delivered", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private func record(_ request: IncomingRequest, start: ContinuousClock.Instant, error: ServiceError?) {
+        let elapsed = ContinuousClock.now - start
+        let microseconds = Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12
+        stats.record(type: request.type, knownType: handlers[request.type] != nil, error: error?.code,
+                     microseconds: microseconds)
+        if let error, error.code != .notFound {
+            logger.info("request failed", metadata: ["svc.request.id": request.logID, "svc.type": request.logType,
+                                                     "code": error.code.rawValue, "message": error.message])
+        } else {
+            logger.debug("request", metadata: ["svc.request.id": request.logID, "svc.type": request.logType])
+        }
+    }
+
+    /// Sends a deferred reply (called through `Responder`).
+    func complete(_ request: IncomingRequest, outcome: Outcome) {
+        guard case .reply(let data, let error) = outcome else { return }
+        send(route: request.route, data)
+        if let started = deferredStart.removeValue(forKey: request.deferredID) {
+            record(request, start: started.start, error: error)
+        }
+    }
+}

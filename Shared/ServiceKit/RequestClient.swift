@@ -1,0 +1,142 @@
+import Foundation
+import Messages
+import ZeroMQ
+
+/// A blocking request-reply client with a per-request deadline, retries and reconnect
+/// (the zguide's Lazy Pirate), for the CLI, tests and service-to-service calls off the hot loop.
+///
+/// It uses a DEALER socket and matches replies by request id, so a late reply to an abandoned
+/// attempt is recognised and dropped. After a timeout the socket is closed and reopened (a fresh
+/// connection) before the next attempt. When every attempt times out the call throws
+/// `ServiceError(.unavailable)`. Error replies from the server are thrown as they came.
+public final class RequestClient {
+    public let endpoint: String
+    /// How long one attempt waits for its reply.
+    public var timeout: Duration
+    /// How many more attempts after the first one times out.
+    public var retries: Int
+    private let context: Context
+    private var socket: Socket
+    private var counter: UInt64 = 0
+    private let idPrefix: String
+
+    public init(context: Context, endpoint: String, timeout: Duration = .seconds(2), retries: Int = 2)
+        throws(ZMQError)
+    {
+        self.context = context
+        self.endpoint = endpoint
+        self.timeout = timeout
+        self.retries = retries
+        self.idPrefix = String(UInt32.random(in: 0...UInt32.max), radix: 36)
+        socket = try Self.openSocket(context, endpoint)
+    }
+
+    private static func openSocket(_ context: Context, _ endpoint: String) throws(ZMQError) -> Socket {
+        let socket = try Socket(context, .dealer)
+        socket.linger = .zero
+        socket.maxMessageSize = 1 << 30
+        try socket.connect(endpoint)
+        return socket
+    }
+
+    /// Sends `type` with `body` and decodes the reply body as `Out`.
+    public func call<Body: Encodable, Out: Decodable>(
+        _ type: String, _ body: Body, as: Out.Type = Out.self, timeout: Duration? = nil, retries: Int? = nil
+    ) throws(ServiceError) -> Out {
+        let data = try callRaw(type, body, timeout: timeout, retries: retries)
+        do {
+            let reply = try JSONCoding.makeDecoder().decode(DecodableReply<Out>.self, from: data)
+            if reply.ok, let body = reply.body { return body }
+            throw reply.error ?? ServiceError(.internal, "reply had neither body nor error")
+        } catch let error as ServiceError {
+            throw error
+        } catch {
+            throw ServiceError(.internal, "unreadable reply from \(endpoint): \(ServiceError.describe(error))")
+        }
+    }
+
+    public func call<Body: Encodable, Out: Decodable>(
+        _ type: MessageType, _ body: Body, as: Out.Type = Out.self, timeout: Duration? = nil, retries: Int? = nil
+    ) throws(ServiceError) -> Out {
+        try call(type.rawValue, body, as: Out.self, timeout: timeout, retries: retries)
+    }
+
+    /// Sends a request and returns the whole reply JSON (matched by id), without decoding it.
+    public func callRaw<Body: Encodable>(_ type: String, _ body: Body, timeout: Duration? = nil,
+                                        retries: Int? = nil) throws(ServiceError) -> Data {
+        counter += 1
+        let id = "\(idPrefix)-\(counter)"
+        let payload: Data
+        do {
+            payload = try JSONCoding.encode(OutgoingRequest(v: wireVersion, id: id, type: type, body: body))
+        } catch {
+            throw ServiceError(.badRequest, "request could not be encoded: \(error)")
+        }
+        return try exchange(payload, id: id, timeout: timeout ?? self.timeout, retries: retries ?? self.retries)
+    }
+
+    /// Sends raw bytes as the request frame (for tests of garbage input) and returns the reply JSON.
+    public func sendRaw(_ payload: Data, timeout: Duration? = nil) throws(ServiceError) -> Data {
+        try exchange(payload, id: nil, timeout: timeout ?? self.timeout, retries: 0)
+    }
+
+    private func exchange(_ payload: Data, id: String?, timeout: Duration, retries: Int) throws(ServiceError) -> Data {
+        for attempt in 0...max(0, retries) {
+            do {
+                try socket.send([Data(), payload])
+                if let reply = try awaitReply(id: id, deadline: .now + timeout) { return reply }
+            } catch where error.isTerminated {
+                throw ServiceError(.unavailable, "shutting down")
+            } catch {
+                // Any other transport error: treat like a lost reply and reconnect.
+            }
+            if attempt < retries { try reconnect() }
+        }
+        try reconnect()
+        throw ServiceError(.unavailable, "no reply from \(endpoint) within \(timeout) after \(retries + 1) attempt(s)")
+    }
+
+    /// Waits for the reply whose id is `id` (any reply when `id` is nil); nil at the deadline.
+    private func awaitReply(id: String?, deadline: ContinuousClock.Instant) throws(ZMQError) -> Data? {
+        while true {
+            let remaining = deadline - .now
+            guard remaining > .zero else { return nil }
+            socket.receiveTimeout = max(remaining, .milliseconds(1))
+            let frames: [Data]
+            do {
+                frames = try socket.receive()
+            } catch where error.isTimeout {
+                return nil
+            }
+            guard let payload = frames.last else { continue }
+            guard let id else { return payload }
+            if let head = try? JSONCoding.makeDecoder().decode(RequestHead.self, from: payload),
+               head.id == .string(id) {
+                return payload
+            }
+            // A late reply to an earlier attempt: drop it and keep waiting.
+        }
+    }
+
+    private func reconnect() throws(ServiceError) {
+        socket.close()
+        do {
+            socket = try Self.openSocket(context, endpoint)
+        } catch {
+            throw ServiceError(.unavailable, "cannot reconnect to \(endpoint): \(error)")
+        }
+    }
+}
+
+struct OutgoingRequest<Body: Encodable>: Encodable {
+    let v: Int
+    let id: String
+    let type: String
+    let body: Body
+}
+
+struct DecodableReply<Body: Decodable>: Decodable {
+    let ok: Bool
+    let body: Body?
+    let error: ServiceError?
+}

@@ -1,0 +1,121 @@
+import Foundation
+import ZeroMQ
+
+/// The shared start-up of every binary: parse flags and environment, print `--help`, exit 64 on
+/// bad configuration, set up logging and signals. Service mains stay a few lines long.
+public struct ServiceMain {
+    public let name: String
+    public let arguments: ParsedArguments
+    public let topology: Topology
+    public let logger: Logger
+    public let context: Context
+
+    /// Exit statuses the binaries use.
+    public enum ExitCode {
+        public static let success: Int32 = 0
+        public static let failure: Int32 = 1
+        /// Bad flags or environment (EX_USAGE).
+        public static let usage: Int32 = 64
+        /// A dependency could not be reached (EX_UNAVAILABLE).
+        public static let unavailable: Int32 = 69
+    }
+
+    /// Options every service accepts besides its own.
+    public static let commonOptions: [OptionSpec] = Topology.options + [
+        OptionSpec("--bind", value: "URL", help: "bind this service here instead of its topology endpoint"),
+        OptionSpec("--log-level", value: "LEVEL", help: "trace|debug|info|notice|warning|error [$FUELBOARD_LOG_LEVEL, default info]"),
+        OptionSpec("--version", help: "print the version and exit"),
+        OptionSpec("--help", help: "print this help and exit"),
+    ]
+
+    /// Parses the process's arguments; prints help or a usage error and exits when it must.
+    public init(name: String, summary: String, options: [OptionSpec],
+                arguments: [String] = Array(CommandLine.arguments.dropFirst()),
+                environment: [String: String] = ProcessInfo.processInfo.environment) {
+        let allOptions = options + Self.commonOptions
+        let help = HelpText(usage: "\(name) [options]", summary: summary, options: allOptions)
+        do {
+            let parsed = try ParsedArguments(arguments, options: allOptions)
+            if parsed.has("--help") {
+                print(help.rendered, terminator: "")
+                exit(ExitCode.success)
+            }
+            if parsed.has("--version") {
+                print("\(name) \(fuelboardVersion)")
+                exit(ExitCode.success)
+            }
+            if let extra = parsed.positionals.first {
+                throw ConfigurationError("unexpected argument '\(extra)' (see --help)")
+            }
+            let levelName = parsed.value("--log-level") ?? environment["FUELBOARD_LOG_LEVEL"] ?? "info"
+            guard let level = Logger.Level(name: levelName) else {
+                throw ConfigurationError("--log-level: unknown level '\(levelName)'")
+            }
+            if let bind = parsed.value("--bind") { try Endpoint.validate(bind, setting: "--bind") }
+            self.name = name
+            self.arguments = parsed
+            self.topology = try Topology(arguments: parsed, environment: environment)
+            self.logger = Logger(label: name, level: level)
+            self.context = Context()
+        } catch {
+            Self.usageFailure(name: name, error as? ConfigurationError ?? ConfigurationError("\(error)"))
+        }
+    }
+
+    /// Prints `<name>: <problem>` on stderr and exits 64.
+    public static func usageFailure(name: String, _ error: ConfigurationError) -> Never {
+        FileHandle.standardError.write(Data("\(name): \(error.description)\n".utf8))
+        exit(ExitCode.usage)
+    }
+
+    /// Where this service binds: `--bind` if given, else its topology endpoint.
+    public func bindEndpoint(default endpoint: String) -> String {
+        arguments.value("--bind") ?? endpoint
+    }
+
+    /// Reads a typed option with a default; a bad value exits 64.
+    public func option<T>(_ name: String, default value: T, _ parse: (String) -> T?) -> T {
+        guard let text = arguments.value(name) else { return value }
+        guard let parsed = parse(text) else {
+            Self.usageFailure(name: self.name, ConfigurationError("\(name): bad value '\(text)'"))
+        }
+        return parsed
+    }
+
+    /// Creates the data directory; exits 1 with a clear line if it cannot.
+    public func ensureDataDirectory() -> URL {
+        let url = URL(fileURLWithPath: topology.dataDir, isDirectory: true)
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        } catch {
+            logger.error("cannot create data directory", metadata: ["path": topology.dataDir, "error": "\(error)"])
+            exit(ExitCode.failure)
+        }
+        return url
+    }
+
+    /// Runs the loop to completion: exit 0 after a signal-driven stop, 1 on failure.
+    public func run(_ server: ReplyServer) -> Never {
+        ShutdownSignals.install(shuttingDown: context)
+        do {
+            try server.run()
+            logger.info("stopped")
+            exit(ExitCode.success)
+        } catch {
+            logger.error("stopped on error", metadata: ["error": "\(error)"])
+            exit(ExitCode.failure)
+        }
+    }
+
+    /// Parses a duration like `30m`, `90s`, `2h`, `500ms` or plain seconds.
+    public static func parseDuration(_ text: String) -> Duration? {
+        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
+        for (suffix, scale) in units where text.hasSuffix(suffix) {
+            if suffix == "s" && text.hasSuffix("ms") { continue }
+            guard let value = Double(text.dropLast(suffix.count)), value >= 0, value.isFinite else { return nil }
+            return .milliseconds(Int64(value * scale * 1000))
+        }
+        guard let value = Double(text), value >= 0, value.isFinite else { return nil }
+        return .milliseconds(Int64(value * 1000))
+    }
+}

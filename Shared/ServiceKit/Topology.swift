@@ -1,0 +1,81 @@
+/// Where every service is: one set of endpoints shared by every binary (contract v1).
+///
+/// Each setting comes from a flag, else an environment variable, else the default.
+public struct Topology: Sendable, Equatable {
+    public var router: String
+    public var ingest: String
+    public var ingestPub: String
+    public var lookup: String
+    public var location: String
+    public var dialog: String
+    public var dataDir: String
+
+    /// One row of the contract's topology table.
+    public struct Setting: Sendable {
+        public let flag: String
+        public let environment: String
+        public let defaultValue: String
+        public let help: String
+        let keyPath: WritableKeyPath<Topology, String> & Sendable
+    }
+
+    public static let settings: [Setting] = [
+        Setting(flag: "--router", environment: "FUELBOARD_ROUTER", defaultValue: "tcp://127.0.0.1:5550",
+                help: "intent-router endpoint", keyPath: \.router),
+        Setting(flag: "--ingest", environment: "FUELBOARD_INGEST", defaultValue: "tcp://127.0.0.1:5551",
+                help: "price-ingest request endpoint", keyPath: \.ingest),
+        Setting(flag: "--ingest-pub", environment: "FUELBOARD_INGEST_PUB", defaultValue: "tcp://127.0.0.1:5552",
+                help: "price-ingest update publisher", keyPath: \.ingestPub),
+        Setting(flag: "--lookup", environment: "FUELBOARD_LOOKUP", defaultValue: "tcp://127.0.0.1:5553",
+                help: "fuel-lookup endpoint", keyPath: \.lookup),
+        Setting(flag: "--location", environment: "FUELBOARD_LOCATION", defaultValue: "tcp://127.0.0.1:5554",
+                help: "location-cache endpoint", keyPath: \.location),
+        Setting(flag: "--dialog", environment: "FUELBOARD_DIALOG", defaultValue: "tcp://127.0.0.1:5555",
+                help: "dialog-renderer endpoint", keyPath: \.dialog),
+        Setting(flag: "--data-dir", environment: "FUELBOARD_DATA_DIR", defaultValue: "./var",
+                help: "directory for persistent files (created if missing)", keyPath: \.dataDir),
+    ]
+
+    public init() {
+        router = ""; ingest = ""; ingestPub = ""; lookup = ""; location = ""; dialog = ""; dataDir = ""
+        for setting in Topology.settings { self[keyPath: setting.keyPath] = setting.defaultValue }
+    }
+
+    /// Resolves every setting: flag, else environment, else default. Endpoints are validated.
+    public init(arguments: ParsedArguments, environment: [String: String]) throws(ConfigurationError) {
+        self.init()
+        for setting in Topology.settings {
+            let value = arguments.value(setting.flag) ?? environment[setting.environment] ?? setting.defaultValue
+            if setting.keyPath != \Topology.dataDir {
+                try Endpoint.validate(value, setting: "\(setting.flag) / \(setting.environment)")
+            } else if value.isEmpty {
+                throw ConfigurationError("--data-dir / FUELBOARD_DATA_DIR must not be empty")
+            }
+            self[keyPath: setting.keyPath] = value
+        }
+    }
+
+    /// The options every binary accepts for the topology, for `--help` and parsing.
+    public static var options: [OptionSpec] {
+        settings.map { OptionSpec($0.flag, value: $0.flag == "--data-dir" ? "DIR" : "URL",
+                                  help: "\($0.help) [$\($0.environment), default \($0.defaultValue)]") }
+    }
+}
+
+/// Endpoint syntax checks, so a typo fails at start-up with exit 64 instead of at first use.
+public enum Endpoint {
+    public static func validate(_ endpoint: String, setting: String) throws(ConfigurationError) {
+        if endpoint.hasPrefix("inproc://") || endpoint.hasPrefix("ipc://") {
+            if endpoint.count > "ipc://".count { return }
+        } else if endpoint.hasPrefix("tcp://") {
+            let rest = endpoint.dropFirst("tcp://".count)
+            if let colon = rest.lastIndex(of: ":") {
+                let host = rest[..<colon], port = rest[rest.index(after: colon)...]
+                if !host.isEmpty, port == "*" || (Int(port).map { (1...65535).contains($0) } ?? false) {
+                    return
+                }
+            }
+        }
+        throw ConfigurationError("\(setting): '\(endpoint)' is not an endpoint (expected tcp://HOST:PORT, ipc://PATH or inproc://NAME)")
+    }
+}

@@ -1,0 +1,61 @@
+import ServiceKit
+import Testing
+
+struct ConfigurationTests {
+    @Test func topology_whenFlagAndEnvironmentBothSet_flagWins() throws {
+        let arguments = try ParsedArguments(["--lookup", "tcp://10.0.0.1:7000"], options: Topology.options)
+        let topology = try Topology(arguments: arguments, environment: [
+            "FUELBOARD_LOOKUP": "tcp://127.0.0.1:6000", "FUELBOARD_INGEST": "tcp://127.0.0.1:6001",
+        ])
+        #expect(topology.lookup == "tcp://10.0.0.1:7000")
+        #expect(topology.ingest == "tcp://127.0.0.1:6001")
+        #expect(topology.router == "tcp://127.0.0.1:5550")
+        #expect(topology.dataDir == "./var")
+    }
+
+    @Test func topology_whenNothingSet_usesContractDefaults() throws {
+        let topology = try Topology(arguments: ParsedArguments([], options: Topology.options), environment: [:])
+        #expect(topology.ingestPub == "tcp://127.0.0.1:5552")
+        #expect(topology.dialog == "tcp://127.0.0.1:5555")
+        #expect(topology.location == "tcp://127.0.0.1:5554")
+    }
+
+    @Test(arguments: ["127.0.0.1:5553", "tcp://127.0.0.1", "tcp://host:99999", "http://x:1", "tcp://:5"])
+    func topology_whenEndpointUnparseable_throws(endpoint: String) throws {
+        #expect(throws: ConfigurationError.self) {
+            try Topology(arguments: ParsedArguments([], options: Topology.options),
+                         environment: ["FUELBOARD_LOOKUP": endpoint])
+        }
+    }
+
+    @Test func arguments_whenUnknownOption_throws() {
+        #expect(throws: ConfigurationError.self) { try ParsedArguments(["--nope"], options: Topology.options) }
+    }
+
+    @Test func arguments_whenValueMissing_throws() {
+        #expect(throws: ConfigurationError.self) { try ParsedArguments(["--lookup"], options: Topology.options) }
+    }
+
+    @Test func arguments_whenEqualsForm_readsValue() throws {
+        let parsed = try ParsedArguments(["--lookup=tcp://127.0.0.1:1"], options: Topology.options)
+        #expect(parsed.value("--lookup") == "tcp://127.0.0.1:1")
+    }
+
+    @Test func duration_parsesUnits() {
+        #expect(ServiceMain.parseDuration("30m") == .seconds(1800))
+        #expect(ServiceMain.parseDuration("500ms") == .milliseconds(500))
+        #expect(ServiceMain.parseDuration("2h") == .seconds(7200))
+        #expect(ServiceMain.parseDuration("45") == .seconds(45))
+        #expect(ServiceMain.parseDuration("-1s") == nil)
+        #expect(ServiceMain.parseDuration("soon") == nil)
+    }
+
+    @Test func histogram_quantiles_areWithinBucketPrecision() {
+        var histogram = LatencyHistogram()
+        for value in 1...1000 { histogram.record(microseconds: Double(value)) }
+        #expect(abs(histogram.quantile(0.5) - 500) / 500 < 0.05)
+        #expect(abs(histogram.quantile(0.99) - 990) / 990 < 0.05)
+        #expect(histogram.quantile(1.0) == 1000)
+        #expect(histogram.count == 1000)
+    }
+}

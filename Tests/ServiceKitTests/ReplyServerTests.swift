@@ -1,0 +1,160 @@
+import Foundation
+import Messages
+import ServiceKit
+import ServiceTesting
+import Testing
+import ZeroMQ
+
+private struct EchoBody: Codable, Sendable, Equatable {
+    var text: String
+}
+
+/// A service with one typed handler, one that throws, and one that answers later.
+private func startEchoService() throws -> InProcessService {
+    try InProcessService.start { context in
+        let server = try ReplyServer(name: "echo", context: context, bind: "tcp://127.0.0.1:*",
+                                     logger: Logger(label: "echo", level: .critical), maxRequestBytes: 4096)
+        server.on(.ingestStatus, EchoBody.self) { body, _ in
+            guard !body.text.isEmpty else { throw ServiceError.badRequest("text is empty") }
+            return body
+        }
+        server.on("test.later") { request in
+            let (outcome, responder) = request.deferReply()
+            server.after(.milliseconds(10)) { responder.reply(EchoBody(text: "later")) }
+            return outcome
+        }
+        return server
+    }
+}
+
+private func rawReply(_ service: InProcessService, _ frames: [Data]) throws -> [String: Any] {
+    let socket = try Socket(service.context, .dealer)
+    socket.receiveTimeout = .seconds(2)
+    try socket.connect(service.endpoint)
+    try socket.send(frames)
+    let reply = try socket.receive()
+    let json = try JSONSerialization.jsonObject(with: reply.last ?? Data())
+    return json as? [String: Any] ?? [:]
+}
+
+struct ReplyServerTests {
+    @Test func ping_whenAsked_namesTheService() throws {
+        let service = try startEchoService()
+        defer { service.stop() }
+        let client = try RequestClient(context: Context(), endpoint: service.endpoint)
+        let ping = try client.call(.sysPing, EmptyBody(), as: PingBody.self)
+        #expect(ping.service == "echo")
+        #expect(ping.version == fuelboardVersion)
+    }
+
+    @Test func typedHandler_whenBodyValid_echoesIt() throws {
+        let service = try startEchoService()
+        defer { service.stop() }
+        let client = try RequestClient(context: Context(), endpoint: service.endpoint)
+        #expect(try client.call(.ingestStatus, EchoBody(text: "hi"), as: EchoBody.self) == EchoBody(text: "hi"))
+    }
+
+    @Test func typedHandler_whenItThrows_repliesWithItsCode() throws {
+        let service = try startEchoService()
+        defer { service.stop() }
+        let client = try RequestClient(context: Context(), endpoint: service.endpoint)
+        #expect(throws: ServiceError.badRequest("text is empty")) {
+            try client.call(.ingestStatus, EchoBody(text: ""), as: EchoBody.self)
+        }
+    }
+
+    @Test func request_whenTypeUnknown_repliesUnknownType() throws {
+        let service = try startEchoService()
+        defer { service.stop() }
+        let client = try RequestClient(context: Context(), endpoint: service.endpoint)
+        do {
+            _ = try client.call("no.such.type", EmptyBody(), as: EmptyBody.self)
+            Issue.record("unknown type was accepted")
+        } catch {
+            #expect(error.code == .unknownType)
+        }
+    }
+
+    @Test func request_whenBodyHasWrongShape_repliesBadRequestNamingTheField() throws {
+        let service = try startEchoService()
+        defer { service.stop() }
+        let client = try RequestClient(context: Context(), endpoint: service.endpoint)
+        do {
+            _ = try client.call(.ingestStatus, ["text": 5], as: EchoBody.self)
+            Issue.record("wrong shape was accepted")
+        } catch {
+            #expect(error.code == .badRequest)
+            #expect(error.message.contains("text"))
+        }
+    }
+
+    @Test func frame_whenNotJSON_repliesBadRequestWithNullID() throws {
+        let service = try startEchoService()
+        defer { service.stop() }
+        let reply = try rawReply(service, [Data(), Data([0xff, 0x00, 0x7b])])
+        #expect(reply["ok"] as? Bool == false)
+        #expect(reply["id"] is NSNull)
+        #expect((reply["error"] as? [String: Any])?["code"] as? String == "bad_request")
+    }
+
+    @Test func message_whenSeveralPayloadFrames_repliesBadRequest() throws {
+        let service = try startEchoService()
+        defer { service.stop() }
+        let reply = try rawReply(service, [Data(), Data("{}".utf8), Data("{}".utf8)])
+        #expect((reply["error"] as? [String: Any])?["code"] as? String == "bad_request")
+    }
+
+    @Test func request_whenLargerThanLimit_repliesTooLarge() throws {
+        let service = try startEchoService()
+        defer { service.stop() }
+        let big = #"{"v":1,"id":"x","type":"sys.ping","body":{"pad":""# + String(repeating: "a", count: 5000) + #""}}"#
+        let reply = try rawReply(service, [Data(), Data(big.utf8)])
+        #expect((reply["error"] as? [String: Any])?["code"] as? String == "too_large")
+        #expect(reply["id"] is NSNull)
+    }
+
+    @Test func dealerWithoutDelimiter_getsReplyToo() throws {
+        let service = try startEchoService()
+        defer { service.stop() }
+        let reply = try rawReply(service, [Data(#"{"v":1,"id":"d1","type":"sys.ping","body":{}}"#.utf8)])
+        #expect(reply["id"] as? String == "d1")
+        #expect(reply["ok"] as? Bool == true)
+    }
+
+    @Test func deferredReply_whenCompletedLater_reachesTheClient() throws {
+        let service = try startEchoService()
+        defer { service.stop() }
+        let client = try RequestClient(context: Context(), endpoint: service.endpoint)
+        #expect(try client.call("test.later", EmptyBody(), as: EchoBody.self) == EchoBody(text: "later"))
+    }
+
+    @Test func stats_afterRequests_countsThemAndTheirErrors() throws {
+        let service = try startEchoService()
+        defer { service.stop() }
+        let client = try RequestClient(context: Context(), endpoint: service.endpoint)
+        _ = try client.call(.sysPing, EmptyBody(), as: PingBody.self)
+        _ = try? client.call("nope", EmptyBody(), as: EmptyBody.self)
+        let stats = try client.call(.sysStats, EmptyBody(), as: StatsBody.self)
+        #expect(stats.requests == 2)
+        #expect(stats.errorsByCode["unknown_type"] == 1)
+        #expect(stats.requestsByType["sys.ping"] == 1)
+        #expect(stats.latencyMicroseconds.count == 2)
+    }
+
+    @Test func client_whenNobodyListens_failsUnavailableAfterItsRetries() throws {
+        let context = Context()
+        let probe = try Socket(context, .router)
+        let endpoint = try probe.bind("tcp://127.0.0.1:*")
+        probe.close()  // a port that nobody serves
+        let client = try RequestClient(context: context, endpoint: endpoint, timeout: .milliseconds(100), retries: 2)
+        let started = ContinuousClock.now
+        do {
+            _ = try client.call(.sysPing, EmptyBody(), as: PingBody.self)
+            Issue.record("a call to nobody succeeded")
+        } catch {
+            #expect(error.code == .unavailable)
+        }
+        let elapsed = ContinuousClock.now - started
+        #expect(elapsed >= .milliseconds(300) && elapsed < .seconds(2))
+    }
+}
