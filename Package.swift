@@ -11,6 +11,9 @@ let package = Package(
     products: [
         .executable(name: "price-ingest", targets: ["price-ingest"]),
         .executable(name: "fuel-lookup", targets: ["fuel-lookup"]),
+        .executable(name: "location-cache", targets: ["location-cache"]),
+        .executable(name: "dialog-renderer", targets: ["dialog-renderer"]),
+        .executable(name: "intent-router", targets: ["intent-router"]),
         .executable(name: "fuelboard", targets: ["fuelboard"]),
         .executable(name: "lookup-bench", targets: ["lookup-bench"]),
     ],
@@ -42,6 +45,24 @@ let package = Package(
         .executableTarget(name: "fuel-lookup", dependencies: ["FuelLookup", "ServiceKit"],
                           path: "Services/FuelLookup/fuel-lookup"),
 
+        // location-cache: per-user last-known location (TTL) and preferences, in SQLite.
+        .target(name: "LocationCache", dependencies: ["ServiceKit", "Messages", "SQLite"],
+                path: "Services/LocationCache/LocationCache"),
+        .executableTarget(name: "location-cache", dependencies: ["LocationCache", "ServiceKit"],
+                          path: "Services/LocationCache/location-cache"),
+
+        // dialog-renderer: outcomes to spoken dialog, short values, snippet cards, maps URLs.
+        .target(name: "DialogRenderer", dependencies: ["ServiceKit", "Messages"],
+                path: "Services/DialogRenderer/DialogRenderer", resources: [.copy("Templates")]),
+        .executableTarget(name: "dialog-renderer", dependencies: ["DialogRenderer", "ServiceKit"],
+                          path: "Services/DialogRenderer/dialog-renderer"),
+
+        // intent-router: the front door; phrase matching, resolve/confirm/handle, sessions.
+        .target(name: "IntentRouter", dependencies: ["ServiceKit", "Messages", "ZeroMQ"],
+                path: "Services/IntentRouter/IntentRouter"),
+        .executableTarget(name: "intent-router", dependencies: ["IntentRouter", "ServiceKit"],
+                          path: "Services/IntentRouter/intent-router"),
+
         // fuelboard: the command-line client.
         .target(name: "FuelboardCLI", dependencies: ["ServiceKit", "Messages", "SampleFeeds"],
                 path: "Services/Fuelboard/FuelboardCLI"),
@@ -64,6 +85,12 @@ let package = Package(
                     path: "Tests/PriceIngestTests"),
         .testTarget(name: "FuelLookupTests", dependencies: ["FuelLookup", "Messages", "SampleFeeds", "TestSupport"],
                     path: "Tests/FuelLookupTests"),
+        .testTarget(name: "LocationCacheTests", dependencies: ["LocationCache", "ServiceKit", "ServiceTesting", "Messages", "SQLite"],
+                    path: "Tests/LocationCacheTests"),
+        .testTarget(name: "DialogRendererTests", dependencies: ["DialogRenderer", "Messages"],
+                    path: "Tests/DialogRendererTests"),
+        .testTarget(name: "IntentRouterTests", dependencies: ["IntentRouter", "ServiceKit", "ServiceTesting", "Messages", "ZeroMQ"],
+                    path: "Tests/IntentRouterTests"),
         .testTarget(name: "SampleFeedsTests", dependencies: ["SampleFeeds", "Messages"],
                     path: "Tests/SampleFeedsTests"),
         .testTarget(name: "EndToEndTests",

@@ -10,4 +10,16 @@ public enum MessageType: String, Sendable, CaseIterable {
     case lookupCheapest = "lookup.cheapest"
     case lookupNearest = "lookup.nearest"
     case stationGet = "station.get"
+
+    case locationPut = "location.put"
+    case locationGet = "location.get"
+    case locationForget = "location.forget"
+    case preferencesGet = "preferences.get"
+    case preferencesSet = "preferences.set"
+
+    case dialogRender = "dialog.render"
+
+    case assistantAsk = "assistant.ask"
+    case assistantRun = "assistant.run"
 }
+

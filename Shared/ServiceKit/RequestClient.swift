@@ -80,6 +80,12 @@ public final class RequestClient {
         try exchange(payload, id: nil, timeout: timeout ?? self.timeout, retries: 0)
     }
 
+    var idPrefixForRaw: String { idPrefix }
+
+    func exchangeRaw(_ payload: Data, id: String, timeout: Duration, retries: Int) throws(ServiceError) -> Data {
+        try exchange(payload, id: id, timeout: timeout, retries: retries)
+    }
+
     private func exchange(_ payload: Data, id: String?, timeout: Duration, retries: Int) throws(ServiceError) -> Data {
         for attempt in 0...max(0, retries) {
             do {
@@ -139,4 +145,18 @@ struct DecodableReply<Body: Decodable>: Decodable {
     let ok: Bool
     let body: Body?
     let error: ServiceError?
+}
+
+extension RequestClient {
+    /// Sends a request whose body is already-encoded JSON (a feed file passed through as is,
+    /// without decoding and re-encoding it), and returns the whole reply JSON.
+    public func callRaw(_ type: String, rawBody: Data, timeout: Duration? = nil, retries: Int? = nil)
+        throws(ServiceError) -> Data
+    {
+        let id = "\(idPrefixForRaw)-raw-\(UInt32.random(in: 0...UInt32.max))"
+        var payload = Data(#"{"v":\#(wireVersion),"id":"\#(id)","type":"\#(type)","body":"#.utf8)
+        payload.append(rawBody)
+        payload.append(Data("}".utf8))
+        return try exchangeRaw(payload, id: id, timeout: timeout ?? self.timeout, retries: retries ?? self.retries)
+    }
 }

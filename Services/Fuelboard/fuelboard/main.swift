@@ -1,1 +1,4 @@
-print("todo")
+import FuelboardCLI
+import Foundation
+
+exit(Fuelboard.main(Array(CommandLine.arguments.dropFirst())))

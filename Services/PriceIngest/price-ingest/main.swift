@@ -1,1 +1,41 @@
-print("todo")
+import Foundation
+import PriceIngest
+import ServiceKit
+
+// price-ingest: configure, start, serve until SIGTERM/SIGINT, exit 0.
+let main = ServiceMain(
+    name: "price-ingest",
+    summary: """
+        Takes UK retailers' CMA open-data fuel price feeds (ingest.feed with an inline feed or a URL,
+        or a polled feeds list), validates and normalises them, stores them in SQLite under the data
+        directory, and publishes every accepted change with a version on the --ingest-pub endpoint.
+        """,
+    options: [
+        OptionSpec("--feeds", value: "FILE", help: "feeds to poll: one 'RETAILER URL' per line"),
+        OptionSpec("--poll-interval", value: "DURATION", help: "how often to poll the feeds list (default 30m)"),
+        OptionSpec("--bind-pub", value: "URL", help: "bind the publisher here instead of --ingest-pub"),
+        OptionSpec("--fetch-timeout", value: "DURATION", help: "timeout of one feed fetch attempt (default 20s)"),
+    ])
+
+var configuration = PriceIngestConfiguration(
+    endpoint: main.bindEndpoint(default: main.topology.ingest),
+    publishEndpoint: main.arguments.value("--bind-pub") ?? main.topology.ingestPub,
+    dataDirectory: main.ensureDataDirectory())
+configuration.pollInterval = main.option("--poll-interval", default: configuration.pollInterval, ServiceMain.parseDuration)
+configuration.fetcher.timeout = main.option("--fetch-timeout", default: configuration.fetcher.timeout, ServiceMain.parseDuration)
+if let path = main.arguments.value("--feeds") {
+    do {
+        configuration.feeds = try FeedList(contentsOf: URL(fileURLWithPath: path))
+    } catch {
+        ServiceMain.usageFailure(name: main.name, ConfigurationError("--feeds: \(error)"))
+    }
+}
+
+do {
+    let service = try PriceIngestService(context: main.context, configuration: configuration, logger: main.logger)
+    main.logger.info("publishing", metadata: ["svc.endpoint": service.publishEndpoint])
+    main.run(service.server)
+} catch {
+    main.logger.error("cannot start", metadata: ["error": "\(error)"])
+    exit(ServiceMain.ExitCode.failure)
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Messages
+
+/// The request logic of fuel-lookup, free of ZeroMQ: validates a request and answers it from
+/// one index version.
+public struct LookupHandler: Sendable {
+    /// Largest radius accepted, in miles.
+    public static let maxRadiusMiles = 100.0
+    /// Largest `limit` accepted.
+    public static let maxLimit = 50
+    public static let defaultRadiusMiles = 5.0
+
+    public let holder: IndexHolder
+
+    public init(holder: IndexHolder) { self.holder = holder }
+
+    public func cheapest(_ request: LookupRequest, now: Date = Date()) throws(ServiceError) -> LookupReply {
+        guard let code = request.fuel else { throw .badRequest("lookup.cheapest needs \"fuel\" (E10, E5, B7 or SDV)") }
+        let fuel = try Self.fuel(code)
+        let query = try Query(request, now: now)
+        let current = holder.load()
+        let matches = current.index.cheapest(fuel: fuel, at: query.point, radiusMiles: query.radius,
+                                             limit: query.limit, filter: query.filter)
+        return reply(matches, fuel: fuel, current)
+    }
+
+    public func nearest(_ request: LookupRequest, now: Date = Date()) throws(ServiceError) -> LookupReply {
+        let fuel = try request.fuel.map { code throws(ServiceError) in try Self.fuel(code) }
+        let query = try Query(request, now: now)
+        let current = holder.load()
+        let matches = current.index.nearest(fuel: fuel, at: query.point, radiusMiles: query.radius,
+                                            limit: query.limit, filter: query.filter)
+        return reply(matches, fuel: fuel, current)
+    }
+
+    public func station(_ request: StationGetRequest) throws(ServiceError) -> StationGetReply {
+        guard let station = holder.load().index.station(id: request.id) else {
+            throw .notFound("no station with id '\(request.id.prefix(80))'")
+        }
+        var prices: [String: Double] = [:]
+        for (fuel, price) in station.prices { prices[fuel.rawValue] = price.pence }
+        return StationGetReply(station: Self.summary(station), prices: prices, updated: station.updated)
+    }
+
+    private func reply(_ matches: [Match], fuel: FuelCode?, _ current: IndexHolder.Current) -> LookupReply {
+        let results = matches.map { match in
+            LookupResult(station: Self.summary(match.station), pricePence: match.price?.pence,
+                         fuel: match.price == nil ? nil : fuel?.rawValue,
+                         distanceMiles: (match.distanceMiles * 100).rounded() / 100,
+                         updated: match.station.updated)
+        }
+        return LookupReply(results: results, indexedStations: current.index.count, version: current.version)
+    }
+
+    static func summary(_ station: Station) -> StationSummary {
+        StationSummary(id: station.id, retailer: station.retailer, brand: station.brand, name: station.name,
+                       address: station.address, postcode: station.postcode,
+                       lat: station.location?.lat ?? 0, lng: station.location?.lng ?? 0)
+    }
+
+    static func fuel(_ code: String) throws(ServiceError) -> FuelCode {
+        guard let fuel = FuelCode(code: code) else {
+            throw .badRequest("unknown fuel '\(code.prefix(20))': use E10, E5, B7 or SDV")
+        }
+        return fuel
+    }
+
+    /// A validated query: point, radius, limit and filter.
+    struct Query {
+        let point: Coordinate
+        let radius: Double
+        let limit: Int
+        let filter: LookupFilter
+
+        init(_ request: LookupRequest, now: Date) throws(ServiceError) {
+            guard request.lat.isFinite, (-90...90).contains(request.lat) else {
+                throw .badRequest("lat must be between -90 and 90")
+            }
+            guard request.lng.isFinite, (-180...180).contains(request.lng) else {
+                throw .badRequest("lng must be between -180 and 180")
+            }
+            let radius = request.radiusMiles ?? LookupHandler.defaultRadiusMiles
+            guard radius.isFinite, radius > 0, radius <= LookupHandler.maxRadiusMiles else {
+                throw .badRequest("radiusMiles must be more than 0 and at most \(Int(LookupHandler.maxRadiusMiles))")
+            }
+            let limit = request.limit ?? 1
+            guard (1...LookupHandler.maxLimit).contains(limit) else {
+                throw .badRequest("limit must be between 1 and \(LookupHandler.maxLimit)")
+            }
+            if let hours = request.maxAgeHours, !(hours.isFinite && hours > 0) {
+                throw .badRequest("maxAgeHours must be a positive number of hours")
+            }
+            point = Coordinate(lat: request.lat, lng: request.lng)
+            self.radius = radius
+            self.limit = limit
+            filter = LookupFilter(maxAge: request.maxAgeHours.map { $0 * 3600 }, now: now,
+                                  brand: request.brand, retailer: request.retailer)
+        }
+    }
+}

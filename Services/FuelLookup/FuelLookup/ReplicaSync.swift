@@ -1,0 +1,177 @@
+import Foundation
+import Messages
+import ServiceKit
+import Synchronization
+import ZeroMQ
+
+/// Keeps a replica of price-ingest's state and swaps a freshly built index into the holder
+/// after every change: the zguide's Clone pattern, client side.
+///
+/// It subscribes first, then asks for a snapshot (`ingest.snapshot`), so nothing published in
+/// between is lost. Every update carries the global version; an update that skips a version, or
+/// a heartbeat announcing a version this replica does not have, triggers a resynchronisation
+/// from a snapshot. So a replica that starts late, restarts or misses messages catches up by
+/// itself. Runs on its own thread; the serving loop never waits for it.
+public final class ReplicaSync {
+    private let context: Context
+    private let ingestEndpoint: String
+    private let publishEndpoint: String
+    private let holder: IndexHolder
+    private let logger: Logger
+    private let status: SyncStatusBox
+
+    /// What `sys.stats` shows about replication.
+    public struct SyncStatus: Sendable {
+        public var version: UInt64 = 0
+        public var synced = false
+        public var resyncs = 0
+        public var updatesApplied = 0
+        public var lastBuildSeconds = 0.0
+        public var lastError: String?
+    }
+
+    private var retailers: [String: RetailerState] = [:]
+    private var version: UInt64 = 0
+    private var needsResync = true
+
+    private init(context: Context, ingest: String, ingestPub: String, holder: IndexHolder, logger: Logger,
+                 status: SyncStatusBox) {
+        self.context = context
+        self.ingestEndpoint = ingest
+        self.publishEndpoint = ingestPub
+        self.holder = holder
+        self.logger = logger
+        self.status = status
+    }
+
+    /// Starts the sync thread; it runs until the context is shut down. The returned box tells
+    /// its status from any thread.
+    public static func start(context: Context, ingest: String, ingestPub: String, holder: IndexHolder,
+                             logger: Logger) -> SyncStatusBox {
+        let status = SyncStatusBox()
+        let thread = Thread { @Sendable in
+            ReplicaSync(context: context, ingest: ingest, ingestPub: ingestPub, holder: holder, logger: logger,
+                        status: status).run()
+        }
+        thread.name = "replica-sync"
+        thread.start()
+        return status
+    }
+
+    /// The loop: wait for updates (1 s at most), apply them, resync when needed, rebuild.
+    private func run() {
+        do {
+            let subscriber = try Socket(context, .sub)
+            subscriber.receiveHighWaterMark = 100_000
+            subscriber.maxMessageSize = 1 << 30
+            try subscriber.subscribe(PriceTopic.update)
+            try subscriber.subscribe(PriceTopic.heartbeat)
+            try subscriber.connect(publishEndpoint)
+            let client = try RequestClient(context: context, endpoint: ingestEndpoint, timeout: .seconds(10), retries: 0)
+            let poller = Poller()
+            poller.add(subscriber)
+            while true {
+                var changed = false
+                if needsResync { changed = resync(client) || changed }
+                let ready = try poller.poll(timeout: .seconds(1))
+                if !ready.isEmpty {
+                    while let frames = try? subscriber.receive(dontWait: true) {
+                        changed = handle(frames) || changed
+                    }
+                }
+                if needsResync { changed = resync(client) || changed }
+                if changed { rebuild() }
+            }
+        } catch let error as ZMQError where error.isTerminated {
+            logger.debug("replica sync stopped")
+        } catch {
+            logger.error("replica sync failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Applies one published message; returns true when the state changed.
+    private func handle(_ frames: [Data]) -> Bool {
+        guard frames.count == 2 else { return false }
+        let topic = String(decoding: frames[0], as: UTF8.self)
+        let decoder = JSONCoding.makeDecoder()
+        if topic == PriceTopic.heartbeat {
+            guard let beat = try? decoder.decode(PriceHeartbeat.self, from: frames[1]) else { return false }
+            if beat.version != version { needsResync = true }
+            return false
+        }
+        guard topic == PriceTopic.update,
+              let update = try? decoder.decode(RetailerState.self, from: frames[1]) else { return false }
+        if update.version > version + 1 { needsResync = true }
+        let applied = apply(update)
+        if update.version == version + 1 { version = update.version }
+        return applied
+    }
+
+    /// Replaces a retailer's state if `state` is newer than what this replica holds.
+    private func apply(_ state: RetailerState) -> Bool {
+        if let held = retailers[state.retailer], held.version >= state.version { return false }
+        retailers[state.retailer] = state
+        status.withLock { $0.updatesApplied += 1 }
+        return true
+    }
+
+    /// Fetches the snapshot index and every retailer whose version differs. Returns true on change.
+    private func resync(_ client: RequestClient) -> Bool {
+        do {
+            let index = try client.call(MessageType.ingestSnapshot, SnapshotRequest(), as: SnapshotReply.self)
+            var changed = false
+            let listed = Set((index.retailers ?? []).map(\.retailer))
+            for gone in retailers.keys where !listed.contains(gone) {
+                retailers[gone] = nil
+                changed = true
+            }
+            for entry in index.retailers ?? [] where retailers[entry.retailer]?.version != entry.version {
+                let reply = try client.call(MessageType.ingestSnapshot, SnapshotRequest(retailer: entry.retailer),
+                                            as: SnapshotReply.self)
+                if let state = reply.state {
+                    retailers[state.retailer] = state
+                    changed = true
+                }
+            }
+            version = max(version, index.version)
+            needsResync = false
+            status.withLock {
+                $0.resyncs += 1
+                $0.synced = true
+                $0.lastError = nil
+            }
+            logger.info("synchronised from snapshot", metadata: ["version": "\(version)", "retailers": "\(retailers.count)"])
+            return changed
+        } catch {
+            status.withLock { $0.lastError = error.message }
+            logger.debug("snapshot unavailable, will retry", metadata: ["error": error.message])
+            return false
+        }
+    }
+
+    /// Builds a new index from every retailer's stations and swaps it in.
+    private func rebuild() {
+        let started = ContinuousClock.now
+        let stations = retailers.keys.sorted().flatMap { retailers[$0]!.stations }
+        let index = PriceIndex(stations: stations)
+        holder.swap(index, version: version)
+        let elapsed = ContinuousClock.now - started
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let version = version
+        status.withLock {
+            $0.version = version
+            $0.lastBuildSeconds = seconds
+        }
+        logger.info("index swapped", metadata: ["version": "\(version)", "stations": "\(index.count)",
+                                                "buildMs": "\(Int(seconds * 1000))"])
+    }
+}
+
+/// The sync thread's status, readable from any thread.
+public final class SyncStatusBox: Sendable {
+    private let value = Mutex(ReplicaSync.SyncStatus())
+
+    public var current: ReplicaSync.SyncStatus { value.withLock { $0 } }
+
+    func withLock<T>(_ body: (inout ReplicaSync.SyncStatus) -> T) -> T { value.withLock { body(&$0) } }
+}

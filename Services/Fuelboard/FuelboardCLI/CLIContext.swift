@@ -1,0 +1,85 @@
+import Foundation
+import Messages
+import ServiceKit
+import ZeroMQ
+
+/// What every subcommand gets: its parsed options, the topology, output helpers, clients.
+struct CLIContext {
+    enum HelpRequested: Error { case help }
+
+    let command: String
+    var arguments: ParsedArguments
+    let topology: Topology
+    let json: Bool
+    let timeout: Duration
+    let zmq = Context()
+
+    /// Options every subcommand accepts.
+    static let commonOptions: [OptionSpec] = Topology.options + [
+        OptionSpec("--json", help: "print results as JSON"),
+        OptionSpec("--timeout", value: "DURATION", help: "per-request deadline (default 5s)"),
+        OptionSpec("--help", help: "print this help and exit"),
+    ]
+
+    init(command: String, arguments: [String]) throws {
+        self.command = command
+        let spec = CLIContext.options(for: command)
+        let allOptions = spec.options + Self.commonOptions
+        let parsed = try ParsedArguments(arguments, options: allOptions)
+        if parsed.has("--help") {
+            print(HelpText(usage: "fuelboard \(command) \(spec.usage)", summary: spec.summary,
+                           options: allOptions).rendered, terminator: "")
+            throw HelpRequested.help
+        }
+        self.arguments = parsed
+        topology = try Topology(arguments: parsed, environment: ProcessInfo.processInfo.environment)
+        json = parsed.has("--json")
+        if let text = parsed.value("--timeout") {
+            guard let duration = ServiceMain.parseDuration(text), duration > .zero else {
+                throw ConfigurationError("--timeout: bad duration '\(text)'")
+            }
+            timeout = duration
+        } else {
+            timeout = .seconds(5)
+        }
+    }
+
+    /// Per-command options, usage and summary (kept beside each command).
+    static func options(for command: String) -> (usage: String, summary: String, options: [OptionSpec]) {
+        switch command {
+        case "ingest": IngestCommand.spec
+        case "lookup": LookupCommand.spec
+        case "health": HealthCommand.spec
+        case "stats": StatsCommand.spec
+        case "generate": GenerateCommand.spec
+        default: ("", "", [])
+        }
+    }
+
+    func client(_ endpoint: String, timeout: Duration? = nil, retries: Int = 1) throws -> RequestClient {
+        try RequestClient(context: zmq, endpoint: endpoint, timeout: timeout ?? self.timeout, retries: retries)
+    }
+
+    /// Prints any encodable value as pretty JSON on stdout.
+    func printJSON<T: Encodable>(_ value: T) throws {
+        let encoder = JSONCoding.makeEncoder()
+        encoder.outputFormatting.insert(.prettyPrinted)
+        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
+    /// A progress or status line on stderr (stdout stays clean for results).
+    static func printStatus(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    static func printError(_ line: String) {
+        FileHandle.standardError.write(Data("fuelboard: \(line)\n".utf8))
+    }
+
+    /// Parses `LAT,LNG`.
+    static func parseCoordinate(_ text: String) -> Coordinate? {
+        let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2, let lat = Double(parts[0]), let lng = Double(parts[1]) else { return nil }
+        return Coordinate(lat: lat, lng: lng)
+    }
+}

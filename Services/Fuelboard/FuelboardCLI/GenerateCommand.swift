@@ -1,0 +1,58 @@
+import Foundation
+import Messages
+import SampleFeeds
+import ServiceKit
+
+/// `fuelboard generate --stations N --out DIR`: the project's own deterministic sample feeds.
+enum GenerateCommand {
+    static let spec = (
+        usage: "--out DIR [--stations N] [--seed S] [--as-of TIME] [--no-quirks]",
+        summary: """
+            Writes realistic UK-like fuel price feeds in the CMA format (one <retailer>.json per feed),
+            deterministically from a seed: stations around towns weighted by population, a real brand
+            mix and price spreads, and (unless --no-quirks) a few of the real feeds' quirks.
+            """,
+        options: [
+            OptionSpec("--out", value: "DIR", help: "directory to write the feeds into (created if missing)"),
+            OptionSpec("--stations", value: "N", help: "how many stations in all (default 3000, up to 1000000)"),
+            OptionSpec("--seed", value: "S", help: "random seed (default 1)"),
+            OptionSpec("--as-of", value: "TIME", help: "feed time, ISO-8601 (default: now)"),
+            OptionSpec("--no-quirks", help: "clean feeds only (no sentinel prices, bad coordinates...)"),
+        ]
+    )
+
+    static func run(_ cli: CLIContext) throws -> Int32 {
+        let arguments = cli.arguments
+        guard let out = arguments.value("--out") else { throw ConfigurationError("--out DIR is required") }
+        let stations: Int = try arguments.value("--stations").map { text in
+            guard let count = Int(text), (1...2_000_000).contains(count) else {
+                throw ConfigurationError("--stations: expected 1 to 2000000, got '\(text)'")
+            }
+            return count
+        } ?? 3000
+        let seed: UInt64 = try arguments.value("--seed").map { text in
+            guard let seed = UInt64(text) else { throw ConfigurationError("--seed: expected a number, got '\(text)'") }
+            return seed
+        } ?? 1
+        let asOf: Date = try arguments.value("--as-of").map { text in
+            guard let date = JSONCoding.parseISO8601(text) else {
+                throw ConfigurationError("--as-of: expected an ISO-8601 time with offset, got '\(text)'")
+            }
+            return date
+        } ?? Date()
+        var options = SampleFeedOptions(stations: stations, seed: seed, asOf: asOf)
+        options.quirks = !arguments.has("--no-quirks")
+        let directory = URL(fileURLWithPath: out, isDirectory: true)
+        let started = ContinuousClock.now
+        var lastReport = ContinuousClock.now
+        let files = try SampleFeedGenerator(options: options).write(to: directory) { written, total in
+            if ContinuousClock.now - lastReport > .seconds(1) || written == total {
+                lastReport = .now
+                CLIContext.printStatus("generated \(written)/\(total) stations")
+            }
+        }
+        let elapsed = ContinuousClock.now - started
+        print("Wrote \(files.count) feed(s) with \(stations) stations to \(out) in \(elapsed.formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow))).")
+        return ServiceMain.ExitCode.success
+    }
+}

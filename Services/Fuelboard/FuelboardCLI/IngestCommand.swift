@@ -1,0 +1,131 @@
+import Foundation
+import Messages
+import ServiceKit
+
+/// `fuelboard ingest FILE|DIR|URL [--retailer NAME]`: sends feeds to price-ingest.
+enum IngestCommand {
+    static let spec = (
+        usage: "FILE|DIRECTORY|URL [--retailer NAME]",
+        summary: """
+            Sends CMA price feeds to price-ingest. A file is sent inline; a directory sends every *.json
+            file in it (each file's name is its retailer); an http(s):// or file:// URL is fetched by
+            price-ingest itself. Prints one progress line per feed and a summary.
+            """,
+        options: [
+            OptionSpec("--retailer", value: "NAME", help: "the retailer (feed) name; default: the file name"),
+        ]
+    )
+
+    struct Outcome: Codable {
+        let source: String
+        let retailer: String
+        let reply: IngestFeedReply?
+        let error: ServiceError?
+    }
+
+    static func run(_ cli: CLIContext) throws -> Int32 {
+        guard let target = cli.arguments.positionals.first, cli.arguments.positionals.count == 1 else {
+            throw ConfigurationError("ingest needs exactly one FILE, DIRECTORY or URL (see --help)")
+        }
+        let jobs = try plan(target, retailer: cli.arguments.value("--retailer"))
+        let client = try cli.client(cli.topology.ingest, timeout: max(cli.timeout, .seconds(120)), retries: 0)
+        var outcomes: [Outcome] = []
+        for (number, job) in jobs.enumerated() {
+            let outcome = send(job, client)
+            outcomes.append(outcome)
+            CLIContext.printStatus("[\(number + 1)/\(jobs.count)] " + describe(outcome))
+        }
+        let stored = outcomes.compactMap(\.reply)
+        let failed = outcomes.count - stored.count
+        if cli.json {
+            try cli.printJSON(outcomes)
+        } else {
+            let accepted = stored.map(\.accepted).reduce(0, +), rejected = stored.map(\.rejected).reduce(0, +)
+            let unlocated = stored.map(\.withoutLocation).reduce(0, +)
+            print("Ingested \(stored.count) of \(outcomes.count) feed(s): \(accepted) stations stored "
+                + "(\(unlocated) without a usable location), \(rejected) records refused"
+                + (failed > 0 ? "; \(failed) feed(s) failed." : "."))
+        }
+        if failed == 0 { return ServiceMain.ExitCode.success }
+        return outcomes.contains { $0.error?.code == .unavailable } ? ServiceMain.ExitCode.unavailable
+            : ServiceMain.ExitCode.failure
+    }
+
+    /// One feed to send: inline bytes or a URL for price-ingest to fetch.
+    struct Job {
+        let source: String
+        let retailer: String
+        let url: String?
+        let file: URL?
+    }
+
+    static func plan(_ target: String, retailer: String?) throws -> [Job] {
+        if target.contains("://") {
+            guard let retailer else { throw ConfigurationError("--retailer is required with a URL") }
+            return [Job(source: target, retailer: retailer, url: target, file: nil)]
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory) else {
+            throw ConfigurationError("no such file or directory: \(target)")
+        }
+        if !isDirectory.boolValue {
+            let url = URL(fileURLWithPath: target)
+            return [Job(source: target, retailer: retailer ?? url.deletingPathExtension().lastPathComponent,
+                        url: nil, file: url)]
+        }
+        let directory = URL(fileURLWithPath: target, isDirectory: true)
+        let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension.lowercased() == "json" }
+            .sorted { $0.lastPathComponent < $1.lastPathComponent }
+        guard !files.isEmpty else { throw ConfigurationError("no *.json feed files in \(target)") }
+        return files.map { Job(source: $0.path, retailer: $0.deletingPathExtension().lastPathComponent,
+                               url: nil, file: $0) }
+    }
+
+    static func send(_ job: Job, _ client: RequestClient) -> Outcome {
+        do {
+            let replyData: Data
+            if let url = job.url {
+                replyData = try client.callRaw(MessageType.ingestFeed.rawValue,
+                                               rawBody: try JSONCoding.encode(IngestFeedRequest(retailer: job.retailer, url: url)))
+            } else if let file = job.file {
+                let feed: Data
+                do {
+                    feed = try Data(contentsOf: file)
+                } catch {
+                    throw ServiceError.badRequest("cannot read \(file.path): \(error.localizedDescription)")
+                }
+                guard (try? JSONSerialization.jsonObject(with: feed, options: [.fragmentsAllowed])) != nil else {
+                    throw ServiceError.badRequest("\(file.lastPathComponent) is not JSON")
+                }
+                var body = Data(#"{"retailer":"#.utf8)
+                body.append(try JSONCoding.encode(job.retailer))
+                body.append(Data(#","feed":"#.utf8))
+                body.append(feed)
+                body.append(Data("}".utf8))
+                replyData = try client.callRaw(MessageType.ingestFeed.rawValue, rawBody: body)
+            } else {
+                throw ServiceError(.internal, "nothing to send")
+            }
+            let reply = try JSONCoding.makeDecoder().decode(Reply<IngestFeedReply>.self, from: replyData)
+            return Outcome(source: job.source, retailer: job.retailer, reply: try reply.result(), error: nil)
+        } catch let error as ServiceError {
+            return Outcome(source: job.source, retailer: job.retailer, reply: nil, error: error)
+        } catch {
+            return Outcome(source: job.source, retailer: job.retailer, reply: nil,
+                           error: ServiceError(.internal, "unreadable reply: \(error)"))
+        }
+    }
+
+    static func describe(_ outcome: Outcome) -> String {
+        guard let reply = outcome.reply else {
+            return "\(outcome.retailer): FAILED \(outcome.error?.message ?? "") [\(outcome.error?.code.rawValue ?? "")]"
+        }
+        var line = "\(reply.retailer): \(reply.accepted) stored"
+        if reply.withoutLocation > 0 { line += " (\(reply.withoutLocation) without usable location)" }
+        line += ", \(reply.rejected) refused, version \(reply.version)"
+        let warnings = reply.warningsByKind.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+        if !warnings.isEmpty { line += "; warnings: " + warnings.joined(separator: ", ") }
+        return line
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Messages
+import ServiceKit
+
+/// `fuelboard stats`: every reachable service's `sys.stats`, as JSON or a short summary.
+enum StatsCommand {
+    static let spec = (
+        usage: "[--only NAMES]",
+        summary: "Prints each service's sys.stats: requests, errors by code, latency and its own figures.",
+        options: [OptionSpec("--only", value: "NAMES", help: "comma-separated services to ask")]
+    )
+
+    static func run(_ cli: CLIContext) throws -> Int32 {
+        var services = HealthCommand.services(cli.topology)
+        if let only = cli.arguments.value("--only") {
+            let names = Set(only.split(separator: ",").map { String($0) })
+            services = services.filter { names.contains($0.0) }
+        }
+        var all: [String: StatsBody] = [:]
+        for (name, endpoint) in services {
+            let client = try cli.client(endpoint, timeout: min(cli.timeout, .seconds(2)), retries: 0)
+            guard let stats = try? client.call(.sysStats, EmptyBody(), as: StatsBody.self) else {
+                if !cli.json { print("\(name): unreachable at \(endpoint)") }
+                continue
+            }
+            all[name] = stats
+            if !cli.json {
+                let latency = stats.latencyMicroseconds
+                let errors = stats.errorsByCode.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                print("\(name): \(stats.requests) requests, errors [\(errors.joined(separator: " "))], "
+                    + String(format: "p50 %.0fµs p99 %.0fµs, up %.0fs", latency.p50, latency.p99, stats.uptimeSeconds))
+            }
+        }
+        if cli.json { try cli.printJSON(all) }
+        return all.isEmpty ? ServiceMain.ExitCode.unavailable : ServiceMain.ExitCode.success
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+import ServiceKit
+
+/// Everything price-ingest needs to start, with defaults.
+public struct PriceIngestConfiguration: Sendable {
+    /// Where requests (`ingest.feed`, `ingest.snapshot`, `sys.*`) are served.
+    public var endpoint: String
+    /// Where price updates are published.
+    public var publishEndpoint: String
+    /// Directory holding `price-ingest.sqlite`.
+    public var dataDirectory: URL
+    /// Feeds polled on a timer (from `--feeds FILE`).
+    public var feeds: FeedList = FeedList(entries: [])
+    /// How often the feeds list is polled.
+    public var pollInterval: Duration = .seconds(30 * 60)
+    /// How the feeds are fetched (timeouts, retries, User-Agent).
+    public var fetcher = FeedFetcher()
+    /// Largest inline `ingest.feed` request accepted.
+    public var maxRequestBytes: Int = 64 << 20
+    /// How often the publisher repeats its version so idle replicas notice gaps.
+    public var heartbeatInterval: Duration = .seconds(1)
+
+    public init(endpoint: String, publishEndpoint: String, dataDirectory: URL) {
+        self.endpoint = endpoint
+        self.publishEndpoint = publishEndpoint
+        self.dataDirectory = dataDirectory
+    }
+}

@@ -1,0 +1,255 @@
+import FeedParsing
+import Foundation
+import Messages
+import ServiceKit
+import Synchronization
+import ZeroMQ
+
+/// price-ingest: takes retailer feeds, validates and normalises them, commits them to SQLite,
+/// then publishes each accepted retailer state on PUB with a new version.
+///
+/// One loop thread owns the store, the ROUTER and the PUB sockets. URL fetches run on a
+/// background queue and hand their bytes back to the loop over an inproc PULL socket, so slow
+/// retailers never block requests. An ingest is acknowledged only after its commit.
+public final class PriceIngestService {
+    public let server: ReplyServer
+    private let store: StationStore
+    private let publisher: PricePublisher
+    private let configuration: PriceIngestConfiguration
+    private let logger: Logger
+    private let parser = FeedParser()
+    private let fetchQueue = DispatchQueue(label: "price-ingest.fetch")
+    private let fetchResults: Socket
+    private let fetchResultsEndpoint: String
+    private let context: Context
+    private var pending: [UInt64: Responder] = [:]
+    private var nextTicket: UInt64 = 1
+    private var fetchesInFlight = Set<String>()
+
+    public var publishEndpoint: String { publisher.endpoint }
+
+    public init(context: Context, configuration: PriceIngestConfiguration, logger: Logger) throws {
+        self.context = context
+        self.configuration = configuration
+        self.logger = logger
+        store = try StationStore(directory: configuration.dataDirectory)
+        server = try ReplyServer(name: "price-ingest", context: context, bind: configuration.endpoint,
+                                 logger: logger, maxRequestBytes: configuration.maxRequestBytes)
+        publisher = try PricePublisher(context: context, bind: configuration.publishEndpoint, logger: logger)
+        fetchResults = try Socket(context, .pull)
+        fetchResultsEndpoint = try fetchResults.bind("inproc://price-ingest-fetch-\(UUID().uuidString)")
+        registerHandlers()
+        server.watch(fetchResults) { [unowned self] frames in self.fetchCompleted(frames) }
+        server.every(configuration.heartbeatInterval) { [unowned self] in
+            self.publisher.heartbeat(version: self.store.version)
+        }
+        if !configuration.feeds.entries.isEmpty {
+            server.after(.zero) { [unowned self] in self.pollFeeds() }
+            server.every(configuration.pollInterval) { [unowned self] in self.pollFeeds() }
+        }
+        server.statsDetails = { [unowned self] in self.statsDetails() }
+        logger.info("store open", metadata: ["version": "\(store.version)", "stations": "\((try? store.stationCount) ?? 0)"])
+    }
+
+    private func registerHandlers() {
+        server.on(MessageType.ingestFeed.rawValue) { [unowned self] request in self.handleIngest(request) }
+        server.on(.ingestSnapshot, SnapshotRequest.self) { [unowned self] body, _ in try self.snapshot(body) }
+        server.on(.ingestStatus, EmptyBody.self) { [unowned self] _, _ in try self.store.feeds() }
+    }
+
+    // MARK: - ingest.feed
+
+    private func handleIngest(_ request: IncomingRequest) -> ReplyServer.Outcome {
+        let body: IngestFeedRequest
+        let retailer: String
+        do {
+            body = try request.decodeBody(IngestFeedRequest.self)
+            retailer = try RetailerName.slug(body.retailer)
+        } catch let error as FeedError {
+            return request.reply(error: error.serviceError)
+        } catch {
+            return request.reply(error: ServiceError.from(error))
+        }
+        switch (body.feed, body.url) {
+        case (let feed?, nil):
+            let data: Data
+            do {
+                data = try JSONCoding.encode(feed)
+            } catch {
+                return request.reply(error: .badRequest("feed could not be read"))
+            }
+            do {
+                return request.reply(try ingest(data, retailer: retailer, source: nil, requestID: request.logID))
+            } catch {
+                return request.reply(error: error)
+            }
+        case (nil, let url?):
+            let (outcome, responder) = request.deferReply()
+            let ticket = nextTicket
+            nextTicket += 1
+            pending[ticket] = responder
+            startFetch(retailer: retailer, url: url, ticket: ticket)
+            return outcome
+        default:
+            return request.reply(error: .badRequest("ingest.feed needs exactly one of \"feed\" or \"url\""))
+        }
+    }
+
+    /// Parses, validates, commits and publishes one feed. Nothing is stored if it fails.
+    func ingest(_ data: Data, retailer: String, source: String?, requestID: String) throws(ServiceError)
+        -> IngestFeedReply
+    {
+        let fetchedAt = Date()
+        let parsed: ParsedFeed
+        do {
+            parsed = try parser.parse(data, retailer: retailer, fetchedAt: fetchedAt)
+        } catch {
+            recordFailure(retailer: retailer, message: error.message, source: source)
+            logger.warning("feed refused", metadata: ["svc.request.id": requestID, "retailer": retailer,
+                                                      "reason": error.message])
+            throw error.serviceError
+        }
+        let version: UInt64
+        do {
+            version = try store.replaceRetailer(retailer, stations: parsed.stations, updated: parsed.updated,
+                                                fetchedAt: fetchedAt, source: source)
+        } catch {
+            logger.error("commit failed", metadata: ["retailer": retailer, "error": "\(error)"])
+            throw ServiceError(.internal, "the feed could not be stored; nothing was changed")
+        }
+        publisher.publish(RetailerState(version: version, retailer: retailer, updated: parsed.updated,
+                                        stations: parsed.stations))
+        logger.info("feed ingested", metadata: ["svc.request.id": requestID, "retailer": retailer,
+                                                "version": "\(version)", "summary": parsed.summary])
+        return IngestFeedReply(
+            retailer: retailer, accepted: parsed.acceptedCount, rejected: parsed.refusedCount,
+            withoutLocation: parsed.acceptedCount - parsed.locatedCount, version: version, updated: parsed.updated,
+            warnings: Self.sentences(parsed), refusedByReason: parsed.refused, warningsByKind: parsed.warnings)
+    }
+
+    private func recordFailure(retailer: String, message: String, source: String?) {
+        do {
+            try store.recordFeedFailure(retailer, message: message, at: Date(), source: source)
+        } catch {
+            logger.error("could not record feed failure", metadata: ["retailer": retailer, "error": "\(error)"])
+        }
+    }
+
+    /// Human sentences for the reply: each refusal and warning kind with its count and examples.
+    static func sentences(_ parsed: ParsedFeed) -> [String] {
+        let refused = parsed.refused.sorted { $0.key < $1.key }.map { reason, count in
+            "refused \(count) record(s): \(reason)" + examples(parsed.refusedExamples[reason])
+        }
+        let warned = parsed.warnings.sorted { $0.key < $1.key }.map { kind, count in
+            "\(kind): \(count)" + examples(parsed.warningExamples[kind])
+        }
+        return refused + warned
+    }
+
+    private static func examples(_ list: [String]?) -> String {
+        guard let list, !list.isEmpty else { return "" }
+        return " (e.g. " + list.prefix(3).joined(separator: "; ") + ")"
+    }
+
+    // MARK: - Fetching
+
+    private func startFetch(retailer: String, url: String, ticket: UInt64?) {
+        let fetcher = configuration.fetcher
+        let endpoint = fetchResultsEndpoint
+        let context = context
+        let key = "\(retailer) \(url)"
+        if ticket == nil && fetchesInFlight.contains(key) { return }
+        fetchesInFlight.insert(key)
+        fetchQueue.async { @Sendable in
+            let result = FetchResultMessage(ticket: ticket, retailer: retailer, url: url,
+                                            outcome: Result { () throws(FeedFetcher.Failure) -> Data in
+                                                try fetcher.fetch(url)
+                                            }.mapError { FetchResultMessage.FetchFailure(description: $0.description) })
+            guard let socket = try? Socket(context, .push) else { return }
+            socket.linger = .seconds(1)
+            try? socket.connect(endpoint)
+            try? socket.send(result.frames())
+        }
+    }
+
+    private func fetchCompleted(_ frames: [Data]) {
+        guard let message = FetchResultMessage(frames: frames) else { return }
+        fetchesInFlight.remove("\(message.retailer) \(message.url)")
+        let responder = message.ticket.flatMap { pending.removeValue(forKey: $0) }
+        switch message.outcome {
+        case .success(let data):
+            do {
+                let reply = try ingest(data, retailer: message.retailer, source: message.url,
+                                       requestID: message.ticket.map { "fetch-\($0)" } ?? "poll")
+                responder?.reply(reply)
+            } catch {
+                responder?.fail(error)
+            }
+        case .failure(let failure):
+            let description = failure.description
+            recordFailure(retailer: message.retailer, message: description, source: message.url)
+            logger.warning("fetch failed", metadata: ["retailer": message.retailer, "reason": description])
+            responder?.fail(ServiceError(.unavailable, "could not fetch the feed: \(description)"))
+        }
+    }
+
+    private func pollFeeds() {
+        logger.info("polling feeds", metadata: ["count": "\(configuration.feeds.entries.count)"])
+        for entry in configuration.feeds.entries {
+            guard let retailer = try? RetailerName.slug(entry.retailer) else {
+                logger.warning("feeds list: bad retailer name", metadata: ["retailer": entry.retailer])
+                continue
+            }
+            startFetch(retailer: retailer, url: entry.url, ticket: nil)
+        }
+    }
+
+    // MARK: - Snapshots and status
+
+    private func snapshot(_ request: SnapshotRequest) throws -> SnapshotReply {
+        let version = store.version
+        if let retailer = request.retailer {
+            let feeds = try store.feeds()
+            guard let feed = feeds.first(where: { $0.retailer == retailer }), let feedVersion = feed.version,
+                  let updated = feed.updated
+            else {
+                throw ServiceError.notFound("no stations stored for retailer '\(retailer.prefix(60))'")
+            }
+            let stations = try store.stations(retailer: retailer)
+            return SnapshotReply(version: version, state: RetailerState(version: feedVersion, retailer: retailer,
+                                                                        updated: updated, stations: stations))
+        }
+        let entries = try store.feeds().compactMap { feed -> SnapshotReply.Entry? in
+            guard let feedVersion = feed.version else { return nil }
+            return SnapshotReply.Entry(retailer: feed.retailer, version: feedVersion, stationCount: feed.stationCount)
+        }
+        return SnapshotReply(version: version, retailers: entries)
+    }
+
+    private func statsDetails() -> [String: JSONValue] {
+        let now = Date()
+        let feeds = (try? store.feeds()) ?? []
+        let rows: [JSONValue] = feeds.map { feed in
+            var row: [String: JSONValue] = [
+                "retailer": .string(feed.retailer),
+                "stations": .number(Double(feed.stationCount)),
+            ]
+            if let version = feed.version { row["version"] = .number(Double(version)) }
+            if let success = feed.lastSuccessAt { row["lastSuccess"] = .string(JSONCoding.formatISO8601(success)) }
+            if let failure = feed.lastErrorAt { row["lastErrorAt"] = .string(JSONCoding.formatISO8601(failure)) }
+            if let error = feed.lastError { row["lastError"] = .string(error) }
+            if let updated = feed.updated {
+                row["updated"] = .string(JSONCoding.formatISO8601(updated))
+                row["feedAgeHours"] = .number((now.timeIntervalSince(updated) / 360).rounded() / 10)
+            }
+            if let source = feed.source { row["source"] = .string(source) }
+            return .object(row)
+        }
+        return [
+            "version": .number(Double(store.version)),
+            "stations": .number(Double((try? store.stationCount) ?? 0)),
+            "feeds": .array(rows),
+            "fetchesInFlight": .number(Double(fetchesInFlight.count)),
+        ]
+    }
+}

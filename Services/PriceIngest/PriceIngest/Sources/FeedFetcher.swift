@@ -1,0 +1,120 @@
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Fetches a feed document from `http(s)://` or `file://`, blocking the calling thread.
+///
+/// HTTP: a real request with a User-Agent (some retailers refuse requests without one), a
+/// per-attempt timeout, and retries with exponential backoff on network errors and 5xx/429.
+/// A 4xx other than 429 is final. Bodies larger than `maxBytes` are refused.
+public struct FeedFetcher: Sendable {
+    public var timeout: Duration = .seconds(20)
+    public var attempts: Int = 3
+    public var initialBackoff: Duration = .seconds(1)
+    public var maxBytes: Int = 64 << 20
+    public var userAgent: String = "FuelBoard-price-ingest/0.1 (+https://github.com/fuelboard)"
+
+    public init() {}
+
+    /// A failed fetch, with a sentence for the reply and the log.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public let description: String
+        /// True for problems with the request itself (bad URL, 404): retrying will not help.
+        public let isPermanent: Bool
+    }
+
+    public func fetch(_ text: String) throws(Failure) -> Data {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else {
+            throw Failure(description: "'\(text.prefix(100))' is not a URL", isPermanent: true)
+        }
+        switch scheme {
+        case "file":
+            return try readFile(url)
+        case "http", "https":
+            return try fetchHTTP(url)
+        default:
+            throw Failure(description: "unsupported URL scheme '\(scheme)' (use http, https or file)", isPermanent: true)
+        }
+    }
+
+    private func readFile(_ url: URL) throws(Failure) -> Data {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        if let size = attributes?[.size] as? Int, size > maxBytes {
+            throw Failure(description: "file is \(size) bytes, over the \(maxBytes)-byte limit", isPermanent: true)
+        }
+        do {
+            return try Data(contentsOf: url)
+        } catch {
+            throw Failure(description: "cannot read \(url.path): \(error.localizedDescription)", isPermanent: true)
+        }
+    }
+
+    private func fetchHTTP(_ url: URL) throws(Failure) -> Data {
+        var backoff = initialBackoff
+        var lastFailure = Failure(description: "not attempted", isPermanent: false)
+        for attempt in 1...max(1, attempts) {
+            do {
+                return try fetchOnce(url)
+            } catch {
+                lastFailure = error
+                if error.isPermanent || attempt == attempts { break }
+                Thread.sleep(forTimeInterval: Double(backoff.components.seconds)
+                    + Double(backoff.components.attoseconds) / 1e18)
+                backoff = backoff * 2
+            }
+        }
+        throw lastFailure
+    }
+
+    private func fetchOnce(_ url: URL) throws(Failure) -> Data {
+        var request = URLRequest(url: url)
+        request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
+        request.setValue("application/json, text/html;q=0.5, */*;q=0.1", forHTTPHeaderField: "Accept")
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        request.timeoutInterval = seconds
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = seconds
+        configuration.timeoutIntervalForResource = seconds
+        let session = URLSession(configuration: configuration)
+        defer { session.finishTasksAndInvalidate() }
+
+        let outcome = Mutex<Outcome?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let task = session.dataTask(with: request) { data, response, error in
+            let status = (response as? HTTPURLResponse)?.statusCode
+            outcome.withLock { $0 = Outcome(data: data, status: status, error: error?.localizedDescription) }
+            done.signal()
+        }
+        task.resume()
+        if done.wait(timeout: .now() + seconds + 1) == .timedOut {
+            task.cancel()
+            throw Failure(description: "no answer from \(url.host ?? "server") within \(timeout)", isPermanent: false)
+        }
+        guard let result = outcome.withLock({ $0 }) else {
+            throw Failure(description: "no HTTP response", isPermanent: false)
+        }
+        if let error = result.error {
+            throw Failure(description: "fetch failed: \(error)", isPermanent: false)
+        }
+        guard let status = result.status else { throw Failure(description: "no HTTP response", isPermanent: false) }
+        guard status == 200 else {
+            let retryable = status >= 500 || status == 429 || status == 408
+            throw Failure(description: "HTTP \(status) from \(url.host ?? "server")", isPermanent: !retryable)
+        }
+        let data = result.data
+        let body = data ?? Data()
+        guard body.count <= maxBytes else {
+            throw Failure(description: "body is \(body.count) bytes, over the \(maxBytes)-byte limit", isPermanent: true)
+        }
+        return body
+    }
+}
+
+/// What a completion handler saw, carried back to the waiting thread.
+private struct Outcome: Sendable {
+    let data: Data?
+    let status: Int?
+    let error: String?
+}

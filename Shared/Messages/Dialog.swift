@@ -1,0 +1,130 @@
+import Foundation
+
+/// Every outcome the assistant can speak; dialog-renderer has a template for each.
+public enum DialogOutcome: String, Codable, Sendable, CaseIterable {
+    /// The cheapest station was found.
+    case found
+    /// Directions to the cheapest station (same lookup, answered with a maps URL).
+    case directions
+    /// No price data has been loaded at all.
+    case noPrices
+    /// The user's location is unknown (or expired).
+    case noLocation
+    /// Nothing sells the fuel within the user's radius.
+    case nothingInRange
+    /// Which fuel? (a missing value asked for)
+    case askFuel
+    /// A fuel FuelBoard has no prices for ("hydrogen").
+    case unsupportedFuel
+    /// How far? (SetSearchRadius without a value)
+    case askRadius
+    /// A radius outside 1...50 miles.
+    case radiusOutOfRange
+    case radiusSet
+    case radiusCleared
+    /// Miles or kilometres? (SetDistanceUnit without a value)
+    case askUnit
+    case unitSet
+    case unitCleared
+    /// "Do you want me to forget your location?"
+    case confirmForget
+    case forgotten
+    case notForgotten
+    case cancelled
+    /// The utterance was not understood: say what can be asked.
+    case help
+    /// A backend is down or slow.
+    case pricesUnavailable
+    case locationUnavailable
+    /// Anything else that went wrong.
+    case failure
+}
+
+/// `dialog.render` request body: an outcome and the facts it needs.
+public struct RenderRequest: Codable, Sendable {
+    public var outcome: DialogOutcome
+    /// BCP 47 locale; default en-GB (unknown locales fall back to it).
+    public var locale: String?
+    /// Render as if it were this time (freshness labels); default now.
+    public var now: Date?
+    /// CMA fuel code of the question.
+    public var fuel: String?
+    public var station: StationSummary?
+    public var pricePence: Double?
+    public var distanceMiles: Double?
+    /// Time of the feed the price came from.
+    public var updated: Date?
+    /// The user's search radius in miles.
+    public var radiusMiles: Double?
+    public var unit: DistanceUnit?
+    /// A word to quote back ("hydrogen" for unsupportedFuel).
+    public var word: String?
+
+    public init(outcome: DialogOutcome, locale: String? = nil, now: Date? = nil, fuel: String? = nil,
+                station: StationSummary? = nil, pricePence: Double? = nil, distanceMiles: Double? = nil,
+                updated: Date? = nil, radiusMiles: Double? = nil, unit: DistanceUnit? = nil, word: String? = nil) {
+        self.outcome = outcome
+        self.locale = locale
+        self.now = now
+        self.fuel = fuel
+        self.station = station
+        self.pricePence = pricePence
+        self.distanceMiles = distanceMiles
+        self.updated = updated
+        self.radiusMiles = radiusMiles
+        self.unit = unit
+        self.word = word
+    }
+}
+
+/// A snippet card: display strings plus, for a station, the data behind them.
+public struct Snippet: Codable, Sendable, Equatable {
+    /// "Tesco Selby"
+    public var title: String
+    /// "Diesel · 2.3 miles"
+    public var subtitle: String?
+    /// "prices as of 6:30 AM"
+    public var freshness: String?
+    /// "£1.399"
+    public var price: String?
+    public var id: String?
+    public var postcode: String?
+    public var lat: Double?
+    public var lng: Double?
+    public var pricePence: Double?
+    /// True when the prices are older than 48 hours.
+    public var stale: Bool?
+
+    public init(title: String, subtitle: String? = nil, freshness: String? = nil, price: String? = nil,
+                id: String? = nil, postcode: String? = nil, lat: Double? = nil, lng: Double? = nil,
+                pricePence: Double? = nil, stale: Bool? = nil) {
+        self.title = title
+        self.subtitle = subtitle
+        self.freshness = freshness
+        self.price = price
+        self.id = id
+        self.postcode = postcode
+        self.lat = lat
+        self.lng = lng
+        self.pricePence = pricePence
+        self.stale = stale
+    }
+}
+
+/// `dialog.render` reply body.
+public struct RenderReply: Codable, Sendable, Equatable {
+    /// What is spoken.
+    public var dialog: String
+    /// The short answer ("Tesco Selby: £1.399, 2.3 miles").
+    public var value: String?
+    public var snippet: Snippet?
+    /// Maps directions URL (directions only).
+    public var opensURL: String?
+
+    public init(dialog: String, value: String? = nil, snippet: Snippet? = nil, opensURL: String? = nil) {
+        self.dialog = dialog
+        self.value = value
+        self.snippet = snippet
+        self.opensURL = opensURL
+    }
+}

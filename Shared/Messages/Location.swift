@@ -1,0 +1,109 @@
+import Foundation
+
+/// `location.put` body (contract v1).
+public struct LocationPutRequest: Codable, Sendable {
+    public var user: String
+    public var lat: Double
+    public var lng: Double
+    /// When the location was observed; default: now.
+    public var at: Date?
+
+    public init(user: String, lat: Double, lng: Double, at: Date? = nil) {
+        self.user = user
+        self.lat = lat
+        self.lng = lng
+        self.at = at
+    }
+}
+
+/// `location.get` / `location.forget` / `preferences.get` body.
+public struct UserRequest: Codable, Sendable {
+    public var user: String
+    public init(user: String) { self.user = user }
+}
+
+/// `location.get` reply: the last-known location and its time (expired ones are `not_found`).
+public struct LocationReply: Codable, Sendable, Equatable {
+    public var lat: Double
+    public var lng: Double
+    public var at: Date
+    /// Age in seconds at the time of the reply.
+    public var ageSeconds: Double
+
+    public init(lat: Double, lng: Double, at: Date, ageSeconds: Double) {
+        self.lat = lat
+        self.lng = lng
+        self.at = at
+        self.ageSeconds = ageSeconds
+    }
+}
+
+/// `location.forget` reply.
+public struct ForgetReply: Codable, Sendable {
+    /// True when anything was held about the user.
+    public var forgotten: Bool
+    public init(forgotten: Bool) { self.forgotten = forgotten }
+}
+
+/// The distance unit a user hears.
+public enum DistanceUnit: String, Codable, Sendable, CaseIterable {
+    case miles, km
+}
+
+/// A user's preferences (`preferences.get` reply, `preferences.set` result).
+public struct Preferences: Codable, Sendable, Equatable {
+    /// Search radius in miles, 1...50 (default 5).
+    public var radiusMiles: Double
+    public var unit: DistanceUnit
+
+    public static let defaultRadiusMiles = 5.0
+    public static let radiusRange: ClosedRange<Double> = 1...50
+    public static let `default` = Preferences(radiusMiles: defaultRadiusMiles, unit: .miles)
+
+    public init(radiusMiles: Double, unit: DistanceUnit) {
+        self.radiusMiles = radiusMiles
+        self.unit = unit
+    }
+}
+
+/// A three-way update of one setting: set to a value, cleared back to the default, or not
+/// mentioned (absent key). On the wire: `{"set": 10}`, `{"clear": true}`, or the key left out.
+public enum SettingUpdate<Value: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
+    case set(Value)
+    case clear
+
+    private enum CodingKeys: String, CodingKey { case set, clear }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let value = try container.decodeIfPresent(Value.self, forKey: .set) {
+            self = .set(value)
+        } else if try container.decodeIfPresent(Bool.self, forKey: .clear) == true {
+            self = .clear
+        } else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                debugDescription: "expected {\"set\": value} or {\"clear\": true}"))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .set(let value): try container.encode(value, forKey: .set)
+        case .clear: try container.encode(true, forKey: .clear)
+        }
+    }
+}
+
+/// `preferences.set` body: each setting set, cleared, or not mentioned (nil leaves it as it is).
+public struct PreferencesUpdate: Codable, Sendable {
+    public var user: String
+    public var radiusMiles: SettingUpdate<Double>?
+    public var unit: SettingUpdate<DistanceUnit>?
+
+    public init(user: String, radiusMiles: SettingUpdate<Double>? = nil, unit: SettingUpdate<DistanceUnit>? = nil) {
+        self.user = user
+        self.radiusMiles = radiusMiles
+        self.unit = unit
+    }
+}

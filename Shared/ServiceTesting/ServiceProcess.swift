@@ -1,0 +1,129 @@
+import Foundation
+import Synchronization
+import TestSupport
+
+/// A real service binary run as a child process, for end-to-end tests.
+///
+/// Its stderr (the one-line logs) is captured; `waitForLog` blocks until a line matching a
+/// predicate appears or a deadline passes (no sleeps). Endpoints come from the `listening` and
+/// `publishing` log lines, so tests bind `tcp://127.0.0.1:*` and never pick ports.
+public final class ServiceProcess: Sendable {
+    public let name: String
+    private let process: Process
+    private let output = LogBuffer()
+    private let changed = DispatchSemaphore(value: 0)
+
+    /// Where the built binaries are: `FUELBOARD_BIN_DIR`, else beside the test bundle.
+    public static var binaryDirectory: URL {
+        if let override = ProcessInfo.processInfo.environment["FUELBOARD_BIN_DIR"] {
+            return URL(fileURLWithPath: override, isDirectory: true)
+        }
+        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            if FileManager.default.isExecutableFile(atPath: url.appendingPathComponent("price-ingest").path) {
+                return url
+            }
+        }
+        return SharedData.repositoryRoot.appendingPathComponent(".build/debug")
+    }
+
+    public struct LaunchError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Starts `binary` with `arguments`; the environment has no FUELBOARD_* settings unless given.
+    public init(_ binary: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+        name = binary
+        process = Process()
+        process.executableURL = Self.binaryDirectory.appendingPathComponent(binary)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("FUELBOARD_") }
+        env.merge(environment) { _, new in new }
+        process.environment = env
+        let pipe = Pipe()
+        process.standardError = pipe
+        process.standardOutput = pipe
+        let output = output, changed = changed
+        pipe.fileHandleForReading.readabilityHandler = { @Sendable handle in
+            let data = handle.availableData
+            if data.isEmpty {
+                handle.readabilityHandler = nil
+            } else {
+                output.append(String(decoding: data, as: UTF8.self))
+            }
+            changed.signal()
+        }
+        do {
+            try process.run()
+        } catch {
+            throw LaunchError(description: "cannot start \(binary) from \(Self.binaryDirectory.path): \(error)")
+        }
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+
+    /// Everything the process wrote so far.
+    public var log: String { output.text }
+
+    public var isRunning: Bool { process.isRunning }
+    public var pid: Int32 { process.processIdentifier }
+
+    /// Waits until a log line satisfies `predicate`; returns it, or throws at the deadline.
+    @discardableResult
+    public func waitForLog(timeout: Duration = .seconds(10), _ predicate: (String) -> Bool) throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let line = log.split(separator: "\n").map(String.init).first(where: predicate) { return line }
+            if !process.isRunning && log.split(separator: "\n").allSatisfy({ !predicate(String($0)) }) {
+                throw LaunchError(description: "\(name) exited (status \(process.terminationStatus)); log:\n\(log)")
+            }
+            let remaining = deadline - .now
+            guard remaining > .zero else {
+                throw LaunchError(description: "\(name): no matching log line within \(timeout); log:\n\(log)")
+            }
+            _ = changed.wait(timeout: .now() + .milliseconds(Int(min(remaining, .milliseconds(200)).components.attoseconds / 1_000_000_000_000_000)))
+        }
+    }
+
+    /// The endpoint from the first `<event> ... svc.endpoint=URL` log line.
+    public func endpoint(event: String = "listening", timeout: Duration = .seconds(20)) throws -> String {
+        let line = try waitForLog(timeout: timeout) { $0.contains(": \(event)") && $0.contains("svc.endpoint=") }
+        guard let range = line.range(of: "svc.endpoint=") else { throw LaunchError(description: line) }
+        return String(line[range.upperBound...].prefix { $0 != " " })
+    }
+
+    /// Sends SIGTERM and waits for the exit status.
+    public func terminate(timeout: Duration = .seconds(10)) throws -> Int32 {
+        process.terminate()
+        return try waitForExit(timeout: timeout)
+    }
+
+    /// SIGKILL: no chance to clean up, as in a crash.
+    public func kill() throws {
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        _ = try waitForExit(timeout: .seconds(10))
+    }
+
+    /// Waits for the process to end by itself (e.g. a bad flag) and returns its status.
+    public func waitForExit(timeout: Duration = .seconds(10)) throws -> Int32 {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            guard ContinuousClock.now < deadline else {
+                throw LaunchError(description: "\(name) still running after \(timeout)")
+            }
+            _ = changed.wait(timeout: .now() + .milliseconds(50))
+        }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
+
+/// The captured output, appended from the pipe's handler thread.
+private final class LogBuffer: Sendable {
+    private let storage = Mutex("")
+    var text: String { storage.withLock { $0 } }
+    func append(_ chunk: String) { storage.withLock { $0 += chunk } }
+}

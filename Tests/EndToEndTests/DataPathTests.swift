@@ -1,0 +1,116 @@
+import Foundation
+import Messages
+import ServiceKit
+import ServiceTesting
+import Testing
+
+/// Feeds in, answers out, across real processes over tcp with a real SQLite file.
+@Suite(.serialized)
+struct DataPathTests {
+    private func cheapestB7(_ stack: DataPathStack) throws -> LookupReply {
+        let point = FeedFixtures.selbyPoint
+        return try stack.lookupClient().call(.lookupCheapest,
+            LookupRequest(fuel: "B7", lat: point.lat, lng: point.lng, radiusMiles: 5, limit: 5), as: LookupReply.self)
+    }
+
+    @Test func ingest_whenFeedAccepted_lookupAnswersTheCheapestUsableStation() throws {
+        let stack = try DataPathStack()
+        let file = try FeedFixtures.write(FeedFixtures.feed(FeedFixtures.selby), name: "tesco")
+        let reply = try stack.ingestFile(file, retailer: "tesco")
+        #expect(reply.accepted == 4)
+        #expect(reply.withoutLocation == 1)
+        #expect(reply.warningsByKind["sentinel_price"] == 2)
+        try stack.waitForLookupVersion(reply.version)
+
+        let answer = try cheapestB7(stack)
+        #expect(answer.results.map(\.station.id) == ["tesco/cheap", "tesco/dear"])
+        #expect(answer.results.first?.pricePence == 139.9)
+        #expect(answer.results.allSatisfy { $0.pricePence.map { $0 >= 80 && $0 < 300 } ?? false })
+        let updated = try #require(answer.results.first?.updated)
+        #expect(JSONCoding.formatISO8601(updated) == "2026-11-29T06:30:00Z")
+    }
+
+    @Test func ingest_whenFeedFailsToParse_changesNothingStored() throws {
+        let stack = try DataPathStack(startLookup: false)
+        let good = try FeedFixtures.write(FeedFixtures.feed(FeedFixtures.selby), name: "tesco")
+        let first = try stack.ingestFile(good, retailer: "tesco")
+        let client = try stack.ingestClient()
+        for garbage in [#"{"stations": 5}"#, #"[1,2,3]"#, #"{"last_updated": "01/01/2026 00:00:00"}"#] {
+            let data = try client.callRaw(MessageType.ingestFeed.rawValue,
+                                          rawBody: Data(#"{"retailer":"tesco","feed":\#(garbage)}"#.utf8))
+            let reply = try JSONCoding.makeDecoder().decode(Reply<IngestFeedReply>.self, from: data)
+            #expect(reply.ok == false)
+            #expect(reply.error?.code == .badRequest)
+        }
+        let snapshot = try client.call(.ingestSnapshot, SnapshotRequest(retailer: "tesco"), as: SnapshotReply.self)
+        #expect(snapshot.version == first.version)
+        #expect(snapshot.state?.stations.count == 4)
+    }
+
+    @Test func priceIngest_whenKilledWithSIGKILL_keepsEverythingAcknowledged() throws {
+        let stack = try DataPathStack(startLookup: false)
+        let file = try FeedFixtures.write(FeedFixtures.feed(FeedFixtures.selby), name: "tesco")
+        let acknowledged = try stack.ingestFile(file, retailer: "tesco")
+        let other = try stack.ingestFile(file, retailer: "asda")
+        try stack.ingest.kill()
+        try stack.restartIngest()
+        let client = try stack.ingestClient()
+        let index = try client.call(.ingestSnapshot, SnapshotRequest(), as: SnapshotReply.self)
+        #expect(index.version == other.version)
+        #expect(Set(index.retailers?.map(\.retailer) ?? []) == ["asda", "tesco"])
+        let tesco = try client.call(.ingestSnapshot, SnapshotRequest(retailer: "tesco"), as: SnapshotReply.self)
+        #expect(tesco.state?.version == acknowledged.version)
+        #expect(tesco.state?.stations.map(\.id).sorted() == ["tesco/cheap", "tesco/dear", "tesco/nowhere", "tesco/sentinel"])
+    }
+
+    @Test func lookup_whenStartedAfterFeedsWereIngested_catchesUpFromSnapshot() throws {
+        let stack = try DataPathStack(startLookup: false)
+        let file = try FeedFixtures.write(FeedFixtures.feed(FeedFixtures.selby), name: "tesco")
+        let reply = try stack.ingestFile(file, retailer: "tesco")
+        try stack.startLookup()
+        try stack.waitForLookupVersion(reply.version)
+        #expect(try cheapestB7(stack).results.first?.station.id == "tesco/cheap")
+    }
+
+    @Test func lookup_whenPriceIngestRestartsAndIngestsMore_followsIt() throws {
+        let stack = try DataPathStack()
+        let file = try FeedFixtures.write(FeedFixtures.feed(FeedFixtures.selby), name: "tesco")
+        let first = try stack.ingestFile(file, retailer: "tesco")
+        try stack.waitForLookupVersion(first.version)
+        let status = try stack.ingest.terminate()
+        #expect(status == 0, "price-ingest log:\n\(stack.ingest.log)")
+        try stack.restartIngest()
+        var cheaper = FeedFixtures.selby
+        cheaper[1].prices["B7"] = 129.9
+        let second = try stack.ingestFile(try FeedFixtures.write(FeedFixtures.feed(cheaper), name: "jet"),
+                                          retailer: "tesco")
+        #expect(second.version == first.version + 1)
+        try stack.waitForLookupVersion(second.version)
+        let answer = try cheapestB7(stack)
+        #expect(answer.results.first?.station.id == "tesco/dear")
+        #expect(answer.results.first?.pricePence == 129.9)
+    }
+
+    @Test func lookup_whenRequestOutOfBounds_repliesBadRequest() throws {
+        let stack = try DataPathStack()
+        let client = try stack.lookupClient()
+        let bad: [LookupRequest] = [
+            LookupRequest(fuel: "B7", lat: 53.7, lng: -1.0, radiusMiles: 0),
+            LookupRequest(fuel: "B7", lat: 53.7, lng: -1.0, radiusMiles: 500),
+            LookupRequest(fuel: "B7", lat: 53.7, lng: -1.0, radiusMiles: 5, limit: 0),
+            LookupRequest(fuel: "B7", lat: 53.7, lng: -1.0, radiusMiles: 5, limit: 1000),
+            LookupRequest(fuel: "LPG", lat: 53.7, lng: -1.0),
+            LookupRequest(fuel: "B7", lat: 91, lng: -1.0),
+            LookupRequest(fuel: nil, lat: 53.7, lng: -1.0),
+        ]
+        for request in bad {
+            do {
+                _ = try client.call(.lookupCheapest, request, as: LookupReply.self)
+                Issue.record("accepted \(request)")
+            } catch {
+                #expect(error.code == .badRequest)
+            }
+        }
+        #expect(try client.call(.sysPing, EmptyBody(), as: PingBody.self).service == "fuel-lookup")
+    }
+}

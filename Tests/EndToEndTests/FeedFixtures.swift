@@ -1,0 +1,40 @@
+import Foundation
+
+/// Small CMA feeds written by the tests themselves.
+enum FeedFixtures {
+    struct Site {
+        var id: String
+        var lat: Any
+        var lng: Any
+        var prices: [String: Any]
+        var brand: String = "TESCO"
+        var address: String = "Doncaster Road, Selby"
+        var postcode: String = "YO8 9EG"
+    }
+
+    /// Selby-area sites: B7 cheapest at "cheap" (1.4 mi away), a sentinel at "sentinel", an unusable
+    /// location at "nowhere" (cheapest of all, must never be answered).
+    static var selby: [Site] { [
+        Site(id: "cheap", lat: 53.768681, lng: -1.089549, prices: ["B7": 139.9, "E10": 131.9]),
+        Site(id: "dear", lat: 53.7742, lng: -1.06494, prices: ["B7": 145.9, "E10": 135.9], brand: "JET"),
+        Site(id: "sentinel", lat: 53.7840, lng: -1.0660, prices: ["B7": 0, "E10": 999.9], brand: "Asda"),
+        Site(id: "nowhere", lat: 0, lng: 0, prices: ["B7": 99.9], brand: "BP"),
+    ] }
+
+    static let selbyPoint = (lat: 53.7838, lng: -1.0664)
+
+    static func feed(_ sites: [Site], lastUpdated: String = "29/11/2026 06:30:00") -> Data {
+        let stations = sites.map { site -> [String: Any] in
+            ["site_id": site.id, "brand": site.brand, "address": site.address, "postcode": site.postcode,
+             "location": ["latitude": site.lat, "longitude": site.lng], "prices": site.prices]
+        }
+        let document: [String: Any] = ["last_updated": lastUpdated, "stations": stations]
+        return (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])) ?? Data()
+    }
+
+    static func write(_ data: Data, name: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString).json")
+        try data.write(to: url)
+        return url
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import ServiceTesting
+import Testing
+
+/// The binaries as an operator meets them: --help, bad configuration, clean stop.
+struct ProcessLifecycleTests {
+    @Test(arguments: ["price-ingest", "fuel-lookup"])
+    func service_whenHelpAsked_printsUsageAndExits0(binary: String) throws {
+        let process = try ServiceProcess(binary, ["--help"])
+        #expect(try process.waitForExit() == 0)
+        #expect(process.log.contains("Usage: \(binary)"))
+        #expect(process.log.contains("--data-dir"))
+    }
+
+    @Test(arguments: ["price-ingest", "fuel-lookup"])
+    func service_whenFlagUnknown_exits64WithOneLine(binary: String) throws {
+        let process = try ServiceProcess(binary, ["--no-such-flag"])
+        #expect(try process.waitForExit() == 64)
+        #expect(process.log.split(separator: "\n").count == 1)
+        #expect(process.log.contains("unknown option --no-such-flag"))
+    }
+
+    @Test func service_whenEndpointUnparseable_exits64() throws {
+        let process = try ServiceProcess("fuel-lookup", [], environment: ["FUELBOARD_LOOKUP": "localhost:5553"])
+        #expect(try process.waitForExit() == 64)
+        #expect(process.log.contains("FUELBOARD_LOOKUP"))
+    }
+
+    @Test func priceIngest_whenSIGTERM_stopsCleanlyWithStatus0() throws {
+        let stack = try DataPathStack(startLookup: true)
+        #expect(try stack.lookup?.terminate() == 0)
+        #expect(try stack.ingest.terminate() == 0)
+        #expect(stack.ingest.log.contains("stopping: shutdown requested"))
+    }
+
+    @Test func fuelboard_whenHelpAsked_listsCommands() throws {
+        let process = try ServiceProcess("fuelboard", ["--help"])
+        #expect(try process.waitForExit() == 0)
+        for command in ["ingest", "lookup", "health", "generate"] {
+            #expect(process.log.contains(command))
+        }
+    }
+}
