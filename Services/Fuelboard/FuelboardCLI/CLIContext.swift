@@ -47,6 +47,7 @@ struct CLIContext {
     /// Per-command options, usage and summary (kept beside each command).
     static func options(for command: String) -> (usage: String, summary: String, options: [OptionSpec]) {
         switch command {
+        case "ask": AskCommand.spec
         case "ingest": IngestCommand.spec
         case "lookup": LookupCommand.spec
         case "health": HealthCommand.spec

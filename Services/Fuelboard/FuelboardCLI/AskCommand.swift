@@ -1,0 +1,113 @@
+import Foundation
+import Messages
+import ServiceKit
+
+/// `fuelboard ask "..." --user U [--at LAT,LNG]`, or an interactive prompt without an utterance.
+enum AskCommand {
+    static let spec = (
+        usage: "[\"UTTERANCE\"] --user USER [--at LAT,LNG] [--now TIME] [--locale L]",
+        summary: """
+            Asks the assistant (intent-router's assistant.ask) and prints what it says, with the snippet
+            card drawn as text. Without an utterance, opens a prompt that keeps the conversation's
+            session across turns (answer its questions, say yes or no, 'quit' to leave).
+            """,
+        options: [
+            OptionSpec("--user", value: "USER", help: "who is asking (default: $USER)"),
+            OptionSpec("--at", value: "LAT,LNG", help: "the user's location now (stored as last-known)"),
+            OptionSpec("--now", value: "TIME", help: "render as if it were this ISO-8601 time (reproducible output)"),
+            OptionSpec("--locale", value: "LOCALE", help: "spoken language (default en-GB)"),
+            OptionSpec("--session", value: "ID", help: "continue a conversation from an earlier reply"),
+        ]
+    )
+
+    static func run(_ cli: CLIContext) throws -> Int32 {
+        let arguments = cli.arguments
+        let user = arguments.value("--user") ?? ProcessInfo.processInfo.environment["USER"] ?? "cli"
+        let location = try arguments.value("--at").map { text in
+            guard let point = CLIContext.parseCoordinate(text) else {
+                throw ConfigurationError("--at: expected LAT,LNG, got '\(text)'")
+            }
+            return point
+        }
+        let now = try arguments.value("--now").map { text in
+            guard let date = JSONCoding.parseISO8601(text) else {
+                throw ConfigurationError("--now: expected an ISO-8601 time with offset, got '\(text)'")
+            }
+            return date
+        }
+        let client = try cli.client(cli.topology.router, retries: 0)
+        var request = AssistantAskRequest(user: user, utterance: "", location: location,
+                                          session: arguments.value("--session"), locale: arguments.value("--locale"),
+                                          now: now)
+        if !arguments.positionals.isEmpty {
+            request.utterance = arguments.positionals.joined(separator: " ")
+            return try ask(request, client, cli)
+        }
+        print("Ask FuelBoard something (e.g. \"Ask FuelBoard for the cheapest diesel near me\"); 'quit' to leave.")
+        while true {
+            print("> ", terminator: "")
+            guard let line = readLine() else { break }
+            let utterance = line.trimmingCharacters(in: .whitespaces)
+            if utterance.isEmpty { continue }
+            if ["quit", "exit", "bye"].contains(utterance.lowercased()) { break }
+            request.utterance = utterance
+            let reply = try? send(request, client, cli)
+            request.session = reply?.session
+            request.location = nil  // stored by the first ask; later turns use the cached one
+        }
+        return ServiceMain.ExitCode.success
+    }
+
+    private static func ask(_ request: AssistantAskRequest, _ client: RequestClient, _ cli: CLIContext) throws -> Int32 {
+        do {
+            let reply = try send(request, client, cli)
+            return reply.code == .failure ? ServiceMain.ExitCode.failure : ServiceMain.ExitCode.success
+        } catch let error as ServiceError {
+            return error.code == .unavailable ? ServiceMain.ExitCode.unavailable : ServiceMain.ExitCode.failure
+        }
+    }
+
+    private static func send(_ request: AssistantAskRequest, _ client: RequestClient, _ cli: CLIContext) throws
+        -> AssistantReply
+    {
+        let reply: AssistantReply
+        do {
+            reply = try client.call(.assistantAsk, request, as: AssistantReply.self)
+        } catch {
+            CLIContext.printError("ask failed: \(error.message) [\(error.code.rawValue)]")
+            throw error
+        }
+        if cli.json {
+            try cli.printJSON(reply)
+        } else {
+            print(render(reply))
+        }
+        return reply
+    }
+
+    /// The dialog, then the snippet as a small card and the maps URL.
+    static func render(_ reply: AssistantReply) -> String {
+        var text = reply.dialog
+        if let snippet = reply.snippet { text += "\n" + SnippetCard.render(snippet) }
+        if let url = reply.opensURL { text += "\nDirections: \(url)" }
+        return text
+    }
+}
+
+/// A snippet drawn as a box of text lines.
+enum SnippetCard {
+    static func render(_ snippet: Snippet) -> String {
+        var lines = [snippet.title]
+        if let subtitle = snippet.subtitle { lines.append(subtitle) }
+        if let price = snippet.price { lines.append(price) }
+        if let freshness = snippet.freshness { lines.append(freshness) }
+        if let postcode = snippet.postcode { lines.append(postcode) }
+        let width = lines.map(\.count).max() ?? 0
+        let border = String(repeating: "─", count: width + 2)
+        var card = "┌\(border)┐\n"
+        for line in lines {
+            card += "│ " + line + String(repeating: " ", count: width - line.count) + " │\n"
+        }
+        return card + "└\(border)┘"
+    }
+}
