@@ -1,0 +1,67 @@
+import Messages
+
+/// A value an outcome sentence can use as `{name}`, and the request field it is made from.
+public enum Fact: String, CaseIterable, Sendable {
+    /// The station's speakable name ("Tesco Selby").
+    case station
+    case postcode
+    /// The spoken fuel name ("diesel").
+    case fuel
+    /// The capitalised fuel name for display ("Diesel").
+    case fuelTitle
+    /// "£1.399"
+    case price
+    /// "2.3 miles", "1 mile", "3.7 km"
+    case distance
+    /// "as of 6:30 AM"
+    case freshness
+    /// The search radius, "5 miles", "1 mile", "8 km".
+    case radius
+    /// The distance unit's name, "miles" or "kilometres".
+    case unit
+    /// A word quoted back to the user ("hydrogen").
+    case word
+
+    /// The `RenderRequest` field this fact needs.
+    public var requestField: String {
+        switch self {
+        case .station, .postcode: "station"
+        case .fuel, .fuelTitle: "fuel"
+        case .price: "pricePence"
+        case .distance: "distanceMiles"
+        case .freshness: "updated"
+        case .radius: "radiusMiles"
+        case .unit: "unit"
+        case .word: "word"
+        }
+    }
+}
+
+extension DialogOutcome {
+    /// The facts this outcome's sentences may use. Each is guaranteed: its field is required
+    /// (or, for `radius` and `unit` after a reset, defaulted), so a template never lacks a value.
+    public var facts: Set<Fact> {
+        switch self {
+        case .found, .directions: [.station, .postcode, .fuel, .fuelTitle, .price, .distance, .freshness]
+        case .nothingInRange: [.fuel, .fuelTitle, .radius]
+        case .unsupportedFuel: [.word]
+        case .radiusSet, .radiusCleared: [.radius]
+        case .unitSet, .unitCleared: [.unit]
+        case .noPrices, .noLocation, .askFuel, .askRadius, .radiusOutOfRange, .askUnit, .confirmForget,
+             .forgotten, .notForgotten, .cancelled, .help, .pricesUnavailable, .locationUnavailable, .failure:
+            []
+        }
+    }
+
+    /// Request fields without which the outcome cannot be rendered (a missing one is `bad_request`).
+    public var requiredFields: [String] {
+        switch self {
+        case .found, .directions: ["station", "fuel", "pricePence", "distanceMiles", "updated"]
+        case .nothingInRange: ["fuel", "radiusMiles"]
+        case .unsupportedFuel: ["word"]
+        case .radiusSet: ["radiusMiles"]
+        case .unitSet: ["unit"]
+        default: []
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Messages
+
+/// A render request's facts, checked: each accessor validates its field when an outcome uses
+/// it, so a field an outcome ignores (a huge radius with `radiusOutOfRange`) cannot fail it.
+struct RenderFacts {
+    let request: RenderRequest
+
+    /// Longest word quoted back to the user.
+    static let maxWordLength = 60
+    /// Largest distance or radius accepted, in miles (half way round the Earth).
+    static let maxMiles = 12_500.0
+
+    /// Checks that every field the outcome needs is present, naming all that are missing.
+    init(_ request: RenderRequest) throws(ServiceError) {
+        self.request = request
+        let present: [String: Bool] = [
+            "station": request.station != nil, "fuel": request.fuel != nil, "pricePence": request.pricePence != nil,
+            "distanceMiles": request.distanceMiles != nil, "updated": request.updated != nil,
+            "radiusMiles": request.radiusMiles != nil, "unit": request.unit != nil, "word": request.word != nil,
+        ]
+        let missing = request.outcome.requiredFields.filter { present[$0] != true }
+        if !missing.isEmpty {
+            let fields = missing.map { "\"\($0)\"" }.joined(separator: ", ")
+            throw .badRequest("outcome \(request.outcome.rawValue) needs \(fields)")
+        }
+    }
+
+    func station() throws(ServiceError) -> StationSummary {
+        guard let station = request.station else { throw missing("station") }
+        guard !station.name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw .badRequest("station.name is empty")
+        }
+        guard station.lat.isFinite, (-90...90).contains(station.lat) else {
+            throw .badRequest("station.lat must be between -90 and 90")
+        }
+        guard station.lng.isFinite, (-180...180).contains(station.lng) else {
+            throw .badRequest("station.lng must be between -180 and 180")
+        }
+        return station
+    }
+
+    func fuel() throws(ServiceError) -> FuelCode {
+        guard let code = request.fuel else { throw missing("fuel") }
+        guard let fuel = FuelCode(code: code) else {
+            throw .badRequest("fuel '\(code.prefix(20))' is not a fuel code: use E10, E5, B7 or SDV")
+        }
+        return fuel
+    }
+
+    func price() throws(ServiceError) -> Price {
+        guard let pence = request.pricePence else { throw missing("pricePence") }
+        guard let price = Price(pence: pence), price.tenths > 0, price.tenths < 100_000 else {
+            throw .badRequest("pricePence must be a positive number of pence per litre below 10000")
+        }
+        return price
+    }
+
+    func distanceMiles() throws(ServiceError) -> Double {
+        guard let miles = request.distanceMiles else { throw missing("distanceMiles") }
+        guard miles.isFinite, (0...Self.maxMiles).contains(miles) else {
+            throw .badRequest("distanceMiles must be between 0 and \(Int(Self.maxMiles))")
+        }
+        return miles
+    }
+
+    func updated() throws(ServiceError) -> Date {
+        guard let updated = request.updated else { throw missing("updated") }
+        return updated
+    }
+
+    /// The radius; `radiusCleared` without one means the default radius.
+    func radiusMiles() throws(ServiceError) -> Double {
+        let fallback = request.outcome == .radiusCleared ? Preferences.defaultRadiusMiles : nil
+        guard let miles = request.radiusMiles ?? fallback else { throw missing("radiusMiles") }
+        guard miles.isFinite, miles > 0, miles <= Self.maxMiles else {
+            throw .badRequest("radiusMiles must be more than 0 and at most \(Int(Self.maxMiles))")
+        }
+        return miles
+    }
+
+    /// The user's unit; miles when not given.
+    var unit: DistanceUnit { request.unit ?? Preferences.default.unit }
+
+    /// The word to quote: trimmed, one line, at most `maxWordLength` characters.
+    func word() throws(ServiceError) -> String {
+        guard let raw = request.word else { throw missing("word") }
+        let flat = raw.unicodeScalars.map { CharacterSet.controlCharacters.contains($0) ? " " : String($0) }.joined()
+        let word = String(flat.trimmingCharacters(in: .whitespacesAndNewlines).prefix(Self.maxWordLength))
+        guard !word.isEmpty else { throw .badRequest("word is empty") }
+        return word
+    }
+
+    private func missing(_ field: String) -> ServiceError {
+        .badRequest("outcome \(request.outcome.rawValue) needs \"\(field)\"")
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+/// Every locale's templates, checked at start-up, with the fallback rules applied on lookup.
+///
+/// A locale is one file, `<locale>.json`, in one folder (the bundled `Templates`, or another
+/// given with `--templates`). en-GB is the base: it must have every required key, and any
+/// key another locale lacks, or any locale nobody provides, falls back to it.
+public struct TemplateCatalog: Sendable {
+    public static let baseLocale = "en-GB"
+
+    /// The locales available, sorted ("cy-GB", "en-GB").
+    public let locales: [String]
+    /// Templates by lower-cased locale.
+    private let tables: [String: [String: Template]]
+    private let canonicalNames: [String: String]
+
+    /// Loads every `*.json` file in `directory` (other files are ignored).
+    public init(directory: URL) throws(TemplateError) {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        } catch {
+            throw TemplateError("cannot read the template folder \(directory.path) (\(error.localizedDescription))")
+        }
+        var files: [String: Data] = [:]
+        for name in names where name.hasSuffix(".json") {
+            do {
+                files[name] = try Data(contentsOf: directory.appendingPathComponent(name))
+            } catch {
+                throw TemplateError(file: name, "cannot be read (\(error.localizedDescription))")
+            }
+        }
+        try self.init(files: files)
+    }
+
+    /// Builds a catalog from file names and contents (`["en-GB.json": data]`).
+    public init(files: [String: Data]) throws(TemplateError) {
+        var tables: [String: [String: Template]] = [:]
+        var canonicalNames: [String: String] = [:]
+        for (name, contents) in files.sorted(by: { $0.key < $1.key }) {
+            guard name.hasSuffix(".json") else { throw TemplateError(file: name, "a template file must end in .json") }
+            let locale = String(name.dropLast(".json".count))
+            let file = try LocaleFile(locale: locale, file: name, contents: contents)
+            let key = locale.lowercased()
+            if let existing = canonicalNames[key] {
+                throw TemplateError(file: name, "the same locale as \(existing).json")
+            }
+            tables[key] = file.templates
+            canonicalNames[key] = locale
+        }
+        guard let base = tables[Self.baseLocale.lowercased()] else {
+            throw TemplateError(file: "\(Self.baseLocale).json", "missing: the base locale is required")
+        }
+        let missing = TemplateKeys.all.filter { $0.value.required && base[$0.key] == nil }.map(\.key).sorted()
+        if !missing.isEmpty {
+            let list = missing.prefix(5).joined(separator: ", ") + (missing.count > 5 ? ", ..." : "")
+            throw TemplateError(file: "\(Self.baseLocale).json",
+                                "missing \(missing.count) required key\(missing.count == 1 ? "" : "s"): \(list)")
+        }
+        self.tables = tables
+        self.canonicalNames = canonicalNames
+        locales = canonicalNames.values.sorted()
+    }
+
+    /// The `Templates` resource folder shipped with the service.
+    public static var bundledDirectory: URL? {
+        Bundle.module.url(forResource: "Templates", withExtension: nil)
+    }
+
+    /// The templates shipped with the service (the `Templates` resource folder).
+    public static func bundled() throws(TemplateError) -> TemplateCatalog {
+        guard let directory = bundledDirectory else {
+            throw TemplateError("the bundled Templates folder is missing from the resource bundle")
+        }
+        return try TemplateCatalog(directory: directory)
+    }
+
+    /// The texts for a requested locale: an exact match (any case, `_` or `-`), else a locale
+    /// of the same language, else en-GB. Missing keys always fall back to en-GB.
+    public func texts(for requested: String?) -> LocaleTexts {
+        let base = tables[Self.baseLocale.lowercased()] ?? [:]
+        let locale = resolve(requested)
+        return LocaleTexts(locale: canonicalNames[locale] ?? Self.baseLocale, primary: tables[locale] ?? base,
+                           base: base)
+    }
+
+    /// The lower-cased key of the locale that answers `requested`.
+    private func resolve(_ requested: String?) -> String {
+        let wanted = (requested ?? "").trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: "-")
+            .lowercased()
+        if tables[wanted] != nil { return wanted }
+        if let language = wanted.split(separator: "-").first, !language.isEmpty {
+            let baseKey = Self.baseLocale.lowercased()
+            let sameLanguage = tables.keys.filter { $0 == language || $0.hasPrefix(language + "-") }
+            if sameLanguage.contains(baseKey) { return baseKey }
+            if let first = sameLanguage.sorted().first { return first }
+        }
+        return Self.baseLocale.lowercased()
+    }
+}
+
+/// One locale's texts, with en-GB behind it for any key the locale lacks.
+public struct LocaleTexts: Sendable {
+    /// The locale that answered ("en-GB" after a fallback).
+    public let locale: String
+    let primary: [String: Template]
+    let base: [String: Template]
+
+    /// The template for `key`, or nil for an optional key that no locale has.
+    public func template(_ key: String) -> Template? {
+        primary[key] ?? base[key]
+    }
+
+    /// A required key's template rendered with `values` (the catalog guarantees en-GB has it).
+    func text(_ key: String, _ values: [String: String] = [:]) -> String {
+        template(key)?.render(values) ?? ""
+    }
+}

@@ -1,0 +1,82 @@
+import Messages
+
+/// Every key a locale file may hold, with the placeholders each may use.
+///
+/// A locale file is nested JSON; keys are the dotted paths to its strings
+/// (`{"outcomes": {"found": {"dialog": "..."}}}` is `outcomes.found.dialog`).
+/// The base locale (en-GB) must have every required key; other locales may leave any key out
+/// and fall back to en-GB for it.
+public enum TemplateKeys {
+    /// A key and what it may contain.
+    public struct Spec: Sendable {
+        public let placeholders: Set<String>
+        /// Must be present in the base locale.
+        public let required: Bool
+    }
+
+    public static func dialog(_ outcome: DialogOutcome) -> String { "outcomes.\(outcome.rawValue).dialog" }
+    public static func value(_ outcome: DialogOutcome) -> String { "outcomes.\(outcome.rawValue).value" }
+
+    static let snippetTitle = "snippet.title"
+    static let snippetSubtitle = "snippet.subtitle"
+    static let snippetFreshness = "snippet.freshness"
+    static let staleNote = "freshness.stale"
+    static let freshnessToday = "freshness.today"
+    static let freshnessYesterday = "freshness.yesterday"
+    static let freshnessOlder = "freshness.older"
+    static let time = "clock.time"
+    static let amMarker = "clock.am"
+    static let pmMarker = "clock.pm"
+    static let date = "clock.date"
+    static let dateWithYear = "clock.dateWithYear"
+    static let decimalSeparator = "numbers.decimalSeparator"
+    static let price = "units.price"
+
+    static func month(_ number: Int) -> String { "clock.months.\(number)" }
+    static func spokenFuel(_ fuel: FuelCode) -> String { "fuels.\(fuel.rawValue).spoken" }
+    static func fuelTitle(_ fuel: FuelCode) -> String { "fuels.\(fuel.rawValue).title" }
+    static func unitName(_ unit: DistanceUnit) -> String { "units.\(unit.rawValue).name" }
+    /// The distance phrase for exactly one unit ("1 mile").
+    static func distanceOne(_ unit: DistanceUnit) -> String { "units.\(unit.rawValue).one" }
+    /// The distance phrase for any other amount ("2.3 miles").
+    static func distanceOther(_ unit: DistanceUnit) -> String { "units.\(unit.rawValue).other" }
+
+    /// Every known key.
+    public static let all: [String: Spec] = {
+        var keys: [String: Spec] = [:]
+        func add(_ key: String, _ placeholders: Set<String> = [], required: Bool = true) {
+            keys[key] = Spec(placeholders: placeholders, required: required)
+        }
+        let stationFacts = Set(DialogOutcome.found.facts.map(\.rawValue))
+        for outcome in DialogOutcome.allCases {
+            let facts = Set(outcome.facts.map(\.rawValue))
+            add(dialog(outcome), facts)
+            add(value(outcome), facts, required: outcome == .found || outcome == .directions)
+        }
+        add(snippetTitle, stationFacts)
+        add(snippetSubtitle, stationFacts)
+        add(snippetFreshness, stationFacts)
+        add(staleNote)
+        add(freshnessToday, ["time"])
+        add(freshnessYesterday, ["time"])
+        add(freshnessOlder, ["date", "time"])
+        add(time, ["hour12", "hour24", "minute", "ampm"])
+        add(amMarker)
+        add(pmMarker)
+        add(date, ["day", "month"])
+        add(dateWithYear, ["day", "month", "year"])
+        for number in 1...12 { add(month(number)) }
+        add(decimalSeparator)
+        add(price, ["pounds"])
+        for fuel in FuelCode.allCases {
+            add(spokenFuel(fuel))
+            add(fuelTitle(fuel))
+        }
+        for unit in DistanceUnit.allCases {
+            add(unitName(unit))
+            add(distanceOne(unit), ["number"])
+            add(distanceOther(unit), ["number"])
+        }
+        return keys
+    }()
+}

@@ -1,0 +1,39 @@
+import DialogRenderer
+import Foundation
+import ServiceKit
+
+// dialog-renderer: check the templates, start, serve until SIGTERM/SIGINT, exit 0.
+let main = ServiceMain(
+    name: "dialog-renderer",
+    summary: """
+        Answers dialog.render: turns an assistant outcome into the spoken dialog, a short value, a
+        snippet card and, for directions, a maps URL. Texts come from one JSON file per locale
+        (en-GB is the base every other locale falls back to); all of them are checked at start-up.
+        """,
+    options: [
+        OptionSpec("--templates", value: "DIR", help: "load the locale files from DIR instead of the bundled ones"),
+        OptionSpec("--check-templates", help: "check the templates, print the locales found and exit"),
+    ])
+
+let handler: RenderHandler
+do {
+    handler = try DialogRendererService.makeHandler(
+        templates: main.arguments.value("--templates").map { URL(fileURLWithPath: $0, isDirectory: true) })
+} catch {
+    FileHandle.standardError.write(Data("dialog-renderer: \(error)\n".utf8))
+    exit(ServiceMain.ExitCode.failure)
+}
+if main.arguments.has("--check-templates") {
+    print("templates ok: \(handler.catalog.locales.joined(separator: ", "))")
+    exit(ServiceMain.ExitCode.success)
+}
+
+do {
+    let service = try DialogRendererService(
+        context: main.context, bind: main.bindEndpoint(default: main.topology.dialog), handler: handler,
+        logger: main.logger)
+    main.run(service.server)
+} catch {
+    main.logger.error("cannot start", metadata: ["error": "\(error)"])
+    exit(ServiceMain.ExitCode.failure)
+}

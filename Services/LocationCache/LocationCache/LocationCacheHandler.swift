@@ -1,0 +1,151 @@
+import Foundation
+import Messages
+import ServiceKit
+
+/// The request logic of location-cache, free of ZeroMQ: validates each request, applies it to the
+/// store and logs one line per event (without positions). Owned by the service's loop thread.
+public final class LocationCacheHandler {
+    public let store: LocationStore
+    /// How long a location lives after its observation time, in seconds.
+    public let ttl: TimeInterval
+    private let now: @Sendable () -> Date
+    private let log: EventLog
+    /// Locations deleted by the purge since start.
+    public private(set) var expiredPurged = 0
+    /// `location.forget` requests that removed something, since start.
+    public private(set) var usersForgotten = 0
+    /// Set when emptying the WAL failed after an erasure; the next purge retries it.
+    public private(set) var checkpointPending = false
+
+    public init(store: LocationStore, ttl: Duration, now: @escaping @Sendable () -> Date, log: EventLog) {
+        self.store = store
+        self.ttl = ttl.timeInterval
+        self.now = now
+        self.log = log
+    }
+
+    private var window: LiveWindow { LiveWindow(now: now(), ttl: ttl) }
+
+    // MARK: - Locations
+
+    public func put(_ request: LocationPutRequest, requestID: String) throws(ServiceError) -> LocationPutReply {
+        try LocationRules.checkUser(request.user)
+        try LocationRules.checkCoordinate(lat: request.lat, lng: request.lng)
+        let window = self.window
+        let at = request.at ?? window.now
+        try LocationRules.checkObservationTime(at, now: window.now, ttl: ttl)
+        let location = StoredLocation(lat: request.lat, lng: request.lng, observedAt: at,
+                                      expiresAt: at.addingTimeInterval(ttl))
+        let (stored, held) = try storage(requestID) { try store.put(location, user: request.user, window: window) }
+        log.record(.debug, stored ? "location stored" : "older location ignored", requestID: requestID,
+                   user: request.user)
+        return LocationPutReply(stored: stored, at: held.observedAt, expiresAt: held.expiresAt)
+    }
+
+    public func get(_ request: UserRequest, requestID: String) throws(ServiceError) -> LocationReply {
+        try LocationRules.checkUser(request.user)
+        let window = self.window
+        guard let held = try storage(requestID, { try store.location(user: request.user, window: window) }) else {
+            log.record(.debug, "no live location", requestID: requestID, user: request.user)
+            throw .notFound("no location is held for this user (none stored, expired or forgotten)")
+        }
+        log.record(.debug, "location read", requestID: requestID, user: request.user)
+        let age = max(0, window.now.timeIntervalSince(held.observedAt))
+        return LocationReply(lat: held.lat, lng: held.lng, at: held.observedAt, ageSeconds: (age * 10).rounded() / 10)
+    }
+
+    /// Erases the user's location and preferences from the database file and its WAL.
+    public func forget(_ request: UserRequest, requestID: String) throws(ServiceError) -> ForgetReply {
+        try LocationRules.checkUser(request.user)
+        let result = try storage(requestID) { try store.forget(user: request.user) }
+        if result.removedRows > 0 { usersForgotten += 1 }
+        if let failure = result.checkpointFailure {
+            checkpointPending = true
+            log.record(.warning, "rows erased but the WAL could not be emptied; retrying at the next purge",
+                       requestID: requestID, failure: failure)
+        }
+        log.record(.notice, "user forgotten", requestID: requestID, user: request.user,
+                   counts: ["rows": result.removedRows])
+        return ForgetReply(forgotten: result.removedRows > 0)
+    }
+
+    // MARK: - Preferences
+
+    public func preferences(_ request: UserRequest, requestID: String) throws(ServiceError) -> Preferences {
+        try LocationRules.checkUser(request.user)
+        let stored = try storage(requestID) { try store.preferences(user: request.user) }
+        log.record(.debug, "preferences read", requestID: requestID, user: request.user)
+        return stored.resolved
+    }
+
+    /// Applies each mentioned setting (set or cleared to its default); unmentioned ones stay.
+    public func setPreferences(_ request: PreferencesUpdate, requestID: String) throws(ServiceError) -> Preferences {
+        try LocationRules.checkUser(request.user)
+        if case .set(let miles) = request.radiusMiles { try LocationRules.checkRadius(miles) }
+        let updated = try storage(requestID) {
+            var stored = try store.preferences(user: request.user)
+            switch request.radiusMiles {
+            case .set(let miles): stored.radiusMiles = miles
+            case .clear: stored.radiusMiles = nil
+            case nil: break
+            }
+            switch request.unit {
+            case .set(let unit): stored.unit = unit
+            case .clear: stored.unit = nil
+            case nil: break
+            }
+            try store.setPreferences(stored, user: request.user)
+            return stored
+        }
+        log.record(.info, "preferences set", requestID: requestID, user: request.user)
+        return updated.resolved
+    }
+
+    // MARK: - Expiry and figures
+
+    /// Deletes expired locations from disk and empties the WAL. Returns how many were deleted.
+    @discardableResult
+    public func purgeExpired() -> Int {
+        do {
+            let removed = try store.purgeExpired(window: window)
+            expiredPurged += removed
+            checkpointPending = false
+            if removed > 0 { log.record(.info, "expired locations purged", counts: ["count": removed]) }
+            return removed
+        } catch {
+            log.record(.error, "purge of expired locations failed", failure: error)
+            return 0
+        }
+    }
+
+    /// `sys.stats` details: stored users and rows, purge and erasure counts, the TTL.
+    public func statsDetails() -> [String: JSONValue] {
+        var details: [String: JSONValue] = [
+            "ttlSeconds": .number(ttl),
+            "expiredPurged": .number(Double(expiredPurged)),
+            "usersForgotten": .number(Double(usersForgotten)),
+            "checkpointPending": .bool(checkpointPending),
+        ]
+        do {
+            let counts = try store.counts()
+            details["usersStored"] = .number(Double(counts.users))
+            details["locationsStored"] = .number(Double(counts.locations))
+            details["preferencesStored"] = .number(Double(counts.preferences))
+        } catch {
+            details["storeError"] = .string("counts unavailable")
+            log.record(.error, "store counts failed", failure: error)
+        }
+        return details
+    }
+
+    /// Runs a store call; a storage failure is logged and becomes `internal` (nothing half-done:
+    /// each store call is one statement or one transaction).
+    private func storage<Result>(_ requestID: String, _ body: () throws -> Result) throws(ServiceError) -> Result {
+        do {
+            return try body()
+        } catch {
+            log.record(.error, "store failed", requestID: requestID, failure: error)
+            throw ServiceError(.internal, "the location store failed; nothing was changed")
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Messages
+import SQLite
+
+/// A user's stored preference settings; nil means "not set, use the default".
+public struct StoredPreferences: Sendable, Equatable {
+    public var radiusMiles: Double?
+    public var unit: DistanceUnit?
+
+    public init(radiusMiles: Double? = nil, unit: DistanceUnit? = nil) {
+        self.radiusMiles = radiusMiles
+        self.unit = unit
+    }
+
+    /// True when nothing is set (no row needs to exist).
+    public var isEmpty: Bool { radiusMiles == nil && unit == nil }
+
+    /// The effective preferences: each unset setting at its default.
+    public var resolved: Preferences {
+        Preferences(radiusMiles: radiusMiles ?? Preferences.defaultRadiusMiles, unit: unit ?? Preferences.default.unit)
+    }
+}
+
+extension LocationStore {
+    /// The user's stored settings (empty when none are stored).
+    public func preferences(user: String) throws -> StoredPreferences {
+        try selectPreferences.bind(user, at: 1)
+        defer { selectPreferences.reset() }
+        guard try selectPreferences.step() == .row else { return StoredPreferences() }
+        var stored = StoredPreferences(radiusMiles: selectPreferences.optionalDouble(at: 0))
+        if let text = selectPreferences.optionalString(at: 1) {
+            guard let unit = DistanceUnit(rawValue: text) else {
+                throw LocationStoreError.corruptRow(table: "preferences", column: "unit")
+            }
+            stored.unit = unit
+        }
+        return stored
+    }
+
+    /// Replaces the user's settings; an empty value deletes the row (nothing kept that says nothing).
+    public func setPreferences(_ preferences: StoredPreferences, user: String) throws {
+        if preferences.isEmpty {
+            try deletePreferences.bind(user, at: 1)
+            try deletePreferences.run()
+            return
+        }
+        try upsertPreferences.bind(user, at: 1)
+        try upsertPreferences.bind(preferences.radiusMiles, at: 2)
+        try upsertPreferences.bind(preferences.unit?.rawValue, at: 3)
+        try upsertPreferences.run()
+    }
+}

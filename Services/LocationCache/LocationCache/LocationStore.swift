@@ -1,0 +1,228 @@
+import Foundation
+import Messages
+import SQLite
+
+/// A user's last-known location as stored: position, when it was observed, when it must be gone.
+public struct StoredLocation: Sendable, Equatable {
+    public var lat: Double
+    public var lng: Double
+    public var observedAt: Date
+    public var expiresAt: Date
+
+    public init(lat: Double, lng: Double, observedAt: Date, expiresAt: Date) {
+        self.lat = lat
+        self.lng = lng
+        self.observedAt = observedAt
+        self.expiresAt = expiresAt
+    }
+}
+
+/// Which stored locations still count at `now`: those before their own expiry and observed after
+/// `observedAfter` (now minus the TTL in force, which may be shorter than when they were written).
+public struct LiveWindow: Sendable, Equatable {
+    public var now: Date
+    public var observedAfter: Date
+
+    public init(now: Date, ttl: TimeInterval) {
+        self.now = now
+        self.observedAfter = now.addingTimeInterval(-ttl)
+    }
+}
+
+/// What `forget` removed, and whether the WAL was emptied afterwards.
+public struct ErasureResult: Sendable {
+    /// Rows deleted across locations and preferences.
+    public var removedRows: Int
+    /// Why the WAL could not be emptied, if it could not (the rows are gone either way).
+    public var checkpointFailure: (any Error)?
+}
+
+/// The durable state of location-cache: one location row and one preferences row per user, in
+/// `<dataDirectory>/location-cache.sqlite` (WAL, `synchronous=FULL`, `secure_delete=ON`).
+///
+/// Erasure is physical: deleted cells are zeroed by `secure_delete`, and `forget` and
+/// `purgeExpired` end with `wal_checkpoint(TRUNCATE)` so no older page image stays in the `-wal`
+/// file. Not thread-safe: own it from one thread (the service's loop).
+public final class LocationStore {
+    /// The database file's name inside the data directory.
+    public static let fileName = "location-cache.sqlite"
+
+    /// The database file.
+    public let fileURL: URL
+    let database: Database
+    private let upsertLocation: Statement
+    private let selectLocation: Statement
+    private let selectAnyLocation: Statement
+    private let deleteLocation: Statement
+    private let deleteExpired: Statement
+    let selectPreferences: Statement
+    let upsertPreferences: Statement
+    let deletePreferences: Statement
+
+    /// Opens (creating the directory and file if missing), migrates and empties the WAL.
+    public init(directory: URL) throws {
+        fileURL = directory.appendingPathComponent(Self.fileName)
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw LocationStoreError.cannotOpen(path: directory.path, reason: error.localizedDescription)
+        }
+        database = try Database(path: fileURL.path)
+        try Self.enableSecureDelete(database)
+        // A put lost to a power cut is harmless (the phone sends its position again), so commits
+        // skip the per-transaction fsync; erasures are still durable when acknowledged, because
+        // `forget` and `purgeExpired` end with a checkpoint, which syncs the database file.
+        try database.execute("PRAGMA synchronous = NORMAL")
+        try LocationStoreSchema.migrate(database)
+        try database.checkpoint(truncate: true)
+        upsertLocation = try database.prepare("""
+            INSERT INTO locations (user_id, lat, lng, observed_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5)
+            ON CONFLICT (user_id) DO UPDATE SET lat = excluded.lat, lng = excluded.lng,
+                observed_at = excluded.observed_at, expires_at = excluded.expires_at
+            WHERE excluded.observed_at >= locations.observed_at
+                OR locations.expires_at <= ?6 OR locations.observed_at <= ?7
+            """, persistent: true)
+        selectLocation = try database.prepare("""
+            SELECT lat, lng, observed_at, expires_at FROM locations
+            WHERE user_id = ?1 AND expires_at > ?2 AND observed_at > ?3
+            """, persistent: true)
+        selectAnyLocation = try database.prepare(
+            "SELECT lat, lng, observed_at, expires_at FROM locations WHERE user_id = ?1", persistent: true)
+        deleteLocation = try database.prepare("DELETE FROM locations WHERE user_id = ?1", persistent: true)
+        deleteExpired = try database.prepare(
+            "DELETE FROM locations WHERE expires_at <= ?1 OR observed_at <= ?2", persistent: true)
+        selectPreferences = try database.prepare(
+            "SELECT radius_miles, unit FROM preferences WHERE user_id = ?1", persistent: true)
+        upsertPreferences = try database.prepare("""
+            INSERT INTO preferences (user_id, radius_miles, unit) VALUES (?1, ?2, ?3)
+            ON CONFLICT (user_id) DO UPDATE SET radius_miles = excluded.radius_miles, unit = excluded.unit
+            """, persistent: true)
+        deletePreferences = try database.prepare("DELETE FROM preferences WHERE user_id = ?1", persistent: true)
+    }
+
+    /// Closes the database; later calls throw. Also happens on deinit.
+    public func close() {
+        database.close()
+    }
+
+    private static func enableSecureDelete(_ database: Database) throws {
+        try database.execute("PRAGMA secure_delete = ON")
+        let check = try database.prepare("PRAGMA secure_delete")
+        defer { check.reset() }
+        guard try check.step() == .row, check.int(at: 0) == 1 else {
+            throw LocationStoreError.secureDeleteUnavailable
+        }
+    }
+
+    // MARK: - Locations
+
+    /// Stores `location` as the user's last-known one unless a newer live one is already held.
+    ///
+    /// - Returns: whether `location` was stored, and the location held after the call.
+    @discardableResult
+    public func put(_ location: StoredLocation, user: String, window: LiveWindow) throws
+        -> (stored: Bool, held: StoredLocation)
+    {
+        try upsertLocation.bind(user, at: 1)
+        try upsertLocation.bind(location.lat, at: 2)
+        try upsertLocation.bind(location.lng, at: 3)
+        try upsertLocation.bind(location.observedAt.timeIntervalSince1970, at: 4)
+        try upsertLocation.bind(location.expiresAt.timeIntervalSince1970, at: 5)
+        try upsertLocation.bind(window.now.timeIntervalSince1970, at: 6)
+        try upsertLocation.bind(window.observedAfter.timeIntervalSince1970, at: 7)
+        try upsertLocation.run()
+        if database.changes > 0 { return (true, location) }
+        return (false, try anyLocation(user: user) ?? location)
+    }
+
+    /// The user's live location, or nil when none is held or it has expired.
+    public func location(user: String, window: LiveWindow) throws -> StoredLocation? {
+        try selectLocation.bind(user, at: 1)
+        try selectLocation.bind(window.now.timeIntervalSince1970, at: 2)
+        try selectLocation.bind(window.observedAfter.timeIntervalSince1970, at: 3)
+        return try readLocation(selectLocation)
+    }
+
+    /// The user's row whether live or expired (what is on disk), for checks and tests.
+    public func anyLocation(user: String) throws -> StoredLocation? {
+        try selectAnyLocation.bind(user, at: 1)
+        return try readLocation(selectAnyLocation)
+    }
+
+    private func readLocation(_ query: Statement) throws -> StoredLocation? {
+        defer { query.reset() }
+        guard try query.step() == .row else { return nil }
+        return StoredLocation(lat: query.double(at: 0), lng: query.double(at: 1),
+                              observedAt: Date(timeIntervalSince1970: query.double(at: 2)),
+                              expiresAt: Date(timeIntervalSince1970: query.double(at: 3)))
+    }
+
+    /// Deletes every location that is no longer live, then empties the WAL.
+    ///
+    /// - Returns: how many locations were deleted.
+    @discardableResult
+    public func purgeExpired(window: LiveWindow) throws -> Int {
+        try deleteExpired.bind(window.now.timeIntervalSince1970, at: 1)
+        try deleteExpired.bind(window.observedAfter.timeIntervalSince1970, at: 2)
+        try deleteExpired.run()
+        let removed = database.changes
+        try database.checkpoint(truncate: true)
+        return removed
+    }
+
+    // MARK: - Erasure
+
+    /// Deletes everything held about `user` (location and preferences) in one transaction, then
+    /// empties the WAL so no copy of the rows stays on disk.
+    public func forget(user: String) throws -> ErasureResult {
+        let removed = try database.transaction {
+            try deleteLocation.bind(user, at: 1)
+            try deleteLocation.run()
+            let locations = database.changes
+            try deletePreferences.bind(user, at: 1)
+            try deletePreferences.run()
+            return locations + database.changes
+        }
+        do {
+            try database.checkpoint(truncate: true)
+            return ErasureResult(removedRows: removed, checkpointFailure: nil)
+        } catch {
+            return ErasureResult(removedRows: removed, checkpointFailure: error)
+        }
+    }
+
+    /// Copies the WAL into the database file and truncates it to zero bytes.
+    public func checkpoint() throws {
+        try database.checkpoint(truncate: true)
+    }
+
+    // MARK: - Figures
+
+    /// Row counts for `sys.stats` (expired locations not yet purged included).
+    public struct Counts: Sendable, Equatable {
+        public var users: Int
+        public var locations: Int
+        public var preferences: Int
+
+        public init(users: Int, locations: Int, preferences: Int) {
+            self.users = users
+            self.locations = locations
+            self.preferences = preferences
+        }
+    }
+
+    public func counts() throws -> Counts {
+        let query = try database.prepare("""
+            SELECT (SELECT count(*) FROM (SELECT user_id FROM locations UNION SELECT user_id FROM preferences)),
+                   (SELECT count(*) FROM locations), (SELECT count(*) FROM preferences)
+            """)
+        defer { query.reset() }
+        guard try query.step() == .row else { return Counts(users: 0, locations: 0, preferences: 0) }
+        return Counts(users: query.int(at: 0), locations: query.int(at: 1), preferences: query.int(at: 2))
+    }
+
+    /// `PRAGMA integrity_check`: `["ok"]` when the file is sound.
+    public func integrityCheck() throws -> [String] {
+        try database.integrityCheck()
+    }
+}

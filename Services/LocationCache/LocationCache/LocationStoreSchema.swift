@@ -1,0 +1,65 @@
+import SQLite
+
+/// The tables of `location-cache.sqlite` and their migrations (`PRAGMA user_version`).
+///
+/// Times are Unix seconds (REAL). Every location row carries its own expiry, so nothing about a
+/// position is written to disk without the moment it must be gone.
+enum LocationStoreSchema {
+    /// The version this code writes and reads.
+    static let currentVersion: Int32 = 1
+
+    /// Creates or upgrades the schema in one transaction; refuses a file from a newer version.
+    static func migrate(_ database: Database) throws {
+        let found = try database.userVersion()
+        guard found <= currentVersion else {
+            throw LocationStoreError.newerSchema(found: found, supported: currentVersion)
+        }
+        guard found < currentVersion else { return }
+        try database.transaction {
+            if found < 1 { try database.execute(version1) }
+            try database.setUserVersion(currentVersion)
+        }
+    }
+
+    private static let version1 = """
+        CREATE TABLE locations (
+            user_id     TEXT PRIMARY KEY NOT NULL,
+            lat         REAL NOT NULL CHECK (lat BETWEEN -90 AND 90),
+            lng         REAL NOT NULL CHECK (lng BETWEEN -180 AND 180),
+            observed_at REAL NOT NULL,
+            expires_at  REAL NOT NULL CHECK (expires_at > observed_at)
+        ) WITHOUT ROWID;
+        CREATE INDEX locations_by_expiry ON locations (expires_at);
+        CREATE TABLE preferences (
+            user_id      TEXT PRIMARY KEY NOT NULL,
+            radius_miles REAL CHECK (radius_miles IS NULL OR radius_miles BETWEEN 1 AND 50),
+            unit         TEXT CHECK (unit IS NULL OR unit IN ('miles', 'km')),
+            CHECK (radius_miles IS NOT NULL OR unit IS NOT NULL)
+        ) WITHOUT ROWID;
+        """
+}
+
+/// Why the location store refused to open or read a row.
+public enum LocationStoreError: Error, Sendable, CustomStringConvertible {
+    /// The file was written by a newer version of this service.
+    case newerSchema(found: Int32, supported: Int32)
+    /// SQLite would not switch `secure_delete` on, so erasure could not be guaranteed.
+    case secureDeleteUnavailable
+    /// The directory could not be created.
+    case cannotOpen(path: String, reason: String)
+    /// A stored value this code cannot read (never shows the value itself).
+    case corruptRow(table: String, column: String)
+
+    public var description: String {
+        switch self {
+        case .newerSchema(let found, let supported):
+            "the store has schema version \(found); this build reads up to \(supported)"
+        case .secureDeleteUnavailable:
+            "PRAGMA secure_delete could not be switched on; refusing to store personal data"
+        case .cannotOpen(let path, let reason):
+            "cannot open the store directory \(path): \(reason)"
+        case .corruptRow(let table, let column):
+            "unreadable value in \(table).\(column)"
+        }
+    }
+}

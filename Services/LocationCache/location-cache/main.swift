@@ -1,0 +1,38 @@
+import Foundation
+import LocationCache
+import ServiceKit
+
+// location-cache: configure, start, serve until SIGTERM/SIGINT, exit 0.
+let main = ServiceMain(
+    name: LocationCacheService.name,
+    summary: """
+        Holds each user's last-known location (location.put / location.get / location.forget) with its
+        time, returns it only until it expires after --ttl, and erases expired and forgotten rows from
+        disk (SQLite with secure_delete, WAL truncated). Also holds each user's preferences
+        (preferences.get / preferences.set: search radius 1-50 miles, distance unit miles or km).
+        Stored in <data-dir>/location-cache.sqlite. Coordinates never appear in log lines.
+        """,
+    options: [
+        OptionSpec("--ttl", value: "DURATION", help: "how long a location lives after its time (default 24h)"),
+        OptionSpec("--purge-interval", value: "DURATION",
+                   help: "how often expired locations are erased from disk (default 1m)"),
+    ])
+
+/// A duration that must be more than zero.
+let positiveDuration: (String) -> Duration? = { text in
+    ServiceMain.parseDuration(text).flatMap { $0 > .zero ? $0 : nil }
+}
+
+var configuration = LocationCacheConfiguration(
+    endpoint: main.bindEndpoint(default: main.topology.location),
+    dataDirectory: main.ensureDataDirectory())
+configuration.ttl = main.option("--ttl", default: configuration.ttl, positiveDuration)
+configuration.purgeInterval = main.option("--purge-interval", default: configuration.purgeInterval, positiveDuration)
+
+do {
+    let service = try LocationCacheService(context: main.context, configuration: configuration, logger: main.logger)
+    main.run(service.server)
+} catch {
+    main.logger.error("cannot start", metadata: ["error": "\(error)"])
+    exit(ServiceMain.ExitCode.failure)
+}

@@ -1,0 +1,22 @@
+/// Cleans a feed's address: whitespace, commas, trailing full stops, ALL-CAPS.
+enum AddressNormaliser {
+    /// The longest address kept.
+    static let maxLength = 200
+
+    /// The address with whitespace (including U+00A0) collapsed and trimmed, one space after each comma and
+    /// none before, empty comma parts removed, trailing `.` and `,` dropped, and title case when it was
+    /// written all in capitals (`104 BRADFORD STREET, BOLTON` -> `104 Bradford Street, Bolton`).
+    static func normalise(_ raw: String) -> String {
+        let parts = raw.split(separator: ",", omittingEmptySubsequences: false)
+            .map { TextNormaliser.collapseWhitespace(String($0)) }
+            .filter { !$0.isEmpty }
+        var address = parts.joined(separator: ", ")
+        while let last = address.unicodeScalars.last, last == "." || last == "," || TextNormaliser.isSpace(last) {
+            address.unicodeScalars.removeLast()
+        }
+        if TextNormaliser.isAllCaps(address) {
+            address = TextNormaliser.titleCased(address)
+        }
+        return address
+    }
+}

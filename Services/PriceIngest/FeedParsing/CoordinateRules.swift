@@ -1,0 +1,79 @@
+import Messages
+
+/// Judges a station's reported latitude and longitude.
+enum CoordinateRules {
+    /// The UK box: latitude 49.8...61, longitude -8.7...1.9.
+    static let latitudes: ClosedRange<Double> = 49.8...61
+    static let longitudes: ClosedRange<Double> = -8.7...1.9
+
+    /// What the reported coordinates are worth.
+    enum Verdict: Equatable {
+        /// Inside the UK box.
+        case usable(Coordinate)
+        /// Missing, non-numeric or `0,0`.
+        case bad
+        /// Outside the box, but inside it read as (longitude, latitude).
+        case swapped
+        /// Outside the box either way (e.g. Gibraltar).
+        case outsideUK
+    }
+
+    static func judge(latitude: Double?, longitude: Double?) -> Verdict {
+        guard let latitude, let longitude, latitude.isFinite, longitude.isFinite else { return .bad }
+        if latitude == 0 && longitude == 0 { return .bad }
+        if isInUK(latitude: latitude, longitude: longitude) {
+            return .usable(Coordinate(lat: latitude, lng: longitude))
+        }
+        if isInUK(latitude: longitude, longitude: latitude) { return .swapped }
+        return .outsideUK
+    }
+
+    static func isInUK(latitude: Double, longitude: Double) -> Bool {
+        latitudes.contains(latitude) && longitudes.contains(longitude)
+    }
+}
+
+/// Decodes geohash text (the CMA site ids are usually the geohash of the site).
+public enum Geohash {
+    /// A site id further than this from its coordinates raises `geohash_mismatch`.
+    static let mismatchKilometres = 5.0
+    private static let alphabet = Array("0123456789bcdefghjkmnpqrstuvwxyz".unicodeScalars)
+    private static let values: [UInt32: Int] = Dictionary(
+        uniqueKeysWithValues: alphabet.enumerated().map { ($0.element.value, $0.offset) })
+
+    /// The centre of the geohash cell, or nil unless `text` is 1 to 12 geohash characters (lower-case).
+    public static func decode(_ text: String) -> Coordinate? {
+        let scalars = text.unicodeScalars
+        guard (1...12).contains(scalars.count) else { return nil }
+        var latRange = (-90.0, 90.0), lngRange = (-180.0, 180.0)
+        var isLongitude = true
+        for scalar in scalars {
+            guard let value = values[scalar.value] else { return nil }
+            for bit in stride(from: 4, through: 0, by: -1) {
+                let on = (value >> bit) & 1 == 1
+                if isLongitude {
+                    let mid = (lngRange.0 + lngRange.1) / 2
+                    lngRange = on ? (mid, lngRange.1) : (lngRange.0, mid)
+                } else {
+                    let mid = (latRange.0 + latRange.1) / 2
+                    latRange = on ? (mid, latRange.1) : (latRange.0, mid)
+                }
+                isLongitude.toggle()
+            }
+        }
+        return Coordinate(lat: (latRange.0 + latRange.1) / 2, lng: (lngRange.0 + lngRange.1) / 2)
+    }
+
+    /// The cell centre when a site id looks like a geohash: 7 to 12 geohash characters, not all digits
+    /// (CMA ids are 12, Karan's 9; a short or all-digit id is more likely a retailer's own number).
+    static func decodeSiteId(_ siteId: String) -> Coordinate? {
+        guard (7...12).contains(siteId.unicodeScalars.count),
+              siteId.unicodeScalars.contains(where: { !("0"..."9").contains($0) }) else { return nil }
+        return decode(siteId)
+    }
+
+    /// Kilometres between two points (great circle).
+    static func kilometres(_ a: Coordinate, _ b: Coordinate) -> Double {
+        a.distanceMiles(to: b) * 1.609344
+    }
+}

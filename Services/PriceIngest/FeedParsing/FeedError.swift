@@ -1,0 +1,49 @@
+import Messages
+
+/// Why a whole feed was refused. A refused feed yields no stations at all: the caller stores nothing.
+public enum FeedError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The bytes are not a JSON document.
+    case notJSON
+    /// The document is JSON but its top level is not an object (`found` names what it is).
+    case notAnObject(found: String)
+    /// The top-level object has no `stations` key.
+    case missingStations
+    /// `stations` is present but is not a list (`found` names what it is).
+    case stationsNotAList(found: String)
+    /// The retailer name cannot be made into a slug `[a-z0-9-]{1,40}`.
+    case badRetailerName(String)
+    /// The document is larger than the parser accepts.
+    case tooLarge(bytes: Int, limit: Int)
+    /// The `stations` list holds more records than the parser accepts.
+    case tooManyStations(count: Int, limit: Int)
+
+    /// A human sentence saying what was wrong.
+    public var message: String {
+        switch self {
+        case .notJSON:
+            "the feed is not valid JSON"
+        case .notAnObject(let found):
+            "the feed must be a JSON object with a stations list, found \(found)"
+        case .missingStations:
+            "the feed has no \"stations\" list"
+        case .stationsNotAList(let found):
+            "the feed's \"stations\" must be a list, found \(found)"
+        case .badRetailerName(let name):
+            "the retailer name \"\(TextClip.clip(name, to: 60))\" must give a slug of 1 to 40 characters a-z, 0-9, -"
+        case .tooLarge(let bytes, let limit):
+            "the feed is \(bytes) bytes, more than the \(limit) accepted"
+        case .tooManyStations(let count, let limit):
+            "the feed lists \(count) stations, more than the \(limit) accepted"
+        }
+    }
+
+    public var description: String { message }
+
+    /// The wire error for a reply: `too_large` for size limits, `bad_request` otherwise.
+    public var serviceError: ServiceError {
+        switch self {
+        case .tooLarge, .tooManyStations: ServiceError(.tooLarge, message)
+        default: ServiceError(.badRequest, message)
+        }
+    }
+}

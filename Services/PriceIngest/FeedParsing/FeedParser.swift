@@ -1,0 +1,74 @@
+import Foundation
+import Messages
+
+/// Turns one retailer's CMA fuel-price document into normalised stations and a report.
+///
+/// The envelope must be a JSON object with a `stations` list, or the whole feed is refused with a
+/// `FeedError`. Inside it, a record is refused only when it is not an object or has no usable `site_id`;
+/// every other oddity is repaired or flagged (see `FeedWarning`) and the station kept. The parser prints
+/// nothing and holds no state between calls.
+public struct FeedParser: Sendable {
+    /// Documents larger than this many bytes are refused (`FeedError.tooLarge`).
+    public var maxBytes = 32 * 1_024 * 1_024
+    /// Documents listing more stations than this are refused (`FeedError.tooManyStations`).
+    public var maxStations = 100_000
+    /// A `last_updated` older than this before the fetch raises `stale_feed` (48 hours).
+    public var staleAfter: TimeInterval = 48 * 3_600
+    /// A `last_updated` later than this after the fetch raises `future_last_updated` (1 hour).
+    public var futureTolerance: TimeInterval = 3_600
+
+    public init() {}
+
+    /// Parses `data` as the feed of `retailer`, fetched at `fetchedAt`.
+    public func parse(_ data: Data, retailer: String, fetchedAt: Date) throws(FeedError) -> ParsedFeed {
+        let slug = try RetailerName.slug(retailer)
+        guard data.count <= maxBytes else { throw .tooLarge(bytes: data.count, limit: maxBytes) }
+        let raw = try decode(data)
+
+        var report = IssueLog()
+        let updated = feedTime(raw.lastUpdated, fetchedAt: fetchedAt, report: &report)
+        var assembler = FeedAssembler(retailer: slug, updated: updated, report: report)
+        for (index, record) in raw.records.enumerated() {
+            assembler.add(record, index: index)
+        }
+        assembler.flagPriceOutliers()
+
+        return ParsedFeed(retailer: slug, updated: updated, fetchedAt: fetchedAt, stations: assembler.stations,
+                          refused: assembler.refusals.counts, warnings: assembler.report.counts,
+                          refusedExamples: assembler.refusals.examples, warningExamples: assembler.report.examples)
+    }
+
+    private func decode(_ data: Data) throws(FeedError) -> RawFeed {
+        let decoder = JSONDecoder()
+        decoder.userInfo[RawFeed.maxStationsKey] = maxStations
+        do {
+            return try decoder.decode(RawFeed.self, from: data)
+        } catch let error as FeedError {
+            throw error
+        } catch {
+            throw .notJSON
+        }
+    }
+
+    /// The feed's time from `last_updated`, or `fetchedAt` when it is absent or unreadable; flags age.
+    private func feedTime(_ value: LenientValue?, fetchedAt: Date, report: inout IssueLog) -> Date {
+        guard let value, value != .null else {
+            report.note(FeedWarning.missingLastUpdated.rawValue, "no last_updated: using the fetch time")
+            return fetchedAt
+        }
+        guard case .string(let text) = value, let updated = FeedTimestamp.parse(text) else {
+            report.note(FeedWarning.invalidLastUpdated.rawValue,
+                        "last_updated is \(value.described), not d/m/Y H:M:S: using the fetch time")
+            return fetchedAt
+        }
+        let age = fetchedAt.timeIntervalSince(updated)
+        if age > staleAfter {
+            report.note(FeedWarning.staleFeed.rawValue,
+                        "last_updated \(TextClip.clip(text)) is \(Int(age / 3_600)) hours before the fetch")
+        } else if -age > futureTolerance {
+            report.note(FeedWarning.futureLastUpdated.rawValue,
+                        "last_updated \(TextClip.clip(text)) is \(Int(-age / 60)) minutes after the fetch")
+        }
+        return updated
+    }
+}

@@ -1,0 +1,152 @@
+/// Builds a short speakable station name from brand and address ("Tesco Selby", "Esso Bolton", "BP West Hill").
+enum StationName {
+    /// The longest name produced.
+    static let maxLength = 32
+
+    /// `brand` followed by the address's locality, shortened to `maxLength` by dropping leading words; the
+    /// brand alone when the address gives nothing usable. Never empty when `brand` is not empty.
+    static func make(brand: String, address: String) -> String {
+        var words = locality(of: address)
+        let brandWords = brand.lowercased().split(separator: " ").map(String.init)
+        if !brandWords.isEmpty, words.count >= brandWords.count,
+           words.prefix(brandWords.count).map({ $0.lowercased() }) == brandWords {
+            words.removeFirst(brandWords.count)
+        }
+        while !words.isEmpty {
+            let name = ([brand] + words).joined(separator: " ")
+            if name.count <= maxLength { return name }
+            words.removeFirst()
+        }
+        return TextClip.clip(brand, to: maxLength)
+    }
+
+    /// The words naming where the station is: the town when one can be found, else the street; empty when
+    /// the address has no word with a letter.
+    ///
+    /// The address is cut into parts at commas and at a lone `/`; an embedded postcode, trailing counties and
+    /// anything before `near`/`nr` are dropped first. With several parts, the last part is used whole when it
+    /// has one or two words and does not end in a street word (`104 BRADFORD STREET, BOLTON` -> `Bolton`);
+    /// otherwise, and for addresses with no commas (`Tesco Express Doncaster Road Brayton Selby`), see
+    /// `phraseLocality`.
+    static func locality(of address: String) -> [String] {
+        var parts = Word.parts(of: address).compactMap { part -> [Word]? in
+            var words = withoutTrailingRegion(withoutTrailingPostcode(part))
+            if let near = words.lastIndex(where: { PlaceWords.nearWords.contains($0.lower) }) {
+                words = near + 1 < words.count ? Array(words[(near + 1)...]) : Array(words[..<near])
+            }
+            return words.isEmpty ? nil : words
+        }
+        while let last = parts.last, !last.contains(where: \.hasLetter) { parts.removeLast() }
+        guard var words = parts.last else { return [] }
+        while let first = words.first, !first.hasLetter { words.removeFirst() }
+        guard let last = words.last else { return [] }
+        if parts.count > 1, words.count <= 2, !last.isStreetWord { return spoken(words) }
+        return spoken(phraseLocality(words))
+    }
+
+    /// The locality in a run of words with no commas:
+    /// - after the last street word, the town at the end (`Doncaster Road Brayton Selby` -> `Selby`), unless
+    ///   only directions follow it (`Garstang Road East`);
+    /// - else, up to four words, the whole run (`West Hill`, `A419 Southbound`, `Salisbury Hall Gardens`);
+    /// - else the last two words when they end in a street word (`...Sticklepath Hill`), or the town at the end.
+    private static func phraseLocality(_ words: [Word]) -> [Word] {
+        if let street = words.lastIndex(where: \.isStreetWord), street < words.count - 1 {
+            let after = Array(words[(street + 1)...])
+            let onlyDirections = after.allSatisfy { PlaceWords.directions.contains($0.lower) }
+            if !onlyDirections, after.last?.hasLetter == true { return town(endingWith: after) }
+        }
+        if words.count <= 4 { return words }
+        if words.last?.isStreetWord == true { return Array(words.suffix(2)) }
+        return town(endingWith: words)
+    }
+
+    /// Removes a postcode at the end of a part (as one or two words, `O` allowed for a zero).
+    private static func withoutTrailingPostcode(_ words: [Word]) -> [Word] {
+        if words.count >= 2, Postcode.looksLikePostcode(words[words.count - 2].text + words[words.count - 1].text) {
+            return Array(words.dropLast(2))
+        }
+        if let last = words.last, Postcode.looksLikePostcode(last.text) { return Array(words.dropLast()) }
+        return words
+    }
+
+    /// Removes a county or nation at the end of a part (`... Road East Lothian` -> `... Road`).
+    private static func withoutTrailingRegion(_ words: [Word]) -> [Word] {
+        for length in stride(from: min(4, words.count), through: 1, by: -1) {
+            let tail = words.suffix(length).map(\.lower).joined(separator: " ")
+            if PlaceWords.regions.contains(tail) { return Array(words.dropLast(length)) }
+        }
+        return words
+    }
+
+    /// The town at the end of a run of words: the last word, with the words it needs before it
+    /// (`Market Harborough`, `St Helens`, `Milton Keynes`, `Stoke on Trent`).
+    private static func town(endingWith words: [Word]) -> [Word] {
+        var start = words.count - 1
+        if start > 0, PlaceWords.townSuffixes.contains(words[start].lower) { start -= 1 }
+        while start > 0 {
+            let before = words[start - 1].lower, current = words[start].lower
+            guard PlaceWords.connectors.contains(before) || PlaceWords.townPrefixes.contains(before)
+                    || PlaceWords.connectors.contains(current) else { break }
+            start -= 1
+        }
+        return Array(words[start...])
+    }
+
+    /// Words cased for speaking: single-case words title-cased, connectors after the first lower-cased.
+    private static func spoken(_ words: [Word]) -> [String] {
+        words.enumerated().map { index, word in
+            if index > 0, PlaceWords.connectors.contains(word.lower) { return word.lower }
+            return TextNormaliser.isSingleCase(word.text) ? TextNormaliser.titleCased(word.text) : word.text
+        }
+    }
+}
+
+/// One word of an address, with its lower-case form computed once.
+private struct Word {
+    let text: String
+    let lower: String
+    let hasLetter: Bool
+
+    init(_ text: Substring) {
+        self.text = String(text)
+        lower = self.text.lowercased()
+        hasLetter = TextNormaliser.hasLetter(text)
+    }
+
+    var isStreetWord: Bool { PlaceWords.streetWords.contains(lower) }
+
+    /// The address's words grouped into parts, split at commas and at words that are a lone `/`.
+    /// (Splits on UTF-8 bytes: `,` `/` and space are ASCII, so every cut falls between scalars.)
+    static func parts(of address: String) -> [[Word]] {
+        var parts: [[Word]] = []
+        var current: [Word] = []
+        let bytes = address.utf8
+        var wordStart = bytes.startIndex
+        func endWord(at end: String.Index) {
+            guard wordStart < end else { return }
+            let token = address[wordStart..<end]
+            if token == "/" {
+                if !current.isEmpty { parts.append(current) }
+                current = []
+            } else {
+                current.append(Word(token))
+            }
+        }
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: ",") {
+                endWord(at: index)
+                if byte == UInt8(ascii: ","), !current.isEmpty {
+                    parts.append(current)
+                    current = []
+                }
+                wordStart = bytes.index(after: index)
+            }
+            index = bytes.index(after: index)
+        }
+        endWord(at: bytes.endIndex)
+        if !current.isEmpty { parts.append(current) }
+        return parts
+    }
+}

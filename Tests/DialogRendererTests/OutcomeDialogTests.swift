@@ -1,0 +1,154 @@
+import DialogRenderer
+import Foundation
+import Messages
+import Testing
+
+/// Every outcome has a sentence; the fixed ones are exact; missing or bad facts are `bad_request`.
+struct OutcomeDialogTests {
+    /// A request with every fact filled in, for any outcome.
+    private static func fullRequest(_ outcome: DialogOutcome) throws -> RenderRequest {
+        var request = try Fixtures.stationRequest(outcome)
+        request.radiusMiles = 5
+        request.unit = .miles
+        request.word = "hydrogen"
+        return request
+    }
+
+    /// A request with only the outcome's required fields (station fields come together).
+    private static func minimalRequest(_ outcome: DialogOutcome) throws -> RenderRequest {
+        let full = try fullRequest(outcome)
+        var request = RenderRequest(outcome: outcome, now: full.now)
+        for field in outcome.requiredFields {
+            switch field {
+            case "station": request.station = full.station
+            case "fuel": request.fuel = full.fuel
+            case "pricePence": request.pricePence = full.pricePence
+            case "distanceMiles": request.distanceMiles = full.distanceMiles
+            case "updated": request.updated = full.updated
+            case "radiusMiles": request.radiusMiles = full.radiusMiles
+            case "unit": request.unit = full.unit
+            case "word": request.word = full.word
+            default: Issue.record("unexpected required field \(field)")
+            }
+        }
+        return request
+    }
+
+    @Test(arguments: DialogOutcome.allCases)
+    func everyOutcome_withAllFacts_rendersASentence(outcome: DialogOutcome) throws {
+        let reply = try Fixtures.render(Self.fullRequest(outcome))
+        #expect(reply.dialog.count > 10)
+        #expect(!reply.dialog.contains("{") && !reply.dialog.contains("}"))
+        #expect(reply.dialog.last.map { ".?!".contains($0) } == true)
+    }
+
+    @Test(arguments: DialogOutcome.allCases)
+    func everyOutcome_withOnlyItsRequiredFields_renders(outcome: DialogOutcome) throws {
+        let reply = try Fixtures.render(Self.minimalRequest(outcome))
+        #expect(!reply.dialog.isEmpty)
+    }
+
+    @Test(arguments: [
+        (DialogOutcome.noPrices,
+         "I don't have any price data yet. Open FuelBoard once to download the latest prices, then ask me again."),
+        (.noLocation, "I don't know your location yet. Open FuelBoard and allow location access, then ask me again."),
+        (.askFuel, "Which fuel: unleaded, premium, diesel or super diesel?"),
+    ])
+    func fixedOutcomes_speakTheExactSentence(outcome: DialogOutcome, sentence: String) throws {
+        let reply = try Fixtures.render(RenderRequest(outcome: outcome))
+        #expect(reply.dialog == sentence)
+        #expect(reply.snippet == nil && reply.opensURL == nil)
+    }
+
+    @Test func nothingInRange_speaksTheFuelAndRadius() throws {
+        let five = try Fixtures.render(RenderRequest(outcome: .nothingInRange, fuel: "B7", radiusMiles: 5))
+        let one = try Fixtures.render(RenderRequest(outcome: .nothingInRange, fuel: "B7", radiusMiles: 1))
+        #expect(five.dialog == "I couldn't find any station selling diesel within 5 miles of you.")
+        #expect(one.dialog == "I couldn't find any station selling diesel within 1 mile of you.")
+    }
+
+    @Test func unsupportedFuel_quotesTheWordAndListsTheFuels() throws {
+        let reply = try Fixtures.render(RenderRequest(outcome: .unsupportedFuel, word: "  hydrogen\n"))
+        #expect(reply.dialog.hasPrefix("FuelBoard doesn't have prices for hydrogen"))
+        for fuel in ["unleaded", "premium unleaded", "diesel", "super diesel"] {
+            #expect(reply.dialog.contains(fuel))
+        }
+    }
+
+    @Test func unsupportedFuel_withAVeryLongWord_clipsIt() throws {
+        let word = String(repeating: "x", count: 500)
+        let reply = try Fixtures.render(RenderRequest(outcome: .unsupportedFuel, word: word))
+        #expect(reply.dialog.count < 200)
+    }
+
+    @Test func help_saysWhatCanBeAsked() throws {
+        let dialog = try Fixtures.render(RenderRequest(outcome: .help)).dialog
+        for topic in ["cheapest fuel near you", "directions", "search radius", "miles or kilometres",
+                      "forget your location"] {
+            #expect(dialog.contains(topic), "help lacks \(topic)")
+        }
+    }
+
+    @Test func unavailableAndConfirmOutcomes_haveTheirOpenings() throws {
+        #expect(try Fixtures.render(RenderRequest(outcome: .pricesUnavailable)).dialog
+            .hasPrefix("I can't reach fuel prices right now"))
+        let confirm = try Fixtures.render(RenderRequest(outcome: .confirmForget)).dialog
+        #expect(confirm.contains("?") && confirm.contains("yes or no"))
+    }
+
+    @Test func radiusOutOfRange_ignoresAnUnusableRadius() throws {
+        let reply = try Fixtures.render(RenderRequest(outcome: .radiusOutOfRange, radiusMiles: 1e12))
+        #expect(reply.dialog == "Sorry, the search radius has to be between 1 and 50 miles.")
+    }
+
+    @Test func found_withoutStation_isBadRequestNamingTheField() throws {
+        var request = try Fixtures.stationRequest()
+        request.station = nil
+        let error = #expect(throws: ServiceError.self) { try Fixtures.render(request) }
+        #expect(error?.code == .badRequest)
+        #expect(error?.message == "outcome found needs \"station\"")
+    }
+
+    @Test func found_withNothing_namesEveryMissingField() {
+        let error = #expect(throws: ServiceError.self) { try Fixtures.render(RenderRequest(outcome: .found)) }
+        #expect(error?.message
+            == "outcome found needs \"station\", \"fuel\", \"pricePence\", \"distanceMiles\", \"updated\"")
+    }
+
+    @Test(arguments: [
+        (DialogOutcome.nothingInRange, "radiusMiles"), (.unsupportedFuel, "word"), (.radiusSet, "radiusMiles"),
+        (.unitSet, "unit"), (.directions, "station"),
+    ])
+    func outcome_missingItsFact_isBadRequest(outcome: DialogOutcome, field: String) throws {
+        var request = try Self.fullRequest(outcome)
+        switch field {
+        case "radiusMiles": request.radiusMiles = nil
+        case "word": request.word = nil
+        case "unit": request.unit = nil
+        default: request.station = nil
+        }
+        let error = #expect(throws: ServiceError.self) { try Fixtures.render(request) }
+        #expect(error?.code == .badRequest)
+        #expect(error?.message.contains("\"\(field)\"") == true)
+    }
+
+    @Test func badValues_areBadRequestsNamingTheField() throws {
+        var request = try Fixtures.stationRequest()
+        request.fuel = "hydrogen"
+        #expect(throws: ServiceError.badRequest("fuel 'hydrogen' is not a fuel code: use E10, E5, B7 or SDV")) {
+            try Fixtures.render(request)
+        }
+        for (mutate, field) in [({ (r: inout RenderRequest) in r.pricePence = -1 }, "pricePence"),
+                                ({ (r: inout RenderRequest) in r.distanceMiles = -0.5 }, "distanceMiles"),
+                                ({ (r: inout RenderRequest) in r.station?.lat = 91 }, "station.lat"),
+                                ({ (r: inout RenderRequest) in r.station?.name = " " }, "station.name")] {
+            var bad = try Fixtures.stationRequest()
+            mutate(&bad)
+            let error = #expect(throws: ServiceError.self) { try Fixtures.render(bad) }
+            #expect(error?.code == .badRequest)
+            #expect(error?.message.hasPrefix(field) == true, "\(error?.message ?? "")")
+        }
+        let emptyWord = RenderRequest(outcome: .unsupportedFuel, word: " \t ")
+        #expect(throws: ServiceError.badRequest("word is empty")) { try Fixtures.render(emptyWord) }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+import FeedParsing
+
+struct FeedTimestampTests {
+    private func utc(_ text: String) throws -> Date {
+        try #require(try? Date(text, strategy: .iso8601))
+    }
+
+    @Test func parse_whenDayFirst_neverReadsMonthFirst() throws {
+        // 09/10/2025 is 9 October (BST), not 10 September.
+        #expect(FeedTimestamp.parse("09/10/2025 11:00:00") == (try utc("2025-10-09T10:00:00Z")))
+    }
+
+    @Test func parse_whenWinter_readsGMT() throws {
+        #expect(FeedTimestamp.parse("06/12/2025 10:34:39") == (try utc("2025-12-06T10:34:39Z")))
+    }
+
+    @Test func parse_whenSummer_readsBST() throws {
+        #expect(FeedTimestamp.parse("12/08/2026 00:00:01") == (try utc("2026-08-11T23:00:01Z")))
+    }
+
+    @Test func parse_whenOneDigitFields_accepts() throws {
+        #expect(FeedTimestamp.parse("22/08/2026 9:58:35") == (try utc("2026-08-22T08:58:35Z")))
+        #expect(FeedTimestamp.parse("1/2/2026 7:5:3") == (try utc("2026-02-01T07:05:03Z")))
+    }
+
+    @Test func parse_whenDashes_accepts() throws {
+        #expect(FeedTimestamp.parse("25-04-2024 10:45:32") == (try utc("2024-04-25T09:45:32Z")))
+    }
+
+    @Test func parse_whenAutumnHourRepeats_takesTheFirstOccurrenceInBST() throws {
+        // 26/10/2025 01:30 happened twice: 00:30Z (BST) and 01:30Z (GMT).
+        #expect(FeedTimestamp.parse("26/10/2025 01:30:00") == (try utc("2025-10-26T00:30:00Z")))
+        #expect(FeedTimestamp.parse("26/10/2025 02:00:00") == (try utc("2025-10-26T02:00:00Z")))
+    }
+
+    @Test func parse_whenSpringHourDoesNotExist_readsItAsGMT() throws {
+        // 30/03/2025 01:30 never showed on UK clocks; read with the offset in force before (GMT).
+        #expect(FeedTimestamp.parse("30/03/2025 01:30:00") == (try utc("2025-03-30T01:30:00Z")))
+        #expect(FeedTimestamp.parse("30/03/2025 02:30:00") == (try utc("2025-03-30T01:30:00Z")))
+    }
+
+    @Test(arguments: [
+        "10/13/2025 11:00:00", "31/02/2025 10:00:00", "29/02/2025 10:00:00", "00/01/2025 10:00:00",
+        "01/01/2025 24:00:00", "01/01/2025 10:60:00", "01/01/25 10:00:00", "2025-10-09T10:00:00Z",
+        "09/10/2025", "09/10/2025 11:00", "09/10-2025 11:00:00", "", "yesterday", "09/10/2025  11:00:00 x",
+        "001/10/2025 11:00:00",
+    ])
+    func parse_whenMalformed_returnsNil(text: String) {
+        #expect(FeedTimestamp.parse(text) == nil)
+    }
+
+    @Test func parse_whenLeapDay_accepts() throws {
+        #expect(FeedTimestamp.parse("29/02/2024 12:00:00") == (try utc("2024-02-29T12:00:00Z")))
+    }
+}
+
+struct FeedFreshnessTests {
+    @Test func parse_whenLastUpdatedMissing_warnsAndUsesFetchTime() throws {
+        let feed = try FeedFixtures.parse(FeedFixtures.feed([FeedFixtures.station()], lastUpdated: nil))
+        #expect(feed.updated == FeedFixtures.fetchedAt)
+        #expect(feed.stations.first?.updated == FeedFixtures.fetchedAt)
+        #expect(feed.count(.missingLastUpdated) == 1)
+    }
+
+    @Test(arguments: ["\"10/13/2025 11:00:00\"", "12345", "{}", "\"\""])
+    func parse_whenLastUpdatedUnreadable_warnsAndUsesFetchTime(value: String) throws {
+        let feed = try FeedFixtures.parse(FeedFixtures.feed([FeedFixtures.station()], lastUpdated: value))
+        #expect(feed.updated == FeedFixtures.fetchedAt)
+        #expect(feed.count(.invalidLastUpdated) == 1)
+    }
+
+    @Test func parse_whenOlderThan48Hours_warnsStale() throws {
+        let feed = try FeedFixtures.parse(FeedFixtures.feed([FeedFixtures.station()],
+                                                            lastUpdated: "\"16/10/2025 11:00:05\""),
+                                          fetchedAt: FeedTimestamp.parse("20/10/2025 12:00:00") ?? .distantPast)
+        #expect(feed.count(.staleFeed) == 1)
+        #expect(feed.updated == FeedTimestamp.parse("16/10/2025 11:00:05"))
+        #expect(feed.examples(.staleFeed) == ["last_updated 16/10/2025 11:00:05 is 96 hours before the fetch"])
+    }
+
+    @Test func parse_whenJustUnder48Hours_doesNotWarn() throws {
+        let feed = try FeedFixtures.parse(FeedFixtures.feed([FeedFixtures.station()],
+                                                            lastUpdated: "\"07/10/2025 15:00:01\""))
+        #expect(feed.count(.staleFeed) == 0)
+    }
+
+    @Test func parse_whenLastUpdatedAfterFetch_warnsFuture() throws {
+        let feed = try FeedFixtures.parse(FeedFixtures.feed([FeedFixtures.station()],
+                                                            lastUpdated: "\"10/10/2025 11:00:00\""))
+        #expect(feed.count(.futureLastUpdated) == 1)
+        #expect(feed.count(.staleFeed) == 0)
+    }
+}

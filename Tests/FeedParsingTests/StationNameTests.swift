@@ -1,0 +1,52 @@
+import Testing
+import FeedParsing
+import Messages
+
+struct StationNameTests {
+    private func name(brand: String, address: String, postcode: String = "AB1 2CD") throws -> String {
+        try FeedFixtures.parseOne(FeedFixtures.station(brand: "\"\(brand)\"", address: "\"\(address)\"",
+                                                       postcode: "\"\(postcode)\"")).1.name
+    }
+
+    @Test(arguments: [
+        ("TESCO", "Tesco Express Doncaster Road Brayton Selby", "Tesco Selby"),
+        ("ESSO", "104 BRADFORD STREET, BOLTON", "Esso Bolton"),
+        ("BP", "West Hill", "BP West Hill"),
+        ("TESCO", "Rockingham Rd Market Harborough", "Tesco Market Harborough"),
+        ("TESCO", "East Lancashire Rd Windle Island St Helens", "Tesco St Helens"),
+        ("TESCO", "Tesco Stores Ltd Watling Street Bletchley Milton Keynes", "Tesco Milton Keynes"),
+        ("TESCO", "Clough St Hanley Stoke On Trent", "Tesco Stoke on Trent"),
+        ("Esso", "CLAYTON ROAD, NEWCASTLE-UNDER-LYME, STAFFORDSHIRE, ST5 4AE", "Esso Newcastle-under-Lyme"),
+        ("BP", "Birch Service Area, M62 Motorway, Heywood, Lancashire, OL10 2QH", "BP Heywood"),
+        ("BP", "New Ash Tree Farm, Leicester Road, Churchover, Rugby, CV23 OEZ", "BP Rugby"),
+        ("JET", "Eastfield Rd, South Killingholme, Immingham, North Lincolnshire", "JET Immingham"),
+        ("Morrisons", "PRL Morrisons Earlston, Melrose Road, EARLSTON", "Morrisons Earlston"),
+        ("Texaco", "MFG Handsworth, 9 Holyhead Road, Handsworth / Birmingham", "Texaco Birmingham"),
+        ("BP", "MFG Ings, A591 Near Windermere, Cumbria", "BP Windermere"),
+        ("SHELL", "CARWIN RISE", "Shell Carwin Rise"),
+        ("BP", "A419 Southbound", "BP A419 Southbound"),
+        ("Shell", "Garstang Road East", "Shell Garstang Road East"),
+        ("Texaco", "Global fuel sticklepath service station Sticklepath hill, Devon", "Texaco Sticklepath Hill"),
+        ("Asda", "Abbey Park - North London Road, Coventry", "Asda Coventry"),
+        ("Tesco", "Tesco Stores Ltd Bridge Road Rainham RM13 9YZ", "Tesco Rainham"),
+    ])
+    func name_isBrandAndLocality(brand: String, address: String, expected: String) throws {
+        #expect(try name(brand: brand, address: address) == expected)
+    }
+
+    @Test func name_whenLocalityStartsWithBrand_doesNotRepeatIt() throws {
+        #expect(try name(brand: "Asda", address: "Jockey Lane, Asda Monks Cross") == "Asda Monks Cross")
+    }
+
+    @Test func name_whenTooLong_dropsLeadingWordsToFit() throws {
+        let result = try name(brand: "Asda Express", address: "Somewhere, Great Little Upper Lower Middleham Cross")
+        #expect(result.count <= 32)
+        #expect(result.hasPrefix("Asda Express "))
+        #expect(result.hasSuffix("Cross"))
+    }
+
+    @Test(arguments: ["", ",,,", "12-14", "AB1 2CD", String(repeating: "Supercalifragilistic", count: 3)])
+    func name_whenAddressGivesNothingShort_isTheBrand(address: String) throws {
+        #expect(try name(brand: "Shell", address: address) == "Shell")
+    }
+}

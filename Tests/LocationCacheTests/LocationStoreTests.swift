@@ -1,0 +1,61 @@
+import Foundation
+import LocationCache
+import Messages
+import SQLite
+import Testing
+
+struct LocationStoreTests {
+    private let window = LiveWindow(now: TestClock.start, ttl: 3600)
+
+    private func location(_ lat: Double, _ lng: Double) -> StoredLocation {
+        StoredLocation(lat: lat, lng: lng, observedAt: TestClock.start, expiresAt: TestClock.start + 3600)
+    }
+
+    @Test func store_whenClosedAndReopened_keepsLocationsAndPreferences() throws {
+        let directory = try TemporaryDirectory()
+        do {
+            let store = try LocationStore(directory: directory.url)
+            try store.put(location(51.5, -0.12), user: "u1", window: window)
+            try store.setPreferences(StoredPreferences(radiusMiles: 10, unit: .km), user: "u1")
+            store.close()
+        }
+        let reopened = try LocationStore(directory: directory.url)
+        #expect(try reopened.location(user: "u1", window: window) == location(51.5, -0.12))
+        #expect(try reopened.preferences(user: "u1") == StoredPreferences(radiusMiles: 10, unit: .km))
+    }
+
+    @Test func store_whenOpened_createsItsFileInTheDataDirectory() throws {
+        let directory = try TemporaryDirectory()
+        let nested = directory.url.appendingPathComponent("var/data")
+        let store = try LocationStore(directory: nested)
+        #expect(store.fileURL.lastPathComponent == "location-cache.sqlite")
+        #expect(FileManager.default.fileExists(atPath: nested.appendingPathComponent("location-cache.sqlite").path))
+    }
+
+    @Test func store_whenFileHasNewerSchema_refusesToOpen() throws {
+        let directory = try TemporaryDirectory()
+        do {
+            let database = try Database(path: directory.url.appendingPathComponent(LocationStore.fileName).path)
+            try database.setUserVersion(99)
+            database.close()
+        }
+        #expect(throws: LocationStoreError.self) { try LocationStore(directory: directory.url) }
+    }
+
+    @Test func put_whenCalledAgainWithSameTime_isIdempotent() throws {
+        let directory = try TemporaryDirectory()
+        let store = try LocationStore(directory: directory.url)
+        #expect(try store.put(location(1, 2), user: "u", window: window).stored)
+        #expect(try store.put(location(1, 2), user: "u", window: window).stored)
+        #expect(try store.counts() == LocationStore.Counts(users: 1, locations: 1, preferences: 0))
+    }
+
+    @Test func counts_whenUserHasLocationAndPreferences_countsTheUserOnce() throws {
+        let directory = try TemporaryDirectory()
+        let store = try LocationStore(directory: directory.url)
+        try store.put(location(1, 2), user: "both", window: window)
+        try store.setPreferences(StoredPreferences(unit: .km), user: "both")
+        try store.setPreferences(StoredPreferences(radiusMiles: 15), user: "prefs-only")
+        #expect(try store.counts() == LocationStore.Counts(users: 2, locations: 1, preferences: 2))
+    }
+}
