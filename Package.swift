@@ -74,7 +74,7 @@ let package = Package(
                           path: "bench/lookup-bench"),
 
         // Tests, one target per area so each can be built and run on its own.
-        .testTarget(name: "MessagesTests", dependencies: ["Messages"], path: "Tests/MessagesTests"),
+        .testTarget(name: "MessagesTests", dependencies: ["Messages", "TestSupport"], path: "Tests/MessagesTests"),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], path: "Tests/ZeroMQTests"),
         .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "ServiceTesting", "ZeroMQ", "Messages"],
                     path: "Tests/ServiceKitTests"),
@@ -89,7 +89,9 @@ let package = Package(
                     path: "Tests/LocationCacheTests"),
         .testTarget(name: "DialogRendererTests", dependencies: ["DialogRenderer", "Messages"],
                     path: "Tests/DialogRendererTests"),
-        .testTarget(name: "IntentRouterTests", dependencies: ["IntentRouter", "ServiceKit", "ServiceTesting", "Messages", "ZeroMQ"],
+        .testTarget(name: "IntentRouterTests",
+                    dependencies: ["IntentRouter", "ServiceKit", "ServiceTesting", "Messages", "ZeroMQ",
+                                   "FuelLookup", "LocationCache", "DialogRenderer", "SQLite"],
                     path: "Tests/IntentRouterTests"),
         .testTarget(name: "SampleFeedsTests", dependencies: ["SampleFeeds", "Messages"],
                     path: "Tests/SampleFeedsTests"),

@@ -30,6 +30,9 @@ public struct IncomingRequest {
     var logType: String { String(type.prefix(60)) }
 
     mutating func decodeHead() throws(ServiceError) {
+        if let failure = StrictJSON.check(payload) {
+            throw .badRequest("request is not JSON: \(failure)")
+        }
         let head: RequestHead
         do {
             head = try JSONCoding.makeDecoder().decode(RequestHead.self, from: payload)
@@ -114,7 +117,8 @@ extension ServiceError {
         case .keyNotFound(let key, let context): return "missing field \"\(key.stringValue)\"\(path(context))"
         case .typeMismatch(_, let context): return "wrong type\(path(context)): \(context.debugDescription)"
         case .valueNotFound(_, let context): return "missing value\(path(context))"
-        case .dataCorrupted(let context): return "\(context.debugDescription)\(path(context))"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? context.debugDescription : "invalid value\(path(context))"
         @unknown default: return "undecodable"
         }
     }

@@ -50,7 +50,9 @@ public final class ReplyServer {
         self.logger = logger
         self.maxRequestBytes = maxRequestBytes
         socket = try Socket(context, .router)
-        socket.maxMessageSize = max(maxRequestBytes * 2, 4096)
+        // Up to this size an oversized request still gets a `too_large` reply; beyond it libzmq
+        // drops the connection (a peer sending that much is not a client).
+        socket.maxMessageSize = max(maxRequestBytes * 2, 16 << 20)
         socket.routerMandatory = true
         socket.sendTimeout = .milliseconds(100)
         socket.handshakeInterval = .seconds(5)
@@ -105,23 +107,22 @@ public final class ReplyServer {
     /// Serves until the context is shut down (returns normally) or the socket fails (throws).
     public func run() throws(ZMQError) {
         logger.info("listening", metadata: ["svc.endpoint": endpoint])
-        while true {
-            let ready: [Int]
-            do {
-                ready = try poller.poll(timeout: nextTimerDelay())
-            } catch where error.isTerminated {
-                logger.info("stopping: shutdown requested")
-                return
-            }
-            for index in ready {
-                if index == 0 {
-                    try drainRequests()
-                } else {
-                    let (other, handler) = watched[index - 1]
-                    while let frames = try receiveIfReady(other) { handler(frames) }
+        do {
+            while true {
+                let ready = try poller.poll(timeout: nextTimerDelay())
+                for index in ready {
+                    if index == 0 {
+                        try drainRequests()
+                    } else {
+                        let (other, handler) = watched[index - 1]
+                        while let frames = try receiveIfReady(other) { handler(frames) }
+                    }
                 }
+                fireDueTimers()
             }
-            fireDueTimers()
+        } catch where error.isTerminated {
+            // The context was shut down (SIGTERM/SIGINT), wherever the loop was blocked.
+            logger.info("stopping: shutdown requested")
         }
     }
 
@@ -130,8 +131,6 @@ public final class ReplyServer {
             return try socket.receive(dontWait: true)
         } catch where error.isTimeout {
             return nil
-        } catch where error.isTerminated {
-            throw error
         }
     }
 

@@ -14,11 +14,12 @@ public final class FuelLookupService {
     private let handler: LookupHandler
 
     public init(context: Context, bind endpoint: String, ingest: String, ingestPub: String, logger: Logger) throws {
-        handler = LookupHandler(holder: holder)
         server = try ReplyServer(name: "fuel-lookup", context: context, bind: endpoint, logger: logger,
                                  maxRequestBytes: 64 << 10)
-        sync = ReplicaSync.start(context: context, ingest: ingest, ingestPub: ingestPub, holder: holder,
-                                 logger: logger)
+        let sync = ReplicaSync.start(context: context, ingest: ingest, ingestPub: ingestPub, holder: holder,
+                                     logger: logger)
+        self.sync = sync
+        handler = LookupHandler(holder: holder, isReady: { sync.current.synced })
         server.on(.lookupCheapest, LookupRequest.self) { [handler] body, _ in try handler.cheapest(body) }
         server.on(.lookupNearest, LookupRequest.self) { [handler] body, _ in try handler.nearest(body) }
         server.on(.stationGet, StationGetRequest.self) { [handler] body, _ in try handler.station(body) }

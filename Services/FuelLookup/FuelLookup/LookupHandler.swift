@@ -11,13 +11,26 @@ public struct LookupHandler: Sendable {
     public static let defaultRadiusMiles = 5.0
 
     public let holder: IndexHolder
+    /// False until the replica has loaded price-ingest's state: until then an empty answer would
+    /// wrongly say "nothing near you", so valid requests get `unavailable`.
+    public let isReady: @Sendable () -> Bool
 
-    public init(holder: IndexHolder) { self.holder = holder }
+    public init(holder: IndexHolder, isReady: @escaping @Sendable () -> Bool = { true }) {
+        self.holder = holder
+        self.isReady = isReady
+    }
+
+    private func requireReady() throws(ServiceError) {
+        guard isReady() else {
+            throw .unavailable("prices are not loaded yet: waiting for price-ingest's first snapshot")
+        }
+    }
 
     public func cheapest(_ request: LookupRequest, now: Date = Date()) throws(ServiceError) -> LookupReply {
         guard let code = request.fuel else { throw .badRequest("lookup.cheapest needs \"fuel\" (E10, E5, B7 or SDV)") }
         let fuel = try Self.fuel(code)
         let query = try Query(request, now: now)
+        try requireReady()
         let current = holder.load()
         let matches = current.index.cheapest(fuel: fuel, at: query.point, radiusMiles: query.radius,
                                              limit: query.limit, filter: query.filter)
@@ -27,6 +40,7 @@ public struct LookupHandler: Sendable {
     public func nearest(_ request: LookupRequest, now: Date = Date()) throws(ServiceError) -> LookupReply {
         let fuel = try request.fuel.map { code throws(ServiceError) in try Self.fuel(code) }
         let query = try Query(request, now: now)
+        try requireReady()
         let current = holder.load()
         let matches = current.index.nearest(fuel: fuel, at: query.point, radiusMiles: query.radius,
                                             limit: query.limit, filter: query.filter)
@@ -34,6 +48,7 @@ public struct LookupHandler: Sendable {
     }
 
     public func station(_ request: StationGetRequest) throws(ServiceError) -> StationGetReply {
+        try requireReady()
         guard let station = holder.load().index.station(id: request.id) else {
             throw .notFound("no station with id '\(request.id.prefix(80))'")
         }

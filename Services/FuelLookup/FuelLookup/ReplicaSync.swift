@@ -81,8 +81,12 @@ public final class ReplicaSync {
                 }
                 if needsResync { changed = resync(client) || changed }
                 if changed { rebuild() }
+                if !needsResync && !status.current.synced {
+                    // Only now does the served index hold the snapshot's state.
+                    status.withLock { $0.synced = true }
+                }
             }
-        } catch let error as ZMQError where error.isTerminated {
+        } catch where error.isTerminated {
             logger.debug("replica sync stopped")
         } catch {
             logger.error("replica sync failed", metadata: ["error": "\(error)"])
@@ -137,7 +141,6 @@ public final class ReplicaSync {
             needsResync = false
             status.withLock {
                 $0.resyncs += 1
-                $0.synced = true
                 $0.lastError = nil
             }
             logger.info("synchronised from snapshot", metadata: ["version": "\(version)", "retailers": "\(retailers.count)"])

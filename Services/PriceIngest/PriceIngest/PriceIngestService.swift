@@ -84,6 +84,7 @@ public final class PriceIngestService {
                 return request.reply(error: error)
             }
         case (nil, let url?):
+            if let problem = FeedFetcher.problem(with: url) { return request.reply(error: .badRequest(problem)) }
             let (outcome, responder) = request.deferReply()
             let ticket = nextTicket
             nextTicket += 1
@@ -108,6 +109,13 @@ public final class PriceIngestService {
             logger.warning("feed refused", metadata: ["svc.request.id": requestID, "retailer": retailer,
                                                       "reason": error.message])
             throw error.serviceError
+        }
+        if parsed.acceptedCount == 0 && parsed.refusedCount > 0 {
+            let message = "none of the feed's \(parsed.refusedCount) records could be used; nothing was changed"
+            recordFailure(retailer: retailer, message: message, source: source)
+            logger.warning("feed refused", metadata: ["svc.request.id": requestID, "retailer": retailer,
+                                                      "reason": message, "summary": parsed.summary])
+            throw ServiceError.badRequest(message + " (" + Self.sentences(parsed).joined(separator: "; ") + ")")
         }
         let version: UInt64
         do {

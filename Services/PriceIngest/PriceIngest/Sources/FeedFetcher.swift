@@ -25,6 +25,18 @@ public struct FeedFetcher: Sendable {
         public let isPermanent: Bool
     }
 
+    /// Why `text` cannot be fetched at all (not a URL, unsupported scheme), or nil when it can.
+    public static func problem(with text: String) -> String? {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else {
+            return "'\(text.prefix(100))' is not a URL"
+        }
+        guard ["http", "https", "file"].contains(scheme) else {
+            return "unsupported URL scheme '\(scheme.prefix(20))' (use http, https or file)"
+        }
+        if scheme != "file" && (url.host ?? "").isEmpty { return "'\(text.prefix(100))' has no host" }
+        return nil
+    }
+
     public func fetch(_ text: String) throws(Failure) -> Data {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else {
             throw Failure(description: "'\(text.prefix(100))' is not a URL", isPermanent: true)

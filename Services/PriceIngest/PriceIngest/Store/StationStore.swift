@@ -1,0 +1,157 @@
+import Foundation
+import Messages
+import SQLite
+
+/// The durable state of price-ingest: every retailer's stations, a feed record per retailer
+/// and one global version that every successful replace bumps.
+///
+/// Backed by `<dataDirectory>/price-ingest.sqlite` (WAL, `synchronous=FULL`). A replace is one
+/// transaction: when it returns, the new stations survive a crash or power loss; when it throws,
+/// nothing changed. Not thread-safe: own it from one thread or actor.
+public final class StationStore {
+    /// The database file's name inside the data directory.
+    public static let fileName = "price-ingest.sqlite"
+
+    /// The database file.
+    public let fileURL: URL
+    /// The version of the last committed replace (0 for a new store). Strictly increases.
+    public private(set) var version: UInt64
+
+    let database: Database
+    private let now: () -> Date
+    private let bumpVersion: Statement
+    private let deleteRetailer: Statement
+    private let insertStation: Statement
+    private let recordSuccess: Statement
+    private let recordFailure: Statement
+    let selectAll: Statement
+    let selectRetailer: Statement
+
+    /// Opens (creating the directory and file if missing) and migrates the store.
+    ///
+    /// - Parameter now: the clock stamping `FeedRecord.lastSuccessAt`.
+    public init(directory: URL, now: @escaping () -> Date = Date.init) throws {
+        fileURL = directory.appendingPathComponent(Self.fileName)
+        self.now = now
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw StationStoreError.cannotOpen(path: directory.path, reason: error.localizedDescription)
+        }
+        database = try Database(path: fileURL.path)
+        // Keep the -wal file from staying at the size of the largest replace after a checkpoint.
+        try database.execute("PRAGMA journal_size_limit = \(64 << 20)")
+        try StationStoreSchema.migrate(database)
+        version = try Self.readVersion(database)
+        bumpVersion = try database.prepare(
+            "UPDATE store_state SET version = version + 1 WHERE singleton = 1 RETURNING version", persistent: true)
+        deleteRetailer = try database.prepare("DELETE FROM stations WHERE retailer = ?", persistent: true)
+        insertStation = try database.prepare(StationRowCoding.insertSQL, persistent: true)
+        recordSuccess = try database.prepare("""
+            INSERT INTO feeds (retailer, version, updated, fetched_at, station_count, last_success_at, source)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (retailer) DO UPDATE SET version = excluded.version, updated = excluded.updated,
+                fetched_at = excluded.fetched_at, station_count = excluded.station_count,
+                last_success_at = excluded.last_success_at, source = excluded.source
+            """, persistent: true)
+        recordFailure = try database.prepare("""
+            INSERT INTO feeds (retailer, last_error_at, last_error, last_error_source) VALUES (?, ?, ?, ?)
+            ON CONFLICT (retailer) DO UPDATE SET last_error_at = excluded.last_error_at,
+                last_error = excluded.last_error, last_error_source = excluded.last_error_source
+            """, persistent: true)
+        selectAll = try database.prepare(StationRowCoding.selectSQL + " ORDER BY id", persistent: true)
+        selectRetailer = try database.prepare(
+            StationRowCoding.selectSQL + " WHERE retailer = ? ORDER BY id", persistent: true)
+    }
+
+    /// Closes the database; later calls throw. Also happens on deinit.
+    public func close() {
+        database.close()
+    }
+
+    /// Replaces every station of `retailer` with `stations` and records the feed, in one
+    /// transaction; other retailers are untouched.
+    ///
+    /// - Returns: the new store version.
+    /// - Throws: `StationStoreError` for invalid input or a station a constraint refused (e.g. an id
+    ///   another retailer already holds), `SQLiteError` for storage failures. In every case nothing
+    ///   changed.
+    @discardableResult
+    public func replaceRetailer(_ retailer: String, stations: [Station], updated: Date, fetchedAt: Date,
+                                source: String?) throws -> UInt64 {
+        guard !retailer.isEmpty else { throw StationStoreError.emptyRetailer }
+        for station in stations {
+            try StationRowCoding.validate(station, retailer: retailer)
+        }
+        let newVersion = try database.transaction {
+            let newVersion = try nextVersion()
+            try deleteRetailer.bind(retailer, at: 1)
+            try deleteRetailer.run()
+            for index in StationRowCoding.insertionOrder(stations) {
+                let station = stations[index]
+                do {
+                    try StationRowCoding.bind(station, to: insertStation)
+                    try insertStation.run()
+                } catch let error as SQLiteError where error.isConstraintViolation {
+                    throw StationStoreError.stationRejected(stationID: station.id, reason: error)
+                }
+            }
+            try recordSuccess.bind(retailer, at: 1)
+            try recordSuccess.bind(Int64(bitPattern: newVersion), at: 2)
+            try recordSuccess.bind(updated.timeIntervalSinceReferenceDate, at: 3)
+            try recordSuccess.bind(fetchedAt.timeIntervalSinceReferenceDate, at: 4)
+            try recordSuccess.bind(stations.count, at: 5)
+            try recordSuccess.bind(now().timeIntervalSinceReferenceDate, at: 6)
+            try recordSuccess.bind(source, at: 7)
+            try recordSuccess.run()
+            return newVersion
+        }
+        version = newVersion
+        return newVersion
+    }
+
+    /// Records that fetching or parsing `retailer`'s feed failed. Stations and version are untouched.
+    public func recordFeedFailure(_ retailer: String, message: String, at time: Date, source: String?) throws {
+        guard !retailer.isEmpty else { throw StationStoreError.emptyRetailer }
+        try recordFailure.bind(retailer, at: 1)
+        try recordFailure.bind(time.timeIntervalSinceReferenceDate, at: 2)
+        try recordFailure.bind(message, at: 3)
+        try recordFailure.bind(source, at: 4)
+        try recordFailure.run()
+    }
+
+    /// Copies the WAL into the database file and empties it (e.g. after a large replace).
+    public func checkpoint() throws {
+        try database.checkpoint(truncate: true)
+    }
+
+    /// `PRAGMA integrity_check`: `["ok"]` when the file is sound.
+    public func integrityCheck() throws -> [String] {
+        try database.integrityCheck()
+    }
+
+    // MARK: - Version counter
+
+    private func nextVersion() throws -> UInt64 {
+        try Self.version(from: bumpVersion.firstRow { $0.int64(at: 0) })
+    }
+
+    private static func readVersion(_ database: Database) throws -> UInt64 {
+        let query = try database.prepare("SELECT version FROM store_state WHERE singleton = 1")
+        return try version(from: query.firstRow { $0.int64(at: 0) })
+    }
+
+    private static func version(from stored: Int64?) throws -> UInt64 {
+        guard let stored else {
+            throw StationStoreError.corruptRow(stationID: "-", detail: "store_state has no version row")
+        }
+        guard let version = UInt64(exactly: stored) else {
+            throw StationStoreError.corruptRow(stationID: "-", detail: "negative store version \(stored)")
+        }
+        return version
+    }
+}
+
+/// Owned by one thread or actor, like its `Database`.
+@available(*, unavailable)
+extension StationStore: Sendable {}

@@ -1,0 +1,225 @@
+/// A strict RFC 8259 syntax check, run on every request frame before it is decoded.
+///
+/// Foundation's decoders are lenient in places (trailing commas, values skipped without being
+/// validated), so a frame like `{"type":"sys.ping","body":{},}` would otherwise be answered as
+/// if it were JSON. This scanner accepts exactly the JSON grammar: one value, surrounded only by
+/// whitespace, UTF-8 text, escapes and numbers as the RFC writes them, nesting at most
+/// `maxDepth` deep. It allocates nothing but a small stack and makes one pass over the bytes.
+public enum StrictJSON {
+    public static let maxDepth = 512
+
+    /// Why a document is not JSON, with the byte offset where the scan stopped.
+    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        public let offset: Int
+        public let reason: String
+        public var description: String { "\(reason) at byte \(offset)" }
+    }
+
+    /// Returns nil when `bytes` is one valid JSON document, else why not.
+    public static func check<Bytes: Collection>(_ bytes: Bytes) -> Failure? where Bytes.Element == UInt8 {
+        let result: Failure? = bytes.withContiguousStorageIfAvailable { buffer in
+            var scanner = Scanner(buffer)
+            return scanner.document()
+        } ?? {
+            let copy = Array(bytes)
+            return copy.withUnsafeBufferPointer { buffer in
+                var scanner = Scanner(buffer)
+                return scanner.document()
+            }
+        }()
+        return result
+    }
+
+    private struct Scanner {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var index = 0
+        /// Open containers: true for an object, false for an array.
+        var stack: [Bool] = []
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>) {
+            self.bytes = bytes
+            stack.reserveCapacity(16)
+        }
+
+        func fail(_ reason: String) -> Failure { Failure(offset: index, reason: reason) }
+
+        var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+        mutating func skipWhitespace() {
+            while index < bytes.count {
+                switch bytes[index] {
+                case 0x20, 0x09, 0x0A, 0x0D: index += 1
+                default: return
+                }
+            }
+        }
+
+        mutating func document() -> Failure? {
+            skipWhitespace()
+            if let failure = value() { return failure }
+            skipWhitespace()
+            return index == bytes.count ? nil : fail("unexpected text after the JSON value")
+        }
+
+        /// Scans one value, including every nested container, without recursion.
+        mutating func value() -> Failure? {
+            while true {
+                // Expect the start of a value.
+                skipWhitespace()
+                guard let byte = peek else { return fail("unexpected end of input, expected a value") }
+                switch byte {
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    guard stack.count < StrictJSON.maxDepth else { return fail("nesting deeper than \(StrictJSON.maxDepth)") }
+                    let isObject = byte == UInt8(ascii: "{")
+                    index += 1
+                    skipWhitespace()
+                    if peek == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                        index += 1
+                        break  // empty container: a complete value
+                    }
+                    stack.append(isObject)
+                    if isObject, let failure = key() { return failure }
+                    continue
+                case UInt8(ascii: "\""):
+                    if let failure = string() { return failure }
+                case UInt8(ascii: "t"):
+                    if let failure = literal("true") { return failure }
+                case UInt8(ascii: "f"):
+                    if let failure = literal("false") { return failure }
+                case UInt8(ascii: "n"):
+                    if let failure = literal("null") { return failure }
+                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    if let failure = number() { return failure }
+                default:
+                    return fail("unexpected character, expected a value")
+                }
+                // A value is complete: close containers or move to the next element.
+                while true {
+                    guard let isObject = stack.last else { return nil }
+                    skipWhitespace()
+                    guard let next = peek else { return fail("unexpected end of input inside a container") }
+                    if next == UInt8(ascii: ",") {
+                        index += 1
+                        if isObject, let failure = key() { return failure }
+                        break
+                    }
+                    if next == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                        index += 1
+                        stack.removeLast()
+                        continue
+                    }
+                    return fail(isObject ? "expected ',' or '}'" : "expected ',' or ']'")
+                }
+            }
+        }
+
+        /// Scans `"name" :` inside an object.
+        mutating func key() -> Failure? {
+            skipWhitespace()
+            guard peek == UInt8(ascii: "\"") else { return fail("expected a quoted member name") }
+            if let failure = string() { return failure }
+            skipWhitespace()
+            guard peek == UInt8(ascii: ":") else { return fail("expected ':' after a member name") }
+            index += 1
+            return nil
+        }
+
+        mutating func literal(_ word: StaticString) -> Failure? {
+            let count = word.utf8CodeUnitCount
+            guard index + count <= bytes.count else { return fail("unexpected end of input in a literal") }
+            let expected = UnsafeBufferPointer(start: word.utf8Start, count: count)
+            for offset in 0..<count where bytes[index + offset] != expected[offset] {
+                return fail("invalid literal")
+            }
+            index += count
+            return nil
+        }
+
+        mutating func number() -> Failure? {
+            if peek == UInt8(ascii: "-") { index += 1 }
+            guard let first = peek, isDigit(first) else { return fail("a number needs digits") }
+            index += 1
+            if first != UInt8(ascii: "0") {
+                while let byte = peek, isDigit(byte) { index += 1 }
+            }
+            if peek == UInt8(ascii: ".") {
+                index += 1
+                guard let byte = peek, isDigit(byte) else { return fail("a fraction needs digits") }
+                while let byte = peek, isDigit(byte) { index += 1 }
+            }
+            if peek == UInt8(ascii: "e") || peek == UInt8(ascii: "E") {
+                index += 1
+                if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { index += 1 }
+                guard let byte = peek, isDigit(byte) else { return fail("an exponent needs digits") }
+                while let byte = peek, isDigit(byte) { index += 1 }
+            }
+            return nil
+        }
+
+        func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+        /// Scans a string, checking escapes and that the text is well-formed UTF-8.
+        mutating func string() -> Failure? {
+            index += 1  // opening quote
+            while index < bytes.count {
+                let byte = bytes[index]
+                switch byte {
+                case UInt8(ascii: "\""):
+                    index += 1
+                    return nil
+                case UInt8(ascii: "\\"):
+                    index += 1
+                    guard let escape = peek else { return fail("unexpected end of input in an escape") }
+                    switch escape {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+                         UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                        index += 1
+                    case UInt8(ascii: "u"):
+                        index += 1
+                        for _ in 0..<4 {
+                            guard let hex = peek, isHex(hex) else { return fail("\\u needs four hex digits") }
+                            index += 1
+                        }
+                    default:
+                        return fail("invalid escape")
+                    }
+                case 0x00..<0x20:
+                    return fail("control character in a string")
+                case 0x20..<0x80:
+                    index += 1
+                default:
+                    if let failure = utf8Sequence(byte) { return failure }
+                }
+            }
+            return fail("unterminated string")
+        }
+
+        func isHex(_ byte: UInt8) -> Bool {
+            isDigit(byte) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "f"))
+        }
+
+        /// Checks one multi-byte UTF-8 sequence (no overlongs, no surrogates, at most U+10FFFF).
+        mutating func utf8Sequence(_ lead: UInt8) -> Failure? {
+            let length: Int
+            var low: UInt8 = 0x80, high: UInt8 = 0xBF
+            switch lead {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; low = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; high = 0x9F
+            case 0xF0: length = 4; low = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; high = 0x8F
+            default: return fail("invalid UTF-8")
+            }
+            guard index + length <= bytes.count else { return fail("truncated UTF-8") }
+            for offset in 1..<length {
+                let byte = bytes[index + offset]
+                let (min, max) = offset == 1 ? (low, high) : (UInt8(0x80), UInt8(0xBF))
+                guard byte >= min && byte <= max else { return fail("invalid UTF-8") }
+            }
+            index += length
+            return nil
+        }
+    }
+}

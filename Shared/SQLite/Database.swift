@@ -1,0 +1,180 @@
+internal import CSQLite
+
+/// One SQLite connection, opened in WAL mode with `synchronous=FULL` and foreign keys on.
+///
+/// Not thread-safe and not `Sendable`: each thread (or actor) opens its own. `close()` is
+/// idempotent and also runs on deinit; statements prepared from a closed database throw.
+public final class Database {
+    /// The `sqlite3*` handle; nil once closed.
+    private(set) var handle: OpaquePointer?
+    /// The file this connection opened.
+    public let path: String
+
+    /// Opens (creating if missing) the database file at `path`. The directory must exist.
+    ///
+    /// - Parameter busyTimeoutMilliseconds: how long a call waits for another connection's lock
+    ///   before failing with `SQLITE_BUSY`.
+    public init(path: String, busyTimeoutMilliseconds: Int32 = 5_000) throws {
+        self.path = path
+        var opened: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let result = sqlite3_open_v2(path, &opened, flags, nil)
+        guard result == SQLITE_OK, let opened else {
+            let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(opened)
+            throw SQLiteError(code: result, message: "\(message) (\(path))", operation: "open")
+        }
+        handle = opened
+        sqlite3_extended_result_codes(opened, 1)
+        sqlite3_busy_timeout(opened, busyTimeoutMilliseconds)
+        do {
+            try configure()
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    deinit {
+        close()
+    }
+
+    private func configure() throws {
+        let mode = try scalarText("PRAGMA journal_mode=WAL")
+        guard mode?.lowercased() == "wal" else {
+            throw SQLiteError.misuse("could not switch to WAL journal mode (got \(mode ?? "nothing"))",
+                                     operation: "open", sql: "PRAGMA journal_mode=WAL")
+        }
+        try execute("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")
+    }
+
+    /// True until `close()`.
+    public var isOpen: Bool { handle != nil }
+
+    /// Closes the connection, finalizing any statement still alive. Safe to call twice.
+    public func close() {
+        guard let handle else { return }
+        while let statement = sqlite3_next_stmt(handle, nil) {
+            sqlite3_finalize(statement)
+        }
+        sqlite3_close_v2(handle)
+        self.handle = nil
+    }
+
+    /// Runs one or more SQL statements that return no rows needed by the caller.
+    public func execute(_ sql: String) throws {
+        let db = try openHandle(for: "exec", sql: sql)
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let result = sqlite3_exec(db, sql, nil, nil, &errorMessage)
+        defer { sqlite3_free(errorMessage) }
+        guard result == SQLITE_OK else {
+            let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(db))
+            throw SQLiteError(code: result, extendedCode: sqlite3_extended_errcode(db), message: message,
+                              operation: "exec", sql: sql)
+        }
+    }
+
+    /// Compiles exactly one SQL statement.
+    ///
+    /// - Parameter persistent: hint that the statement will be reused many times.
+    public func prepare(_ sql: String, persistent: Bool = false) throws -> Statement {
+        let db = try openHandle(for: "prepare", sql: sql)
+        var statement: OpaquePointer?
+        var hasTrailingSQL = false
+        let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
+        let result = sql.withCString { text in
+            var tail: UnsafePointer<CChar>?
+            let result = sqlite3_prepare_v3(db, text, -1, flags, &statement, &tail)
+            if let tail {
+                hasTrailingSQL = String(cString: tail).contains { !$0.isWhitespace && $0 != ";" }
+            }
+            return result
+        }
+        guard result == SQLITE_OK else {
+            throw error(result, operation: "prepare", sql: sql)
+        }
+        guard let statement else {
+            throw SQLiteError.misuse("no SQL statement to prepare", operation: "prepare", sql: sql)
+        }
+        guard !hasTrailingSQL else {
+            sqlite3_finalize(statement)
+            throw SQLiteError.misuse("prepare takes one statement; use execute() for several",
+                                     operation: "prepare", sql: sql)
+        }
+        return Statement(handle: statement, database: self, sql: sql)
+    }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE` ... `COMMIT`; rolls back and rethrows if anything throws.
+    ///
+    /// Transactions do not nest: calling this inside another transaction throws a misuse error.
+    public func transaction<Result>(_ body: () throws -> Result) throws -> Result {
+        let db = try openHandle(for: "transaction", sql: "BEGIN IMMEDIATE")
+        guard sqlite3_get_autocommit(db) != 0 else {
+            throw SQLiteError.misuse("a transaction is already open (transactions do not nest)",
+                                     operation: "transaction", sql: "BEGIN IMMEDIATE")
+        }
+        try execute("BEGIN IMMEDIATE")
+        let result: Result
+        do {
+            result = try body()
+            try execute("COMMIT")
+        } catch {
+            rollbackIfOpen()
+            throw error
+        }
+        return result
+    }
+
+    /// True while a transaction is open on this connection.
+    public var isInTransaction: Bool {
+        guard let handle else { return false }
+        return sqlite3_get_autocommit(handle) == 0
+    }
+
+    /// Rows changed by the most recent INSERT, UPDATE or DELETE.
+    public var changes: Int {
+        guard let handle else { return 0 }
+        return Int(sqlite3_changes64(handle))
+    }
+
+    /// The rowid of the most recent successful INSERT on this connection.
+    public var lastInsertRowID: Int64 {
+        guard let handle else { return 0 }
+        return sqlite3_last_insert_rowid(handle)
+    }
+
+    // MARK: - Internals shared with Statement and the pragma helpers
+
+    /// The open handle, or a misuse error naming the operation.
+    func openHandle(for operation: String, sql: String? = nil) throws -> OpaquePointer {
+        guard let handle else {
+            throw SQLiteError.misuse("the database is closed", operation: operation, sql: sql)
+        }
+        return handle
+    }
+
+    /// An error carrying this connection's current message and extended code.
+    func error(_ result: Int32, operation: String, sql: String?) -> SQLiteError {
+        guard let handle else {
+            return SQLiteError(code: result, message: "the database is closed", operation: operation, sql: sql)
+        }
+        return SQLiteError(code: result, extendedCode: sqlite3_extended_errcode(handle),
+                           message: String(cString: sqlite3_errmsg(handle)), operation: operation, sql: sql)
+    }
+
+    /// The first column of the first row as text, or nil when there is no row or it is NULL.
+    func scalarText(_ sql: String) throws -> String? {
+        try prepare(sql).firstRow { $0.optionalString(at: 0) } ?? nil
+    }
+
+    private func rollbackIfOpen() {
+        // SQLite rolls back by itself after some errors (SQLITE_FULL, SQLITE_IOERR...): only
+        // issue ROLLBACK when the transaction is still open, and keep the original error.
+        guard let handle, sqlite3_get_autocommit(handle) == 0 else { return }
+        sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+    }
+}
+
+/// One connection per thread: never share a `Database` across concurrency domains.
+@available(*, unavailable)
+extension Database: Sendable {}

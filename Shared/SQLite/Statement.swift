@@ -1,0 +1,264 @@
+internal import CSQLite
+import Foundation
+
+/// `SQLITE_TRANSIENT`: SQLite copies bound text and blobs before the bind call returns, so the
+/// Swift buffer may go away right after. (The C macro is a cast of -1 and does not import.)
+private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// A compiled SQL statement: bind parameters (1-based), step through rows, read columns (0-based).
+///
+/// Reuse it with `reset()` after each run. Finalized on deinit or when its database closes.
+public final class Statement {
+    /// The `sqlite3_stmt*`; nil once finalized.
+    private var handle: OpaquePointer?
+    /// Kept alive so the connection outlives its statements.
+    private let database: Database
+    /// The SQL text, for error messages.
+    public let sql: String
+
+    /// What one `step()` produced.
+    public enum StepResult: Sendable, Equatable {
+        /// A result row is ready to read.
+        case row
+        /// The statement has finished.
+        case done
+    }
+
+    init(handle: OpaquePointer, database: Database, sql: String) {
+        self.handle = handle
+        self.database = database
+        self.sql = sql
+    }
+
+    deinit {
+        // When the database closed first, it already finalized every statement.
+        if database.isOpen, let handle { sqlite3_finalize(handle) }
+    }
+
+    /// Releases the compiled statement now; later calls throw a misuse error.
+    public func finalize() {
+        if database.isOpen, let handle { sqlite3_finalize(handle) }
+        handle = nil
+    }
+
+    // MARK: - Running
+
+    /// Advances to the next row, or reports that the statement is done.
+    @discardableResult
+    public func step() throws -> StepResult {
+        let statement = try live("step")
+        let result = sqlite3_step(statement)
+        switch result {
+        case SQLITE_ROW: return .row
+        case SQLITE_DONE: return .done
+        default: throw database.error(result, operation: "step", sql: sql)
+        }
+    }
+
+    /// Steps until done (ignoring any rows), then resets so the statement can run again.
+    /// Bindings are kept; rebind what changes.
+    public func run() throws {
+        defer { reset() }
+        while try step() == .row {}
+    }
+
+    /// Calls `body` for every result row, then resets the statement.
+    public func forEachRow(_ body: (Statement) throws -> Void) throws {
+        defer { reset() }
+        while try step() == .row {
+            try body(self)
+        }
+    }
+
+    /// Steps once and reads the row with `read`, or returns nil when there is none; always resets,
+    /// so no read stays open (an open read would hold back WAL checkpoints).
+    public func firstRow<Value>(_ read: (Statement) throws -> Value) throws -> Value? {
+        defer { reset() }
+        guard try step() == .row else { return nil }
+        return try read(self)
+    }
+
+    /// Rewinds the statement so it can run again; bindings are kept.
+    public func reset() {
+        guard database.isOpen, let handle else { return }
+        // The return value repeats the last step's error, which step() already reported.
+        sqlite3_reset(handle)
+    }
+
+    /// Sets every parameter back to NULL.
+    public func clearBindings() {
+        guard database.isOpen, let handle else { return }
+        sqlite3_clear_bindings(handle)
+    }
+
+    // MARK: - Binding (1-based parameter index)
+
+    public func bind(_ value: Int64, at index: Int) throws {
+        let (statement, position) = try parameter(index)
+        try check(sqlite3_bind_int64(statement, position, value), index)
+    }
+
+    public func bind(_ value: Int, at index: Int) throws {
+        try bind(Int64(value), at: index)
+    }
+
+    public func bind(_ value: Double, at index: Int) throws {
+        let (statement, position) = try parameter(index)
+        try check(sqlite3_bind_double(statement, position, value), index)
+    }
+
+    /// Binds UTF-8 text of exact length (embedded NULs kept); an empty string stays `''`, never NULL.
+    public func bind(_ value: String, at index: Int) throws {
+        let (statement, position) = try parameter(index)
+        var text = value
+        let result = text.withUTF8 { bytes -> Int32 in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else {
+                return sqlite3_bind_text(statement, position, "", 0, sqliteTransient)
+            }
+            let characters = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
+            return sqlite3_bind_text64(statement, position, characters, UInt64(bytes.count), sqliteTransient,
+                                       UInt8(SQLITE_UTF8))
+        }
+        try check(result, index)
+    }
+
+    /// Binds a blob; empty data stays a zero-length blob, never NULL.
+    public func bind(_ value: Data, at index: Int) throws {
+        let (statement, position) = try parameter(index)
+        let result = value.withUnsafeBytes { bytes -> Int32 in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else {
+                return sqlite3_bind_zeroblob(statement, position, 0)
+            }
+            return sqlite3_bind_blob64(statement, position, base, UInt64(bytes.count), sqliteTransient)
+        }
+        try check(result, index)
+    }
+
+    public func bindNull(at index: Int) throws {
+        let (statement, position) = try parameter(index)
+        try check(sqlite3_bind_null(statement, position), index)
+    }
+
+    public func bind(_ value: Int64?, at index: Int) throws {
+        if let value { try bind(value, at: index) } else { try bindNull(at: index) }
+    }
+
+    public func bind(_ value: Int?, at index: Int) throws {
+        if let value { try bind(Int64(value), at: index) } else { try bindNull(at: index) }
+    }
+
+    public func bind(_ value: Double?, at index: Int) throws {
+        if let value { try bind(value, at: index) } else { try bindNull(at: index) }
+    }
+
+    public func bind(_ value: String?, at index: Int) throws {
+        if let value { try bind(value, at: index) } else { try bindNull(at: index) }
+    }
+
+    public func bind(_ value: Data?, at index: Int) throws {
+        if let value { try bind(value, at: index) } else { try bindNull(at: index) }
+    }
+
+    // MARK: - Reading the current row (0-based column index)
+
+    /// Columns in the result (0 for statements that return none).
+    public var columnCount: Int {
+        guard database.isOpen, let handle else { return 0 }
+        return Int(sqlite3_column_count(handle))
+    }
+
+    public func columnName(at column: Int) -> String {
+        sqlite3_column_name(current(column), Int32(column)).map { String(cString: $0) } ?? ""
+    }
+
+    /// True when the column holds SQL NULL.
+    public func isNull(at column: Int) -> Bool {
+        sqlite3_column_type(current(column), Int32(column)) == SQLITE_NULL
+    }
+
+    public func int64(at column: Int) -> Int64 {
+        sqlite3_column_int64(current(column), Int32(column))
+    }
+
+    public func int(at column: Int) -> Int {
+        Int(int64(at: column))
+    }
+
+    public func double(at column: Int) -> Double {
+        sqlite3_column_double(current(column), Int32(column))
+    }
+
+    /// The column as UTF-8 text (`""` for NULL).
+    public func string(at column: Int) -> String {
+        let statement = current(column)
+        // Order matters: fetch the text first, then its byte count.
+        guard let text = sqlite3_column_text(statement, Int32(column)) else { return "" }
+        let count = Int(sqlite3_column_bytes(statement, Int32(column)))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+    }
+
+    /// The column as bytes (empty for NULL or a zero-length blob).
+    public func data(at column: Int) -> Data {
+        let statement = current(column)
+        guard let bytes = sqlite3_column_blob(statement, Int32(column)) else { return Data() }
+        return Data(bytes: bytes, count: Int(sqlite3_column_bytes(statement, Int32(column))))
+    }
+
+    public func optionalInt64(at column: Int) -> Int64? {
+        isNull(at: column) ? nil : int64(at: column)
+    }
+
+    public func optionalDouble(at column: Int) -> Double? {
+        isNull(at: column) ? nil : double(at: column)
+    }
+
+    public func optionalString(at column: Int) -> String? {
+        isNull(at: column) ? nil : string(at: column)
+    }
+
+    public func optionalData(at column: Int) -> Data? {
+        isNull(at: column) ? nil : data(at: column)
+    }
+
+    // MARK: - Internals
+
+    private func live(_ operation: String) throws -> OpaquePointer {
+        guard database.isOpen else {
+            throw SQLiteError.misuse("the database is closed", operation: operation, sql: sql)
+        }
+        guard let handle else {
+            throw SQLiteError.misuse("the statement was finalized", operation: operation, sql: sql)
+        }
+        return handle
+    }
+
+    private func parameter(_ index: Int) throws -> (OpaquePointer, Int32) {
+        let statement = try live("bind")
+        guard let position = Int32(exactly: index), position >= 1,
+              position <= sqlite3_bind_parameter_count(statement) else {
+            throw SQLiteError(code: SQLITE_RANGE, message: "no parameter \(index) (parameters are 1-based)",
+                              operation: "bind", sql: sql)
+        }
+        return (statement, position)
+    }
+
+    private func check(_ result: Int32, _ index: Int) throws {
+        guard result == SQLITE_OK else {
+            throw database.error(result, operation: "bind parameter \(index)", sql: sql)
+        }
+    }
+
+    /// Column reads are programming-time contracts (a row was stepped to, the index exists).
+    private func current(_ column: Int) -> OpaquePointer {
+        guard database.isOpen, let handle else {
+            preconditionFailure("reading a column of a closed or finalized statement: \(sql)")
+        }
+        precondition(column >= 0 && column < Int(sqlite3_column_count(handle)),
+                     "column \(column) out of range for: \(sql)")
+        return handle
+    }
+}
+
+/// Belongs to the thread of its `Database`.
+@available(*, unavailable)
+extension Statement: Sendable {}
