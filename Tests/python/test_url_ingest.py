@@ -1,0 +1,155 @@
+"""ingest.feed with a `file://` URL and with an `http://127.0.0.1:PORT/...` URL of a real feed.
+
+The local HTTP server refuses requests without a User-Agent header (403), to prove that
+price-ingest sends one, as real retailer endpoints expect.
+"""
+
+import http.client
+import http.server
+import json
+import threading
+import time
+
+import pytest
+
+from conftest import REAL_DATA, needs_real_data, start_price_ingest
+from fbclient import Client, assert_error
+
+FEED = "uk-cma-snapshot-2025-10-09/asda.json"
+RAW_FEED = "uk-cma-shell-2025-04-13-raw.json"
+
+pytestmark = [needs_real_data]
+
+
+class FeedHandler(http.server.BaseHTTPRequestHandler):
+    """Serves files under REAL_DATA; 403 without User-Agent; a few special paths."""
+
+    server_version = "FuelBoardTestFeeds/1"
+
+    def do_GET(self):
+        self.server.seen.append({"path": self.path, "user_agent": self.headers.get("User-Agent")})
+        if not self.headers.get("User-Agent"):
+            return self._send(403, b"a User-Agent header is required\n", "text/plain")
+        if self.path == "/slow.json":
+            self.server.release.wait(10)
+            return self._send(200, b'{"stations": []}', "application/json")
+        if self.path == "/not-json.json":
+            return self._send(200, b"<html>maintenance</html>", "text/html")
+        if self.path == "/server-error.json":
+            return self._send(500, b"oops", "text/plain")
+        relative = self.path.lstrip("/")
+        path = (REAL_DATA / relative).resolve()
+        if REAL_DATA.resolve() not in path.parents or not path.is_file():
+            return self._send(404, b"not found\n", "text/plain")
+        # Shell's real endpoint serves JSON from an .html URL as an octet stream (DATA.md).
+        self._send(200, path.read_bytes(), "application/octet-stream")
+
+    def _send(self, status, body, content_type):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def feed_server():
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), FeedHandler)
+    server.daemon_threads = True
+    server.seen = []
+    server.release = threading.Event()
+    thread = threading.Thread(target=server.serve_forever, name="feed-server", daemon=True)
+    thread.start()
+    server.base = f"http://127.0.0.1:{server.server_address[1]}"
+    yield server
+    server.release.set()
+    server.shutdown()
+    server.server_close()
+    thread.join(timeout=5)
+
+
+def retailer_state(stack, retailer):
+    state = stack.ingest_client.call("ingest.snapshot", {"retailer": retailer})
+    stations = state.get("state", state).get("stations", [])
+    return sorted((json.dumps({k: v for k, v in s.items() if k != "updated"}, sort_keys=True) for s in stations))
+
+
+def test_ingestFeed_fromFileUrl_equalsTheInlineFeed(stack):
+    path = REAL_DATA / FEED
+    by_url = stack.ingest_feed("asda", url=path.as_uri())
+    url_state = retailer_state(stack, "asda")
+    inline = stack.ingest_feed("asda", feed=json.loads(path.read_bytes()))
+    assert by_url["version"] < inline["version"]
+    for key in ("accepted", "rejected", "withoutLocation"):
+        assert by_url[key] == inline[key], key
+    assert by_url["accepted"] == len(json.loads(path.read_bytes())["stations"])
+    assert retailer_state(stack, "asda") == url_state
+
+
+def test_feedServer_refusesRequestsWithoutUserAgent(feed_server):
+    """The check below proves something only if the server really refuses such requests."""
+    host, port = feed_server.server_address
+    connection = http.client.HTTPConnection(host, port, timeout=5)
+    try:
+        connection.request("GET", f"/{FEED}")  # http.client sends no User-Agent unless told to
+        assert connection.getresponse().status == 403
+    finally:
+        connection.close()
+
+
+def test_ingestFeed_fromHttpUrl_sendsUserAgentAndEqualsTheFileUrl(stack, feed_server):
+    by_file = stack.ingest_feed("asda", url=(REAL_DATA / FEED).as_uri())
+    file_state = retailer_state(stack, "asda")
+    before = len(feed_server.seen)
+    by_http = stack.ingest_feed("asda", url=f"{feed_server.base}/{FEED}")
+    requests = feed_server.seen[before:]
+    assert requests and all(r["user_agent"] for r in requests), f"requests without User-Agent: {requests}"
+    assert by_http["accepted"] == by_file["accepted"] and by_http["version"] > by_file["version"]
+    assert retailer_state(stack, "asda") == file_state
+    reply = stack.lookup_client.call("lookup.cheapest", {"fuel": "B7", "lat": 51.4893, "lng": 0.0239,
+                                                         "radiusMiles": 3, "limit": 5, "retailer": "asda"})
+    assert reply["results"] and reply.get("version", by_http["version"]) == by_http["version"]
+
+
+def test_ingestFeed_fromHttpUrl_ofAByteExactRawCapture(stack, feed_server):
+    body = stack.ingest_feed("shell", url=f"{feed_server.base}/{RAW_FEED}")
+    assert body["accepted"] == len(json.loads((REAL_DATA / RAW_FEED).read_bytes())["stations"])
+
+
+@pytest.mark.parametrize("path,codes", [
+    ("/does-not-exist.json", ("not_found", "unavailable")),
+    ("/server-error.json", ("unavailable",)),
+    ("/not-json.json", ("bad_request", "unavailable")),
+])
+def test_ingestFeed_fromAFailingHttpUrl_getsAnErrorAndKeepsTheStoredFeed(stack, feed_server, path, codes):
+    stored = stack.ingest_feed("asda", url=(REAL_DATA / FEED).as_uri())
+    before = retailer_state(stack, "asda")
+    reply = stack.ingest_client.request("ingest.feed", {"retailer": "asda", "url": feed_server.base + path})
+    assert_error(reply, *codes)
+    assert stack.ingest_client.call("ingest.snapshot", {})["version"] == stored["version"]
+    assert retailer_state(stack, "asda") == before
+
+
+@pytest.mark.time_limit(30)
+def test_ingestFeed_fromAHangingHttpUrl_timesOutAndStaysResponsive(tmp_path, zmq_context, feed_server):
+    ingest = start_price_ingest(tmp_path / "data", tmp_path, extra=("--fetch-timeout", "2s"))
+    endpoint = ingest.endpoints["listening"]
+    try:
+        with Client(zmq_context, endpoint, 15_000) as client, Client(zmq_context, endpoint, 5_000) as other:
+            client.send_frames([json.dumps({"v": 1, "id": "slow", "type": "ingest.feed", "body": {
+                "retailer": "asda", "url": feed_server.base + "/slow.json"}}).encode()])
+            started = time.monotonic()
+            # While the fetch hangs, the service keeps answering other requests.
+            assert other.call("sys.ping")["service"] == "price-ingest"
+            assert time.monotonic() - started < 1.5, "sys.ping waited for the hanging fetch"
+            reply = client.recv_reply(timeout_ms=15_000)
+            elapsed = time.monotonic() - started
+            assert_error(reply, "timeout", "unavailable", id_="slow")
+            assert elapsed < 12, f"a 2 s fetch timeout took {elapsed:.1f} s to answer"
+            assert other.call("ingest.snapshot", {})["version"] == 0
+    finally:
+        feed_server.release.set()
+        ingest.kill()
