@@ -53,6 +53,7 @@ struct CLIContext {
         case "health": HealthCommand.spec
         case "stats": StatsCommand.spec
         case "generate": GenerateCommand.spec
+        case "loadtest": LoadTestCommand.spec
         default: ("", "", [])
         }
     }

@@ -1,0 +1,172 @@
+import Foundation
+import Messages
+import ServiceKit
+import ZeroMQ
+
+/// Drives one endpoint from one thread over one DEALER socket: closed loop (N in flight) or
+/// open loop (a fixed rate, latency measured from each request's intended send time, so a
+/// stalled server cannot hide behind coordinated omission).
+struct LoadRunner {
+    struct Settings {
+        var endpoint: String
+        var concurrency = 1
+        /// Requests per second for an open loop; nil for a closed loop.
+        var rate: Double?
+        var duration: Duration = .seconds(10)
+        var warmup: Duration = .seconds(1)
+        var maxRequests: Int?
+        var timeout: Duration = .seconds(5)
+    }
+
+    /// One second of the run, for the progress line and the latency-over-time chart.
+    struct Second: Codable {
+        var second: Int
+        var requests: Int
+        var errors: Int
+        var p50: Double
+        var p99: Double
+    }
+
+    struct Result {
+        var histogram = LatencyHistogram()
+        var errorsByCode: [String: Int] = [:]
+        var invalidReplies = 0
+        var timeouts = 0
+        var completed = 0
+        var elapsed: Duration = .zero
+        var seconds: [Second] = []
+    }
+
+    let settings: Settings
+    let plan: LoadPlan
+    let context: Context
+
+    func run(progress: (Second) -> Void) throws -> Result {
+        let socket = try Socket(context, .dealer)
+        socket.linger = .zero
+        socket.sendHighWaterMark = 0
+        socket.receiveHighWaterMark = 0
+        try socket.connect(settings.endpoint)
+        let poller = Poller()
+        poller.add(socket)
+
+        var result = Result()
+        var inFlight: [Int: ContinuousClock.Instant] = [:]  // sequence -> intended send time
+        var sequence = 0
+        let start = ContinuousClock.now
+        let measureFrom = start + settings.warmup
+        let end = measureFrom + settings.duration
+        var secondHistogram = LatencyHistogram()
+        var secondErrors = 0
+        var secondIndex = 0
+        var nextSecond = measureFrom + .seconds(1)
+        let interval: Duration? = settings.rate.map { .nanoseconds(Int64(1e9 / max($0, 0.001))) }
+        var nextOpenLoopSend = start
+
+        func send(intended: ContinuousClock.Instant) throws {
+            try socket.send([Data(), plan.frame(sequence)])
+            inFlight[sequence] = intended
+            sequence += 1
+        }
+
+        if interval == nil {
+            for _ in 0..<settings.concurrency { try send(intended: .now) }
+        }
+        while true {
+            let now = ContinuousClock.now
+            if now >= end || (settings.maxRequests.map { result.completed >= $0 } ?? false) { break }
+            if let interval {
+                while nextOpenLoopSend <= now {
+                    try send(intended: nextOpenLoopSend)
+                    nextOpenLoopSend += interval
+                }
+            }
+            let wait: Duration = interval == nil ? .milliseconds(100) : max(.zero, nextOpenLoopSend - .now)
+            let ready = try poller.poll(timeout: min(wait, .milliseconds(100)))
+            if !ready.isEmpty {
+                while let frames = try? socket.receive(dontWait: true) {
+                    let received = ContinuousClock.now
+                    guard let payload = frames.last, let (id, ok, code) = Self.scan(payload),
+                          let intended = inFlight.removeValue(forKey: id) else {
+                        result.invalidReplies += 1
+                        continue
+                    }
+                    if intended >= measureFrom {
+                        let latency = received - intended
+                        let micros = Double(latency.components.seconds) * 1e6
+                            + Double(latency.components.attoseconds) / 1e12
+                        result.histogram.record(microseconds: micros)
+                        secondHistogram.record(microseconds: micros)
+                        result.completed += 1
+                        if !ok {
+                            result.errorsByCode[code ?? "unreadable", default: 0] += 1
+                            secondErrors += 1
+                        }
+                    }
+                    if interval == nil && ContinuousClock.now < end { try send(intended: .now) }
+                }
+            }
+            // Requests that never came back count as timeouts (and free their slot).
+            let expired = inFlight.filter { ContinuousClock.now - $0.value > settings.timeout }
+            for (id, _) in expired {
+                inFlight[id] = nil
+                result.timeouts += 1
+                if interval == nil { try send(intended: .now) }
+            }
+            if ContinuousClock.now >= nextSecond {
+                let second = Second(second: secondIndex + 1, requests: Int(secondHistogram.count), errors: secondErrors,
+                                    p50: secondHistogram.quantile(0.5), p99: secondHistogram.quantile(0.99))
+                result.seconds.append(second)
+                progress(second)
+                secondHistogram = LatencyHistogram()
+                secondErrors = 0
+                secondIndex += 1
+                nextSecond += .seconds(1)
+            }
+        }
+        result.elapsed = min(ContinuousClock.now, end) - measureFrom
+        return result
+    }
+
+    /// Reads the id, `ok` and error code from a reply without decoding it (the generator must
+    /// stay cheap); nil when the reply is not valid JSON or has no numeric id. Replies are encoded
+    /// with sorted keys, so the top-level `"id"` is the last unescaped one.
+    static func scan(_ payload: Data) -> (Int, Bool, String?)? {
+        guard StrictJSON.check(payload) == nil else { return nil }
+        return payload.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> (Int, Bool, String?)? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            guard let idStart = lastIndex(of: Array(#""id":""#.utf8), in: bytes) else { return nil }
+            var index = idStart, id = 0, digits = 0
+            while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
+                id = id * 10 + Int(bytes[index] - 48)
+                index += 1
+                digits += 1
+            }
+            guard digits > 0, digits < 18 else { return nil }
+            let ok = lastIndex(of: Array(#""ok":true"#.utf8), in: bytes) != nil
+            var code: String?
+            if !ok, let codeStart = lastIndex(of: Array(#""code":""#.utf8), in: bytes) {
+                var end = codeStart
+                while end < bytes.count, bytes[end] != UInt8(ascii: "\"") { end += 1 }
+                code = String(decoding: UnsafeBufferPointer(rebasing: bytes[codeStart..<end]), as: UTF8.self)
+            }
+            return (id, ok, code)
+        }
+    }
+
+    /// The index just past the last occurrence of `needle` in `bytes`.
+    private static func lastIndex(of needle: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard bytes.count >= needle.count else { return nil }
+        var start = bytes.count - needle.count
+        while start >= 0 {
+            var matches = true
+            for offset in 0..<needle.count where bytes[start + offset] != needle[offset] {
+                matches = false
+                break
+            }
+            if matches { return start + needle.count }
+            start -= 1
+        }
+        return nil
+    }
+}
