@@ -2,14 +2,20 @@ import Foundation
 import Messages
 
 /// One request as a handler sees it: its id and type, the raw JSON, and ways to reply.
+///
+/// The envelope is read without a full decode: the frame is checked once by `StrictJSON`, then
+/// the top-level members are located in place. The client's `id` is echoed byte for byte, and a
+/// reply is the handler's encoded body spliced into the envelope.
 public struct IncomingRequest {
     let route: [Data]
     /// The whole request JSON.
     public let payload: Data
     unowned let server: ReplyServer
-    /// The client's id, echoed in the reply (`null` when the request was not readable).
-    public private(set) var id: JSONValue = .null
+    /// The id's JSON text as the client sent it (`null` when the request was not readable).
+    private(set) var idJSON: [UInt8] = Array("null".utf8)
     public private(set) var type: String = ""
+    /// Where the body's JSON text is inside `payload` (nil when the request has no body).
+    public private(set) var bodyRange: Range<Int>?
     var deferredID: UInt64 = 0
 
     init(route: [Data], payload: Data, server: ReplyServer) {
@@ -18,39 +24,80 @@ public struct IncomingRequest {
         self.server = server
     }
 
-    /// The id as it goes into a log line (bounded, no spaces).
+    /// The client's id as a value (`null` when the request was not readable).
+    public var id: JSONValue {
+        (try? JSONDecoder().decode(JSONValue.self, from: Data(idJSON))) ?? .null
+    }
+
+    /// The id as it goes into a log line (bounded, without quotes).
     public var logID: String {
-        switch id {
-        case .string(let text): String(text.prefix(64))
-        case .number(let number): "\(number)"
-        default: "-"
-        }
+        guard idJSON != Array("null".utf8) else { return "-" }
+        var text = String(decoding: idJSON.prefix(66), as: UTF8.self)
+        if text.hasPrefix("\"") { text.removeFirst() }
+        if text.hasSuffix("\"") { text.removeLast() }
+        return String(text.prefix(64))
     }
 
     var logType: String { String(type.prefix(60)) }
 
+    /// Reads `v`, `id`, `type` and where `body` is; anything unreadable is `bad_request`.
     mutating func decodeHead() throws(ServiceError) {
         if let failure = StrictJSON.check(payload) {
             throw .badRequest("request is not JSON: \(failure)")
         }
-        let head: RequestHead
-        do {
-            head = try JSONCoding.makeDecoder().decode(RequestHead.self, from: payload)
-        } catch {
-            throw .badRequest("request is not a JSON object: \(ServiceError.describe(error))")
+        let head = payload.withUnsafeBytes { raw -> (members: [JSONObjectReader.Member], fields: Head)? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            guard let members = JSONObjectReader.members(bytes, in: 0..<bytes.count) else { return nil }
+            var fields = Head()
+            for member in members {
+                switch member.key {
+                case "id": fields.id = Array(UnsafeBufferPointer(rebasing: bytes[member.value]))
+                case "type": fields.type = JSONObjectReader.string(bytes, member.value) ?? Head.notAString
+                case "v": fields.version = JSONObjectReader.number(bytes, member.value) ?? .nan
+                case "body": fields.body = member.value
+                default: break
+                }
+            }
+            return (members, fields)
         }
-        id = head.id ?? .null
-        guard let type = head.type, !type.isEmpty else { throw .badRequest("request has no \"type\"") }
+        guard let head else { throw .badRequest("request is not a JSON object") }
+        if let id = head.fields.id { idJSON = id }
+        bodyRange = head.fields.body
+        guard let type = head.fields.type, !type.isEmpty, type != Head.notAString else {
+            throw .badRequest("request has no \"type\" string")
+        }
         self.type = type
-        if let version = head.v, version != wireVersion {
-            throw .badRequest("unsupported protocol version \(version) (this service speaks v\(wireVersion))")
+        if let version = head.fields.version, version != Double(wireVersion) {
+            throw .badRequest("unsupported protocol version (this service speaks v\(wireVersion))")
         }
     }
 
-    /// Decodes the request's `body` as `Body`; a missing or ill-shaped body is `bad_request`.
+    private struct Head {
+        static let notAString = "\u{0}"
+        var id: [UInt8]?
+        var type: String?
+        var version: Double?
+        var body: Range<Int>?
+    }
+
+    /// The body's JSON text (`{}` when the request has none).
+    public var bodyData: Data {
+        guard let bodyRange else { return Data("{}".utf8) }
+        return payload.subdata(in: bodyRange)
+    }
+
+    /// Runs `body` over the body's bytes without copying them (an empty object when absent).
+    public func withBodyBytes<R>(_ body: (UnsafeBufferPointer<UInt8>, Range<Int>) throws -> R) rethrows -> R {
+        guard let bodyRange else {
+            return try Array("{}".utf8).withUnsafeBufferPointer { try body($0, 0..<2) }
+        }
+        return try payload.withUnsafeBytes { raw in try body(raw.bindMemory(to: UInt8.self), bodyRange) }
+    }
+
+    /// Decodes the request's `body` as `Body`; an ill-shaped body is `bad_request` naming the field.
     public func decodeBody<Body: Decodable & Sendable>(_ type: Body.Type) throws(ServiceError) -> Body {
         do {
-            return try JSONCoding.makeDecoder().decode(RequestBody<Body>.self, from: payload).body
+            return try JSONCoding.makeDecoder().decode(Body.self, from: bodyData)
         } catch {
             throw .badRequest("bad body for \(self.type): \(ServiceError.describe(error))")
         }
@@ -59,17 +106,31 @@ public struct IncomingRequest {
     /// A success reply carrying `body`.
     public func reply<Out: Encodable>(_ body: Out) -> ReplyServer.Outcome {
         do {
-            return .reply(try JSONCoding.encode(EncodableReply(v: wireVersion, id: id, ok: true, body: body)), nil)
+            return reply(bodyJSON: try JSONCoding.encode(body))
         } catch {
             return reply(error: ServiceError(.internal, "reply could not be encoded"))
         }
     }
 
+    /// A success reply whose body is already-encoded JSON (hot paths write it by hand).
+    public func reply<Bytes: Collection>(bodyJSON: Bytes) -> ReplyServer.Outcome where Bytes.Element == UInt8 {
+        var out = Data(capacity: bodyJSON.count + idJSON.count + 32)
+        out.append(contentsOf: #"{"body":"#.utf8)
+        out.append(contentsOf: bodyJSON)
+        out.append(contentsOf: #","id":"#.utf8)
+        out.append(contentsOf: idJSON)
+        out.append(contentsOf: #","ok":true,"v":1}"#.utf8)
+        return .reply(out, nil)
+    }
+
     /// An error reply.
     public func reply(error: ServiceError) -> ReplyServer.Outcome {
-        let reply = Reply<EmptyBody>(id: id, error: error)
-        let fallback = #"{"v":1,"id":null,"ok":false,"error":{"code":"internal","message":"encoding failed"}}"#
-        return .reply((try? JSONCoding.encode(reply)) ?? Data(fallback.utf8), error)
+        var out = Data(#"{"error":"#.utf8)
+        out.append((try? JSONCoding.encode(error)) ?? Data(#"{"code":"internal","message":"encoding failed"}"#.utf8))
+        out.append(contentsOf: #","id":"#.utf8)
+        out.append(contentsOf: idJSON)
+        out.append(contentsOf: #","ok":false,"v":1}"#.utf8)
+        return .reply(out, error)
     }
 
     /// Keeps this request open to answer later from the loop thread.
@@ -89,14 +150,6 @@ public struct Responder {
     public func fail(_ error: ServiceError) {
         request.server.complete(request, outcome: request.reply(error: error))
     }
-}
-
-/// A reply with any encodable body.
-struct EncodableReply<Body: Encodable>: Encodable {
-    let v: Int
-    let id: JSONValue
-    let ok: Bool
-    let body: Body
 }
 
 extension ServiceError {

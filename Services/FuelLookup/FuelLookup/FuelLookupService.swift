@@ -13,6 +13,18 @@ public final class FuelLookupService {
     public let sync: SyncStatusBox
     private let handler: LookupHandler
 
+    private static func answer(_ request: IncomingRequest,
+                               _ lookup: (LookupRequest) throws(ServiceError) -> LookupReply) -> ReplyServer.Outcome {
+        do {
+            let body = try request.withBodyBytes { bytes, range throws(ServiceError) in
+                try LookupRequestReader.read(bytes, range)
+            }
+            return request.reply(bodyJSON: LookupReplyWriter.write(try lookup(body)))
+        } catch {
+            return request.reply(error: ServiceError.from(error))
+        }
+    }
+
     public init(context: Context, bind endpoint: String, ingest: String, ingestPub: String, logger: Logger) throws {
         server = try ReplyServer(name: "fuel-lookup", context: context, bind: endpoint, logger: logger,
                                  maxRequestBytes: 64 << 10)
@@ -20,8 +32,13 @@ public final class FuelLookupService {
                                      logger: logger)
         self.sync = sync
         handler = LookupHandler(holder: holder, isReady: { sync.current.synced })
-        server.on(.lookupCheapest, LookupRequest.self) { [handler] body, _ in try handler.cheapest(body) }
-        server.on(.lookupNearest, LookupRequest.self) { [handler] body, _ in try handler.nearest(body) }
+        // The hot path: bodies read and replies written by hand (see Wire/).
+        server.on(MessageType.lookupCheapest.rawValue) { [handler] request in
+            Self.answer(request) { body throws(ServiceError) in try handler.cheapest(body) }
+        }
+        server.on(MessageType.lookupNearest.rawValue) { [handler] request in
+            Self.answer(request) { body throws(ServiceError) in try handler.nearest(body) }
+        }
         server.on(.stationGet, StationGetRequest.self) { [handler] body, _ in try handler.station(body) }
         server.statsDetails = { [holder, sync] in
             let current = holder.load()

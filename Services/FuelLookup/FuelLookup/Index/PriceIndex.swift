@@ -1,0 +1,110 @@
+import Foundation
+import Messages
+
+/// An immutable spatial index of stations and their prices, answering "cheapest fuel near here"
+/// and "nearest station" exactly (the same answer as measuring every station) in time that grows
+/// roughly with the logarithm of the station count.
+///
+/// Build a new index off the serving thread and swap the reference: nothing in it ever changes.
+/// Only stations with a usable `location` are indexed; when ids repeat, the last record wins.
+public final class PriceIndex: Sendable {
+    /// The input station array (shared, not copied).
+    private let stations: [Station]
+    private let records: [StationRecord]
+    private let fuelTrees: [SpatialTree]
+    private let allStationsTree: SpatialTree
+    private let brandIDs: [String: Int32]
+    private let retailerIDs: [String: Int32]
+
+    public init(stations input: [Station]) {
+        let contents = IndexContents(input)
+        stations = contents.stations
+        records = contents.records
+        fuelTrees = contents.fuelTrees
+        allStationsTree = contents.allStationsTree
+        brandIDs = contents.brandIDs
+        retailerIDs = contents.retailerIDs
+    }
+
+    /// Number of indexed stations.
+    public var count: Int { records.count }
+
+    /// Bytes the index itself holds beyond the `Station` records (trees, per-station columns, tables).
+    public var indexByteCount: Int {
+        let trees = fuelTrees.reduce(allStationsTree.byteCount) { $0 + $1.byteCount }
+        let columns = records.capacity * MemoryLayout<StationRecord>.stride
+        let tables = (brandIDs.count + retailerIDs.count) * (MemoryLayout<String>.stride + 16)
+        return trees + columns + tables
+    }
+
+    /// The indexed station with this id, if any (binary search over the id order).
+    public func station(id: String) -> Station? {
+        var low = 0, high = records.count
+        while low < high {
+            let middle = (low + high) / 2
+            if station(rank: middle).id < id { low = middle + 1 } else { high = middle }
+        }
+        return low < records.count && station(rank: low).id == id ? station(rank: low) : nil
+    }
+
+    /// Stations selling `fuel` within `radiusMiles` of `point`, cheapest first, then nearest, then by id.
+    public func cheapest(fuel: FuelCode, at point: Coordinate, radiusMiles: Double, limit: Int = 1,
+                         filter: LookupFilter = .none) -> [Match] {
+        guard let tree = tree(for: fuel),
+              let query = makeQuery(point, radiusMiles, limit, ranksByPrice: true, filter) else { return [] }
+        return TreeSearch.run(query, in: tree, stations: records).map { match($0, in: tree, withPrice: true) }
+    }
+
+    /// Stations within `radiusMiles` of `point`, nearest first, then by id: those selling `fuel`
+    /// (with its price), or every station when `fuel` is nil.
+    public func nearest(fuel: FuelCode?, at point: Coordinate, radiusMiles: Double, limit: Int = 1,
+                        filter: LookupFilter = .none) -> [Match] {
+        let tree: SpatialTree
+        if let fuel {
+            guard let fuelTree = self.tree(for: fuel) else { return [] }
+            tree = fuelTree
+        } else {
+            tree = allStationsTree
+        }
+        guard let query = makeQuery(point, radiusMiles, limit, ranksByPrice: false, filter) else { return [] }
+        return TreeSearch.run(query, in: tree, stations: records).map { match($0, in: tree, withPrice: fuel != nil) }
+    }
+
+    private func tree(for fuel: FuelCode) -> SpatialTree? {
+        IndexContents.fuels.firstIndex(of: fuel).map { fuelTrees[$0] }
+    }
+
+    /// The query, or nil when no station can satisfy it (bad point, radius or limit; unknown brand).
+    private func makeQuery(_ point: Coordinate, _ radiusMiles: Double, _ limit: Int, ranksByPrice: Bool,
+                           _ filter: LookupFilter) -> SearchQuery? {
+        guard point.isOnEarth, radiusMiles >= 0, limit > 0, let resolved = resolve(filter) else { return nil }
+        return SearchQuery(coordinate: point, position: UnitVector(point), radiusMiles: radiusMiles,
+                           radiusKey: SphereBounds.key(miles: radiusMiles), limit: limit,
+                           ranksByPrice: ranksByPrice, filter: resolved)
+    }
+
+    private func resolve(_ filter: LookupFilter) -> ResolvedFilter? {
+        guard !filter.isUnrestricted else { return .unrestricted }
+        var resolved = ResolvedFilter.unrestricted
+        if let maxAge = filter.maxAge {
+            guard !maxAge.isNaN else { return nil }
+            resolved.cutoffSeconds = filter.now.addingTimeInterval(-maxAge).timeIntervalSinceReferenceDate
+        }
+        if let brand = filter.brand {
+            guard let id = brandIDs[FoldedNameTable.fold(brand)] else { return nil }
+            resolved.brand = id
+        }
+        if let retailer = filter.retailer {
+            guard let id = retailerIDs[FoldedNameTable.fold(retailer)] else { return nil }
+            resolved.retailer = id
+        }
+        return resolved
+    }
+
+    private func match(_ hit: SearchHit, in tree: SpatialTree, withPrice: Bool) -> Match {
+        let price = withPrice ? Price(tenths: tree.points[Int(hit.point)].price) : nil
+        return Match(station: station(rank: Int(hit.station)), price: price, distanceMiles: hit.distanceMiles)
+    }
+
+    private func station(rank: Int) -> Station { stations[Int(records[rank].position)] }
+}
