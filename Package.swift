@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "intent-router", targets: ["intent-router"]),
         .executable(name: "fuelboard", targets: ["fuelboard"]),
         .executable(name: "lookup-bench", targets: ["lookup-bench"]),
+        .executable(name: "zmq-echo", targets: ["zmq-echo"]),
     ],
     targets: [
         // C libraries from Debian's packages (module maps link them; no pkg-config flags).
@@ -72,6 +73,7 @@ let package = Package(
         // Benchmarks (run by bench/run).
         .executableTarget(name: "lookup-bench", dependencies: ["FuelLookup", "SampleFeeds", "Messages"],
                           path: "bench/lookup-bench"),
+        .executableTarget(name: "zmq-echo", dependencies: ["ZeroMQ", "ServiceKit"], path: "bench/zmq-echo"),
 
         // Tests, one target per area so each can be built and run on its own.
         .testTarget(name: "MessagesTests", dependencies: ["Messages", "TestSupport"], path: "Tests/MessagesTests"),

@@ -160,10 +160,12 @@ public final class ReplicaSync {
         holder.swap(index, version: version)
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let version = version
+        let version = version, caughtUp = !needsResync
         status.withLock {
             $0.version = version
             $0.lastBuildSeconds = seconds
+            // The served index now holds the snapshot's state: answers may be trusted.
+            if caughtUp { $0.synced = true }
         }
         logger.info("index swapped", metadata: ["version": "\(version)", "stations": "\(index.count)",
                                                 "buildMs": "\(Int(seconds * 1000))"])
