@@ -1,0 +1,194 @@
+import Foundation
+import Messages
+import ZeroMQ
+
+/// A non-blocking request-reply channel to one backend service, driven by the router's loop.
+///
+/// One DEALER socket; every call carries its own id and deadline and waits in a table of pending
+/// calls. Replies are matched by id (late or unknown ones are dropped); `expire` completes calls
+/// past their deadline with `timeout`. The socket only queues to completed connections
+/// (`immediate`) with a small send limit, so nothing piles up for a backend that is down: a call
+/// the socket refuses waits here for at most `sendGrace` (a connection still being made at
+/// start-up or after a restart), retried every tick, then fails with `unavailable`; from then on
+/// the backend counts as down and refused calls fail at once, until a send goes through. After
+/// several timeouts in a row the connection is dropped and reopened (Lazy Pirate), which
+/// discards whatever was queued to a hung peer.
+final class BackendChannel {
+    let name: String
+    let endpoint: String
+    let socket: Socket
+    /// Consecutive timeouts that make the channel reconnect.
+    static let reconnectAfterTimeouts = 3
+    /// How long a call the socket refuses (no connection yet) may wait to be sent.
+    static let sendGrace: Duration = .milliseconds(250)
+    /// Calls waiting to be sent, at most; more fail at once.
+    static let maxUnsent = 10_000
+
+    private struct Pending {
+        let deadline: ContinuousClock.Instant
+        let type: String
+        let complete: (Result<Data, ServiceError>) -> Void
+    }
+
+    private var pending: [String: Pending] = [:]
+    /// Calls the socket refused so far, oldest first, with when to give up sending them.
+    private var unsent: [(id: String, payload: Data, giveUpAt: ContinuousClock.Instant)] = []
+    /// A call gave up unsent and nothing has been sent since.
+    private(set) var isDown = false
+    private var counter: UInt64 = 0
+    private let idPrefix = String(UInt32.random(in: 0 ... UInt32.max), radix: 36)
+    private var consecutiveTimeouts = 0
+    /// Runs a closure on the loop's next turn (completions never run inside `send`).
+    private let schedule: (@escaping () -> Void) -> Void
+
+    private(set) var timeouts: UInt64 = 0
+    private(set) var unavailable: UInt64 = 0
+    private(set) var reconnects: UInt64 = 0
+    private(set) var lateReplies: UInt64 = 0
+
+    init(name: String, context: Context, endpoint: String,
+         schedule: @escaping (@escaping () -> Void) -> Void) throws(ZMQError) {
+        self.name = name
+        self.endpoint = endpoint
+        self.schedule = schedule
+        socket = try Socket(context, .dealer)
+        socket.linger = .zero
+        socket.immediate = true
+        socket.sendHighWaterMark = 1000
+        socket.receiveHighWaterMark = 100_000
+        socket.maxMessageSize = 4 << 20
+        socket.reconnectInterval = .milliseconds(100)
+        try socket.connect(endpoint)
+    }
+
+    /// Calls waiting for a reply.
+    var inFlight: Int { pending.count }
+
+    /// Sends a request; `complete` later receives the whole reply JSON or an error.
+    func send<Body: Encodable>(_ type: MessageType, _ body: Body, deadline: ContinuousClock.Instant,
+                               complete: @escaping (Result<Data, ServiceError>) -> Void) {
+        counter &+= 1
+        let id = "\(idPrefix)-\(counter)"
+        let payload: Data
+        do {
+            payload = try JSONCoding.encode(OutgoingCall(v: wireVersion, id: id, type: type.rawValue, body: body))
+        } catch {
+            schedule { complete(.failure(ServiceError(.internal, "\(type.rawValue) could not be encoded"))) }
+            return
+        }
+        if unsent.isEmpty, (try? socket.send([Data(), payload], dontWait: true)) != nil {
+            isDown = false
+            pending[id] = Pending(deadline: deadline, type: type.rawValue, complete: complete)
+            return
+        }
+        guard !isDown, unsent.count < Self.maxUnsent else {
+            unavailable += 1
+            let name = name
+            schedule { complete(.failure(.unavailable("\(name) is not reachable"))) }
+            return
+        }
+        pending[id] = Pending(deadline: deadline, type: type.rawValue, complete: complete)
+        unsent.append((id, payload, min(deadline, .now + Self.sendGrace)))
+        flush()
+    }
+
+    /// Sends waiting calls in order until the socket refuses one.
+    private func flush() {
+        var sent = 0
+        for call in unsent {
+            guard pending[call.id] != nil else {
+                sent += 1
+                continue
+            }
+            do {
+                try socket.send([Data(), call.payload], dontWait: true)
+                sent += 1
+                isDown = false
+            } catch {
+                break
+            }
+        }
+        unsent.removeFirst(sent)
+    }
+
+    /// One message read from the socket: completes the call it answers.
+    func received(_ frames: [Data]) {
+        guard let payload = frames.last,
+              let head = try? JSONCoding.makeDecoder().decode(RequestHead.self, from: payload),
+              let id = head.id?.stringValue, let call = pending.removeValue(forKey: id) else {
+            lateReplies += 1
+            return
+        }
+        consecutiveTimeouts = 0
+        call.complete(.success(payload))
+    }
+
+    /// Completes every call whose deadline has passed with `timeout`.
+    func expire(now: ContinuousClock.Instant) {
+        flush()
+        failUnsendable(now: now)
+        let expired = pending.filter { $0.value.deadline <= now }
+        guard !expired.isEmpty else { return }
+        for id in expired.keys { pending[id] = nil }
+        timeouts += UInt64(expired.count)
+        consecutiveTimeouts += expired.count
+        if consecutiveTimeouts >= Self.reconnectAfterTimeouts { reconnect() }
+        for call in expired.values {
+            call.complete(.failure(ServiceError(.timeout, "\(name) did not answer \(call.type) in time")))
+        }
+    }
+
+    /// Fails calls that could not be sent within their grace: the backend is down.
+    private func failUnsendable(now: ContinuousClock.Instant) {
+        let overdue = unsent.filter { $0.giveUpAt <= now }
+        guard !overdue.isEmpty else { return }
+        unsent.removeAll { $0.giveUpAt <= now }
+        isDown = true
+        for call in overdue {
+            guard let waiting = pending.removeValue(forKey: call.id) else { continue }
+            unavailable += 1
+            waiting.complete(.failure(.unavailable("\(name) is not reachable")))
+        }
+    }
+
+    /// Drops the connection (and anything queued on it) and connects afresh.
+    private func reconnect() {
+        try? socket.disconnect(endpoint)
+        try? socket.connect(endpoint)
+        reconnects += 1
+        consecutiveTimeouts = 0
+    }
+
+    /// Sends a request and decodes the reply body as `Out`; error replies arrive as failures.
+    func call<Body: Encodable, Out: Decodable>(_ type: MessageType, _ body: Body, as: Out.Type,
+                                               deadline: ContinuousClock.Instant,
+                                               _ done: @escaping (Result<Out, ServiceError>) -> Void) {
+        let name = name
+        send(type, body, deadline: deadline) { result in
+            done(result.flatMap { data in Self.decode(data, as: Out.self, from: name) })
+        }
+    }
+
+    static func decode<Out: Decodable>(_ data: Data, as: Out.Type, from name: String) -> Result<Out, ServiceError> {
+        do {
+            let reply = try JSONCoding.makeDecoder().decode(WireReply<Out>.self, from: data)
+            if reply.ok, let body = reply.body { return .success(body) }
+            return .failure(reply.error ?? ServiceError(.internal, "\(name) replied with neither body nor error"))
+        } catch {
+            return .failure(ServiceError(.internal, "unreadable reply from \(name)"))
+        }
+    }
+}
+
+private struct OutgoingCall<Body: Encodable>: Encodable {
+    let v: Int
+    let id: String
+    let type: String
+    let body: Body
+}
+
+private struct WireReply<Body: Decodable>: Decodable {
+    let ok: Bool
+    let body: Body?
+    let error: ServiceError?
+}

@@ -1,0 +1,155 @@
+import Messages
+
+/// The resolve and confirm stages (SiriKit's order), and the sessions that carry a question to
+/// its answer. Pure and synchronous: it decides what to say or which action to handle, and the
+/// handle stage does the rest.
+public final class DialogueEngine {
+    public let recognizer: IntentRecognizer
+    public let sessions: SessionStore
+    /// Answers that miss the question before the session gives up.
+    public let maxMisunderstandings: Int
+
+    public init(recognizer: IntentRecognizer, sessions: SessionStore, maxMisunderstandings: Int = 2) {
+        self.recognizer = recognizer
+        self.sessions = sessions
+        self.maxMisunderstandings = max(1, maxMisunderstandings)
+    }
+
+    /// One utterance, perhaps answering the question of session `sessionID`.
+    public func ask(user: String, utterance text: String, session sessionID: String? = nil,
+                    location: Coordinate? = nil) -> Decision {
+        let utterance = recognizer.normalizer.normalize(text)
+        if let sessionID, let session = sessions.find(sessionID, user: user) {
+            if let decision = answer(session, utterance, location: location) { return decision }
+            if let call = recognizer.recognize(utterance) {
+                sessions.close(session.id)
+                return resolve(call, user: user, location: location ?? session.location)
+            }
+            return misunderstood(session)
+        }
+        if let call = recognizer.recognize(utterance) {
+            return resolve(call, user: user, location: location)
+        }
+        if recognizer.followUp(utterance, among: [.cancel]) != nil {
+            return say(.cancelled, .cancelled, intent: nil)
+        }
+        return say(.failure, .help, intent: nil)
+    }
+
+    /// An intent run directly (`assistant.run`); `confirmed` skips the confirm stage.
+    public func run(user: String, call: IntentCall, confirmed: Bool = false, location: Coordinate? = nil) -> Decision {
+        resolve(call, user: user, location: location, confirmed: confirmed)
+    }
+
+    // MARK: - Resolve and confirm
+
+    func resolve(_ call: IntentCall, user: String, location: Coordinate?, confirmed: Bool = false) -> Decision {
+        let intent = call.intent
+        switch call {
+        case .cheapestFuel(let fuel), .directionsToCheapestFuel(let fuel):
+            let directions = intent == .directionsToCheapestFuel
+            switch fuel {
+            case .missing: return open(.fuel(directions: directions), user: user, location: location)
+            case .unsupported(let word): return say(.failure, .unsupportedFuel, intent: intent, word: word)
+            case .value(let code): return handle(.findCheapest(code, directions: directions), intent, location)
+            }
+        case .setSearchRadius(let radius):
+            switch radius {
+            case .missing:
+                return open(.radius, user: user, location: location)
+            case .unsupported(let text):
+                return say(.failure, .radiusOutOfRange, intent: intent, word: text)
+            case .value(.set(let miles)) where !Preferences.radiusRange.contains(miles):
+                return say(.failure, .radiusOutOfRange, intent: intent, radiusMiles: miles)
+            case .value(let update):
+                return handle(.setRadius(update), intent, location)
+            }
+        case .setDistanceUnit(let unit):
+            switch unit {
+            case .missing: return open(.unit, user: user, location: location)
+            case .unsupported(let text): return say(.failure, .failure, intent: intent, word: text)
+            case .value(let update): return handle(.setUnit(update), intent, location)
+            }
+        case .forgetMyLocation:
+            if confirmed { return handle(.forgetLocation, intent, location) }
+            return open(.confirmForget, user: user, location: location)
+        case .help:
+            return say(.success, .help, intent: .help)
+        }
+    }
+
+    // MARK: - Answers inside a session
+
+    /// The decision when `utterance` answers the session's question; nil when it does not.
+    private func answer(_ session: Session, _ utterance: NormalizedUtterance, location: Coordinate?) -> Decision? {
+        let place = location ?? session.location
+        let intent = session.awaiting.intent
+        if recognizer.followUp(utterance, among: [.cancel]) != nil {
+            sessions.close(session.id)
+            return say(.cancelled, session.awaiting == .confirmForget ? .notForgotten : .cancelled, intent: intent)
+        }
+        switch session.awaiting {
+        case .confirmForget:
+            guard let reply = recognizer.followUp(utterance, among: [.yes, .no]) else { return nil }
+            sessions.close(session.id)
+            return reply.label == .yes ? handle(.forgetLocation, intent, place)
+                : say(.cancelled, .notForgotten, intent: intent)
+        case .fuel(let directions):
+            guard let reply = recognizer.followUp(utterance, among: [.fuel]) else { return nil }
+            sessions.close(session.id)
+            let fuel = IntentRecognizer.fuel(reply.slots["fuel"])
+            let call: IntentCall = directions ? .directionsToCheapestFuel(fuel) : .cheapestFuel(fuel)
+            return resolve(call, user: session.user, location: place)
+        case .radius:
+            guard let reply = recognizer.followUp(utterance, among: [.radius]) else { return nil }
+            sessions.close(session.id)
+            return resolve(.setSearchRadius(IntentRecognizer.radius(reply.slots)), user: session.user, location: place)
+        case .unit:
+            guard let reply = recognizer.followUp(utterance, among: [.unit]) else { return nil }
+            sessions.close(session.id)
+            return resolve(.setDistanceUnit(IntentRecognizer.unit(reply.slots["unit"])), user: session.user,
+                           location: place)
+        }
+    }
+
+    /// An answer that answers nothing: ask again, or give up after too many.
+    private func misunderstood(_ session: Session) -> Decision {
+        var session = session
+        session.misunderstandings += 1
+        guard session.misunderstandings < maxMisunderstandings else {
+            sessions.close(session.id)
+            if session.awaiting == .confirmForget {
+                return say(.cancelled, .notForgotten, intent: .forgetMyLocation)
+            }
+            return say(.failure, .help, intent: session.awaiting.intent)
+        }
+        sessions.keep(session)
+        return question(for: session)
+    }
+
+    // MARK: - Building decisions
+
+    private func open(_ awaiting: Awaiting, user: String, location: Coordinate?) -> Decision {
+        question(for: sessions.open(user: user, awaiting: awaiting, location: location))
+    }
+
+    private func question(for session: Session) -> Decision {
+        let prompt: Prompt = switch session.awaiting {
+        case .fuel: Prompt(code: .needsValue, outcome: .askFuel)
+        case .radius: Prompt(code: .needsValue, outcome: .askRadius)
+        case .unit: Prompt(code: .needsValue, outcome: .askUnit)
+        case .confirmForget: Prompt(code: .confirmationRequired, outcome: .confirmForget)
+        }
+        return Decision(step: .say(prompt), intent: session.awaiting.intent, session: session.id,
+                        needs: session.awaiting.parameterName, location: session.location)
+    }
+
+    private func say(_ code: AssistantCode, _ outcome: DialogOutcome, intent: Intent?, word: String? = nil,
+                     radiusMiles: Double? = nil) -> Decision {
+        Decision(step: .say(Prompt(code: code, outcome: outcome, word: word, radiusMiles: radiusMiles)), intent: intent)
+    }
+
+    private func handle(_ action: Action, _ intent: Intent, _ location: Coordinate?) -> Decision {
+        Decision(step: .handle(action), intent: intent, parameters: action.parameters, location: location)
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import Messages
+
+/// The handle stage: runs an action against the backends without ever blocking the loop.
+/// Every call has the ask's data deadline; every failure becomes an outcome the user hears.
+final class ActionRunner {
+    let backends: Backends
+
+    init(backends: Backends) {
+        self.backends = backends
+    }
+
+    func run(_ action: Action, _ ask: AskContext, done: @escaping (Handled) -> Void) {
+        switch action {
+        case .findCheapest(let fuel, let directions):
+            findCheapest(fuel, directions: directions, ask, done: done)
+        case .setRadius(let update):
+            backends.location.call(.preferencesSet, PreferencesUpdate(user: ask.user, radiusMiles: update),
+                                   as: Preferences.self, deadline: ask.dataDeadline) { result in
+                done(Self.settingOutcome(result, outcome: update == .clear ? .radiusCleared : .radiusSet))
+            }
+        case .setUnit(let update):
+            backends.location.call(.preferencesSet, PreferencesUpdate(user: ask.user, unit: update),
+                                   as: Preferences.self, deadline: ask.dataDeadline) { result in
+                done(Self.settingOutcome(result, outcome: update == .clear ? .unitCleared : .unitSet))
+            }
+        case .forgetLocation:
+            backends.location.call(.locationForget, UserRequest(user: ask.user), as: ForgetReply.self,
+                                   deadline: ask.dataDeadline) { result in
+                switch result {
+                case .success: done(Handled(.success, RenderRequest(outcome: .forgotten)))
+                case .failure: done(Handled(.failure, RenderRequest(outcome: .failure)))
+                }
+            }
+        }
+    }
+
+    /// Stores a location the ask carried as the user's last-known one (nobody waits for it).
+    func storeLocation(_ location: Coordinate, _ ask: AskContext) {
+        backends.location.call(.locationPut, LocationPutRequest(user: ask.user, lat: location.lat, lng: location.lng),
+                               as: JSONValue.self, deadline: ask.dataDeadline) { _ in }
+    }
+
+    static func settingOutcome(_ result: Result<Preferences, ServiceError>, outcome: DialogOutcome) -> Handled {
+        guard case .success(let preferences) = result else {
+            return Handled(.failure, RenderRequest(outcome: .failure))
+        }
+        return Handled(.success, RenderRequest(outcome: outcome, radiusMiles: preferences.radiusMiles,
+                                               unit: preferences.unit))
+    }
+
+    // MARK: - CheapestFuel / DirectionsToCheapestFuel
+
+    /// Location and preferences in parallel, then the lookup.
+    private func findCheapest(_ fuel: FuelCode, directions: Bool, _ ask: AskContext,
+                              done: @escaping (Handled) -> Void) {
+        let gathered = Gathered { [backends] place, preferences in
+            switch place {
+            case .unknown(let outcome):
+                done(Handled(.failure, RenderRequest(outcome: outcome, fuel: fuel.rawValue)))
+            case .known(let point):
+                let request = LookupRequest(fuel: fuel.rawValue, lat: point.lat, lng: point.lng,
+                                            radiusMiles: preferences.radiusMiles, limit: 1)
+                backends.lookup.call(.lookupCheapest, request, as: LookupReply.self,
+                                     deadline: ask.dataDeadline) { result in
+                    done(Self.lookupOutcome(result, fuel: fuel, directions: directions, preferences: preferences))
+                }
+            }
+        }
+        if let location = ask.decision.location {
+            gathered.place = .known(location)
+        } else {
+            backends.location.call(.locationGet, UserRequest(user: ask.user), as: LocationReply.self,
+                                   deadline: ask.dataDeadline) { result in
+                switch result {
+                case .success(let reply): gathered.place = .known(Coordinate(lat: reply.lat, lng: reply.lng))
+                case .failure(let error) where error.code == .notFound: gathered.place = .unknown(.noLocation)
+                case .failure: gathered.place = .unknown(.locationUnavailable)
+                }
+            }
+        }
+        backends.location.call(.preferencesGet, UserRequest(user: ask.user), as: Preferences.self,
+                               deadline: ask.dataDeadline) { result in
+            gathered.preferences = (try? result.get()) ?? .default
+        }
+    }
+
+    static func lookupOutcome(_ result: Result<LookupReply, ServiceError>, fuel: FuelCode, directions: Bool,
+                              preferences: Preferences) -> Handled {
+        var render = RenderRequest(outcome: .pricesUnavailable, fuel: fuel.rawValue,
+                                   radiusMiles: preferences.radiusMiles, unit: preferences.unit)
+        switch result {
+        case .failure(let error) where error.code == .badRequest:
+            render.outcome = .failure
+            return Handled(.failure, render)
+        case .failure:
+            return Handled(.failure, render)
+        case .success(let reply) where reply.indexedStations == 0:
+            render.outcome = .noPrices
+            return Handled(.failure, render)
+        case .success(let reply):
+            guard let best = reply.results.first, let price = best.pricePence else {
+                render.outcome = .nothingInRange
+                return Handled(.success, render)
+            }
+            render.outcome = directions ? .directions : .found
+            render.station = best.station
+            render.pricePence = price
+            render.distanceMiles = best.distanceMiles
+            render.updated = best.updated
+            return Handled(.success, render)
+        }
+    }
+}
+
+/// Where the user is, or the outcome that says why that is not known.
+private enum Place {
+    case known(Coordinate)
+    case unknown(DialogOutcome)
+}
+
+/// Waits for the location and the preferences, then calls `ready` once.
+private final class Gathered {
+    var place: Place? { didSet { fireIfReady() } }
+    var preferences: Preferences? { didSet { fireIfReady() } }
+    private var ready: ((Place, Preferences) -> Void)?
+
+    init(_ ready: @escaping (Place, Preferences) -> Void) {
+        self.ready = ready
+    }
+
+    private func fireIfReady() {
+        guard let place, let preferences, let ready else { return }
+        self.ready = nil
+        ready(place, preferences)
+    }
+}
+

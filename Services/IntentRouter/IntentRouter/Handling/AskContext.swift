@@ -1,0 +1,57 @@
+import Foundation
+import Messages
+import ServiceKit
+
+/// One ask in flight: who asked, what was decided, its deadlines and how to answer it.
+final class AskContext {
+    /// "ask" or "run".
+    let kind: String
+    let requestID: String
+    let user: String
+    let locale: String?
+    let now: Date?
+    let decision: Decision
+    let started: ContinuousClock.Instant
+    /// When the user must have an answer.
+    let deadline: ContinuousClock.Instant
+    /// When data calls (location, preferences, lookup) give up, leaving time to render.
+    let dataDeadline: ContinuousClock.Instant
+    /// When the render call gives up and the built-in English is spoken instead.
+    let renderDeadline: ContinuousClock.Instant
+    let responder: Responder
+    private(set) var answered = false
+
+    init(kind: String, requestID: String, user: String, locale: String?, now: Date?, decision: Decision,
+         started: ContinuousClock.Instant, budget: Duration, responder: Responder) {
+        self.kind = kind
+        self.requestID = requestID
+        self.user = user
+        self.locale = locale
+        self.now = now
+        self.decision = decision
+        self.started = started
+        self.responder = responder
+        deadline = started + budget
+        let renderShare = min(budget / 3, .milliseconds(500))
+        dataDeadline = deadline - renderShare
+        renderDeadline = deadline - min(budget / 20, .milliseconds(50))
+    }
+
+    /// Marks the ask answered; false when it already was (a late completion after the watchdog).
+    func markAnswered() -> Bool {
+        guard !answered else { return false }
+        answered = true
+        return true
+    }
+}
+
+/// What the handle stage found out, ready to be put into words.
+struct Handled {
+    let code: AssistantCode
+    let render: RenderRequest
+
+    init(_ code: AssistantCode, _ render: RenderRequest) {
+        self.code = code
+        self.render = render
+    }
+}

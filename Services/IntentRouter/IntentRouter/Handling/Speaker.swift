@@ -1,0 +1,70 @@
+import Foundation
+import Messages
+
+/// Puts an outcome into words through dialog-renderer, falling back to built-in English when
+/// the renderer is down, slow or says nothing, and assembles the reply body.
+final class Speaker {
+    let dialog: BackendChannel
+    let appName: String
+    private(set) var fallbacks: UInt64 = 0
+
+    init(dialog: BackendChannel, appName: String) {
+        self.dialog = dialog
+        self.appName = appName
+    }
+
+    func speak(_ handled: Handled, for ask: AskContext, done: @escaping (AssistantReply) -> Void) {
+        var request = handled.render
+        request.locale = ask.locale
+        request.now = ask.now
+        guard ContinuousClock.now < ask.renderDeadline else {
+            fallbacks += 1
+            let rendered = FallbackDialog.render(request, appName: appName)
+            return done(Self.reply(handled.code, request, rendered, ask.decision))
+        }
+        dialog.call(.dialogRender, request, as: RenderReply.self, deadline: ask.renderDeadline) { [self] result in
+            var rendered: RenderReply
+            if case .success(let reply) = result, !reply.dialog.isEmpty {
+                rendered = reply
+            } else {
+                fallbacks += 1
+                rendered = FallbackDialog.render(request, appName: appName)
+            }
+            done(Self.reply(handled.code, request, rendered, ask.decision))
+        }
+    }
+
+    /// The reply for an ask that ran out of time before anything could be said.
+    func timedOut(_ ask: AskContext) -> AssistantReply {
+        let request = RenderRequest(outcome: .pricesUnavailable, locale: ask.locale, now: ask.now)
+        fallbacks += 1
+        return Self.reply(.failure, request, FallbackDialog.render(request, appName: appName), ask.decision)
+    }
+
+    static func reply(_ code: AssistantCode, _ request: RenderRequest, _ rendered: RenderReply,
+                      _ decision: Decision) -> AssistantReply {
+        var snippet = rendered.snippet
+        var opensURL = rendered.opensURL
+        if let station = request.station, request.outcome == .found || request.outcome == .directions {
+            snippet = withStationFacts(snippet, station: station, pricePence: request.pricePence)
+            if request.outcome == .directions, opensURL == nil {
+                opensURL = FallbackDialog.mapsURL(lat: station.lat, lng: station.lng)
+            }
+        }
+        if request.outcome != .directions { opensURL = nil }
+        return AssistantReply(code: code, dialog: rendered.dialog, value: rendered.value, snippet: snippet,
+                              opensURL: opensURL, session: decision.session, intent: decision.intent?.rawValue,
+                              parameters: decision.parameters, outcome: request.outcome, needs: decision.needs)
+    }
+
+    /// The contract's station facts on a found station's snippet, whatever the renderer sent.
+    static func withStationFacts(_ snippet: Snippet?, station: StationSummary, pricePence: Double?) -> Snippet {
+        var card = snippet ?? Snippet(title: station.name)
+        card.id = card.id ?? station.id
+        card.postcode = card.postcode ?? station.postcode
+        card.lat = card.lat ?? station.lat
+        card.lng = card.lng ?? station.lng
+        card.pricePence = card.pricePence ?? pricePence
+        return card
+    }
+}

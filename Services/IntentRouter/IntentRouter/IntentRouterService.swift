@@ -1,0 +1,198 @@
+import Foundation
+import Messages
+import ServiceKit
+import ZeroMQ
+
+/// intent-router: the front door. Matches utterances to intents, runs resolve -> confirm ->
+/// handle, and answers `assistant.ask` and `assistant.run`.
+///
+/// Everything runs in the reply server's one loop: each ask is answered later (a deferred
+/// reply) while its backend calls travel on DEALER sockets watched by the same poll, so any
+/// number of asks are in flight at once and none waits on another. A 20 ms tick expires
+/// backend calls and, as a last guard, answers any ask whose deadline has passed.
+public final class IntentRouterService {
+    /// The loop this service runs in (it owns the service: keep the server, not the service).
+    public unowned let server: ReplyServer
+    public let configuration: RouterConfiguration
+    let engine: DialogueEngine
+    private let backends: Backends
+    private let runner: ActionRunner
+    private let speaker: Speaker
+    private let logger: Logger
+    private var inFlight: [UInt64: AskContext] = [:]
+    private var serial: UInt64 = 0
+    private var stats = RouterStats()
+    private var ticks = 0
+
+    static let tick: Duration = .milliseconds(20)
+    static let maxUserLength = 200
+    static let maxUtteranceLength = 1000
+
+    /// Builds the router in a new reply server and returns the server, which owns it.
+    /// Throws when a socket cannot bind or connect, or a phrase does not compile.
+    public static func makeServer(context: Context, configuration: RouterConfiguration, logger: Logger,
+                                  now: @escaping () -> ContinuousClock.Instant = { ContinuousClock.now })
+        throws -> ReplyServer
+    {
+        let server = try ReplyServer(name: "intent-router", context: context, bind: configuration.endpoint,
+                                     logger: logger, maxRequestBytes: 64 << 10)
+        let service = try IntentRouterService(server: server, context: context, configuration: configuration,
+                                              logger: logger, now: now)
+        service.register()
+        return server
+    }
+
+    private init(server: ReplyServer, context: Context, configuration: RouterConfiguration, logger: Logger,
+                 now: @escaping () -> ContinuousClock.Instant) throws {
+        self.server = server
+        self.configuration = configuration
+        self.logger = logger
+        let recognizer = try IntentRecognizer(appName: configuration.appName)
+        let sessions = SessionStore(timeToLive: configuration.sessionTTL, maxSessions: configuration.maxSessions,
+                                    now: now)
+        engine = DialogueEngine(recognizer: recognizer, sessions: sessions)
+        backends = try Backends(context: context, location: configuration.location, lookup: configuration.lookup,
+                                dialog: configuration.dialog, schedule: { [unowned server] action in
+                                    server.after(.zero, action)
+                                })
+        runner = ActionRunner(backends: backends)
+        speaker = Speaker(dialog: backends.dialog, appName: configuration.appName)
+    }
+
+    /// Hooks the handlers, sockets and timer into the server; the closures keep `self` alive.
+    private func register() {
+        for channel in backends.all {
+            server.watch(channel.socket) { frames in channel.received(frames) }
+        }
+        server.on(MessageType.assistantAsk.rawValue) { request in self.handleAsk(request) }
+        server.on(MessageType.assistantRun.rawValue) { request in self.handleRun(request) }
+        server.every(Self.tick) { self.onTick() }
+        server.statsDetails = { self.statsDetails() }
+    }
+
+    // MARK: - Requests
+
+    private func handleAsk(_ request: IncomingRequest) -> ReplyServer.Outcome {
+        let started = ContinuousClock.now
+        let body: AssistantAskRequest
+        do {
+            body = try request.decodeBody(AssistantAskRequest.self)
+            try Self.validate(user: body.user, location: body.location, session: body.session, locale: body.locale)
+            guard !body.utterance.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                throw ServiceError.badRequest("utterance is empty")
+            }
+            guard body.utterance.count <= Self.maxUtteranceLength else {
+                throw ServiceError.badRequest("utterance is longer than \(Self.maxUtteranceLength) characters")
+            }
+        } catch {
+            return request.reply(error: ServiceError.from(error))
+        }
+        logger.debug("utterance", metadata: ["svc.request.id": request.logID,
+                                             "text": String(body.utterance.prefix(60))])
+        let decision = engine.ask(user: body.user, utterance: body.utterance, session: body.session,
+                                  location: body.location)
+        return begin("ask", request, user: body.user, locale: body.locale, now: body.now, location: body.location,
+                     decision: decision, started: started)
+    }
+
+    private func handleRun(_ request: IncomingRequest) -> ReplyServer.Outcome {
+        let started = ContinuousClock.now
+        let body: AssistantRunRequest
+        let call: IntentCall
+        do {
+            body = try request.decodeBody(AssistantRunRequest.self)
+            try Self.validate(user: body.user, location: body.location, session: body.session, locale: body.locale)
+            call = try RunParameters.call(intent: body.intent, parameters: body.parameters)
+        } catch {
+            return request.reply(error: ServiceError.from(error))
+        }
+        let decision = engine.run(user: body.user, call: call, confirmed: body.confirmed ?? false,
+                                  location: body.location)
+        return begin("run", request, user: body.user, locale: body.locale, now: body.now, location: body.location,
+                     decision: decision, started: started)
+    }
+
+    static func validate(user: String, location: Coordinate?, session: String?, locale: String?) throws(ServiceError) {
+        guard !user.isEmpty, user.count <= maxUserLength else {
+            throw .badRequest("user must be 1 to \(maxUserLength) characters")
+        }
+        if let location, !location.isOnEarth {
+            throw .badRequest("location must have lat in -90...90 and lng in -180...180")
+        }
+        if let session, session.count > 128 { throw .badRequest("session is not an id this router gave") }
+        if let locale, locale.count > 35 { throw .badRequest("locale is not a BCP 47 tag") }
+    }
+
+    // MARK: - Handle and answer
+
+    private func begin(_ kind: String, _ request: IncomingRequest, user: String, locale: String?, now: Date?,
+                       location: Coordinate?, decision: Decision,
+                       started: ContinuousClock.Instant) -> ReplyServer.Outcome {
+        let (outcome, responder) = request.deferReply()
+        serial &+= 1
+        let key = serial
+        let ask = AskContext(kind: kind, requestID: request.logID, user: user, locale: locale, now: now,
+                             decision: decision, started: started, budget: configuration.deadline, responder: responder)
+        inFlight[key] = ask
+        if let location { runner.storeLocation(location, ask) }
+        switch decision.step {
+        case .say(let prompt):
+            let render = RenderRequest(outcome: prompt.outcome, radiusMiles: prompt.radiusMiles, word: prompt.word)
+            speaker.speak(Handled(prompt.code, render), for: ask) { reply in self.finish(key, ask, reply) }
+        case .handle(let action):
+            runner.run(action, ask) { handled in
+                self.speaker.speak(handled, for: ask) { reply in self.finish(key, ask, reply) }
+            }
+        }
+        return outcome
+    }
+
+    private func finish(_ key: UInt64, _ ask: AskContext, _ reply: AssistantReply) {
+        guard ask.markAnswered() else { return }
+        inFlight[key] = nil
+        ask.responder.reply(reply)
+        stats.record(reply)
+        let elapsed = (ContinuousClock.now - ask.started).components
+        let milliseconds = elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000
+        logger.info(ask.kind, metadata: [
+            "svc.request.id": ask.requestID, "intent": reply.intent ?? "-", "code": reply.code.rawValue,
+            "outcome": reply.outcome?.rawValue ?? "-", "ms": "\(milliseconds)",
+        ])
+    }
+
+    private func onTick() {
+        let now = ContinuousClock.now
+        backends.expire(now: now)
+        for (key, ask) in inFlight where ask.deadline <= now {
+            stats.recordDeadlineMiss()
+            finish(key, ask, speaker.timedOut(ask))
+        }
+        ticks += 1
+        if ticks % 50 == 0 { engine.sessions.purgeExpired() }
+    }
+
+    // MARK: - Stats
+
+    private func statsDetails() -> [String: JSONValue] {
+        func perBackend(_ value: (BackendChannel) -> UInt64) -> JSONValue {
+            .object(Dictionary(uniqueKeysWithValues: backends.all.map { ($0.name, .number(Double(value($0)))) }))
+        }
+        engine.sessions.purgeExpired()
+        return [
+            "asksByIntent": RouterStats.counts(stats.asksByIntent),
+            "asksByCode": RouterStats.counts(stats.asksByCode),
+            "asksByOutcome": RouterStats.counts(stats.asksByOutcome),
+            "backendTimeouts": perBackend(\.timeouts),
+            "backendUnavailable": perBackend(\.unavailable),
+            "backendReconnects": perBackend(\.reconnects),
+            "backendLateReplies": perBackend(\.lateReplies),
+            "backendCallsInFlight": perBackend { UInt64($0.inFlight) },
+            "backendDown": perBackend { $0.isDown ? 1 : 0 },
+            "sessionsOpen": .number(Double(engine.sessions.count)),
+            "asksInFlight": .number(Double(inFlight.count)),
+            "fallbackDialogs": .number(Double(speaker.fallbacks)),
+            "deadlineMisses": .number(Double(stats.deadlineMisses)),
+            "appName": .string(configuration.appName),
+        ]
+    }
+}

@@ -1,0 +1,72 @@
+import Messages
+
+/// The intents the router understands (their wire names are the App Intents' type names).
+public enum Intent: String, Sendable, CaseIterable, Codable {
+    case cheapestFuel = "CheapestFuel"
+    case directionsToCheapestFuel = "DirectionsToCheapestFuel"
+    case setSearchRadius = "SetSearchRadius"
+    case setDistanceUnit = "SetDistanceUnit"
+    case forgetMyLocation = "ForgetMyLocation"
+    /// "What can you ask?"
+    case help = "Help"
+}
+
+/// One parameter as understood, before the resolve stage judges it.
+public enum ParameterValue<Value: Sendable & Equatable>: Sendable, Equatable {
+    /// Not said: the resolve stage asks for it.
+    case missing
+    /// Said, but not something FuelBoard can serve ("hydrogen").
+    case unsupported(String)
+    case value(Value)
+}
+
+/// An intent with its parameters, from an utterance or from `assistant.run`.
+public enum IntentCall: Sendable, Equatable {
+    case cheapestFuel(ParameterValue<FuelCode>)
+    case directionsToCheapestFuel(ParameterValue<FuelCode>)
+    /// Set to miles, or cleared back to the default.
+    case setSearchRadius(ParameterValue<SettingUpdate<Double>>)
+    case setDistanceUnit(ParameterValue<SettingUpdate<DistanceUnit>>)
+    case forgetMyLocation
+    case help
+
+    public var intent: Intent {
+        switch self {
+        case .cheapestFuel: .cheapestFuel
+        case .directionsToCheapestFuel: .directionsToCheapestFuel
+        case .setSearchRadius: .setSearchRadius
+        case .setDistanceUnit: .setDistanceUnit
+        case .forgetMyLocation: .forgetMyLocation
+        case .help: .help
+        }
+    }
+
+    /// The parameters as the reply shows them and the sentence tests check them: `fuel`,
+    /// `unsupportedFuel`, `miles` (a number or `clear`), `unit` (`km`, `miles` or `clear`).
+    public var slotSummary: [String: String] {
+        switch self {
+        case .cheapestFuel(let fuel), .directionsToCheapestFuel(let fuel):
+            switch fuel {
+            case .missing: return [:]
+            case .unsupported(let word): return ["unsupportedFuel": word]
+            case .value(let code): return ["fuel": code.rawValue]
+            }
+        case .setSearchRadius(let radius):
+            switch radius {
+            case .missing: return [:]
+            case .unsupported(let text): return ["miles": text]
+            case .value(.set(let miles)): return ["miles": NumberWords.format(miles)]
+            case .value(.clear): return ["miles": "clear"]
+            }
+        case .setDistanceUnit(let unit):
+            switch unit {
+            case .missing: return [:]
+            case .unsupported(let text): return ["unit": text]
+            case .value(.set(let unit)): return ["unit": unit.rawValue]
+            case .value(.clear): return ["unit": "clear"]
+            }
+        case .forgetMyLocation, .help:
+            return [:]
+        }
+    }
+}

@@ -1,0 +1,114 @@
+/// The phrases that start a conversation. Every one names the app (`{app}`), as App Shortcuts
+/// phrases must; the grammar refuses to compile otherwise. Utterances arrive without fillers
+/// ("please", "what is", "can you"), so no phrase spells those out.
+public enum IntentPhrases {
+    /// Expansion rules shared by the phrases.
+    public static let rules: [String: String] = [
+        // "Ask FuelBoard to ...", "FuelBoard, ...", "Use FuelBoard and ..."
+        "ask": "[(ask|tell|using|use|with|on|open|hey)] {app} [(to|and)]",
+        // "... with FuelBoard", "... FuelBoard"
+        "tail": "[(with|on|using|in|from|via|by|ask)] {app}",
+        "find": """
+            ((find|get|show|tell|give|locate) [me] | search for | look for | look up | where is | wheres \
+            | where (can|do|should|could) i (get|buy|find) | where i can (get|buy|find) | i (need|want) \
+            | (check|compare) | which is)
+            """,
+        "cheapest": """
+            (cheapest [(price|prices) (for|on|of)] | lowest price[s] (for|on|of) | lowest priced | least expensive \
+            | best price[s] (for|on|of) | best priced | best value | cheapest place (for|to get|to buy))
+            """,
+        "fuel": "[({fuel} [fuel] | fuel)] [(station|stations|garage|garages|forecourt|pump|prices|price)]",
+        "fuelPrices": "{fuel} [fuel] (price|prices)",
+        "near": """
+            (near me | nearby | near by | near here | near to me | around here | around me | close to me | close by \
+            | closest to me | in my area | near my location | in the area | round here | local | locally \
+            | where i am | near where i am)
+            """,
+        "target": "[the] <cheapest> <fuel> [<near>]",
+        "route": "[the] (directions | direction | a route | route | the way | navigation | a map) to",
+        "routeVerb": "((get|give|show|send|find) [me] | i (want|need))",
+        "go": "((take|navigate|drive|guide|direct|route|bring|lead) [me] to | how (do|can) i get to | go to)",
+        "radiusWord": "[(my|the)] [search] (radius|distance|range|area)",
+        "radiusValue": "{miles} [{radiusUnit}]",
+        "within": """
+            [(only|just)] (search | look | find [(stations|fuel)] | search for (stations|fuel) \
+            | look for (stations|fuel) | show stations) within
+            """,
+        "setVerb": "(set|change|make|update|put|adjust|increase|decrease|reduce|extend|expand|switch)",
+        "resetVerb": "(reset|clear|restore)",
+        "toDefault": "[to [the] default]",
+        "unitWord": "[(my|the)] [distance] (unit|units)",
+        "useUnit": """
+            (use | switch to | change to | go to | speak in | talk in | measure in | work in \
+            | (switch|change) [distances] to | (give|show) [me] distances in | use distances in)
+            """,
+        "locationWord": """
+            (my|the) [(saved|stored|last known|last|current)] (location|position|whereabouts|address|location data)
+            """,
+        "forgetVerb": "(forget|delete|erase|remove|clear|wipe|discard|reset)",
+        "keepVerb": "(remembering|storing|saving|keeping|tracking)",
+        // "what can you do" arrives as "what do" ("can you" is a filler).
+        "helpAsk": """
+            (help [me] | for help | what [do] [(you|it)] do | what (can|do|should) i (ask|say) \
+            | how does (it|this) work | how do i use (it|you))
+            """,
+    ]
+
+    static let cheapest = Intent.cheapestFuel.rawValue
+    static let directions = Intent.directionsToCheapestFuel.rawValue
+    static let radius = Intent.setSearchRadius.rawValue
+    static let unit = Intent.setDistanceUnit.rawValue
+    static let forget = Intent.forgetMyLocation.rawValue
+    static let help = Intent.help.rawValue
+    static let clearRadius = ["miles": "clear"]
+    static let clearUnit = ["unit": "clear"]
+
+    public static let phrases: [Phrase] = [
+        Phrase(cheapest, "<ask> [<find>] [for] <target>"),
+        Phrase(cheapest, "[<find>] <target> <tail>"),
+        Phrase(cheapest, "<ask> [<find>] [for] [the] <fuelPrices> [<near>]"),
+        Phrase(cheapest, "[<find>] [the] <fuelPrices> [<near>] <tail>"),
+
+        Phrase(directions, "<ask> [(<routeVerb> | for | can i (get|have))] <route> <target>"),
+        Phrase(directions, "[<routeVerb>] <route> <target> <tail>"),
+        Phrase(directions, "<ask> <go> <target>"),
+        Phrase(directions, "<go> <target> <tail>"),
+
+        Phrase(radius, "<ask> <setVerb> <radiusWord> to <radiusValue>"),
+        Phrase(radius, "<setVerb> <radiusWord> to <radiusValue> <tail>"),
+        Phrase(radius, "<ask> <within> <radiusValue>"),
+        Phrase(radius, "<within> <radiusValue> <tail>"),
+        Phrase(radius, "<ask> (use|set) a <radiusValue> [search] radius"),
+        Phrase(radius, "<ask> <setVerb> <radiusWord>"),
+        Phrase(radius, "<setVerb> <radiusWord> <tail>"),
+        Phrase(radius, "<ask> <resetVerb> <radiusWord> <toDefault>", fixed: clearRadius),
+        Phrase(radius, "<resetVerb> <radiusWord> <toDefault> <tail>", fixed: clearRadius),
+        Phrase(radius, "<ask> <setVerb> <radiusWord> (back <toDefault> | to [the] default)", fixed: clearRadius),
+        Phrase(radius, "<ask> use the default [search] (radius|distance)", fixed: clearRadius),
+
+        Phrase(unit, "<ask> <useUnit> {unit} [(instead|for distances|from now on)]"),
+        Phrase(unit, "<ask> <setVerb> <unitWord> to {unit}"),
+        Phrase(unit, "(use|switch to|change to) {unit} [(instead|for distances)] <tail>"),
+        Phrase(unit, "<setVerb> <unitWord> to {unit} <tail>"),
+        Phrase(unit, "<ask> <setVerb> <unitWord>"),
+        Phrase(unit, "<ask> <resetVerb> <unitWord> <toDefault>", fixed: clearUnit),
+        Phrase(unit, "<resetVerb> <unitWord> <toDefault> <tail>", fixed: clearUnit),
+        Phrase(unit, "<ask> <setVerb> <unitWord> back <toDefault>", fixed: clearUnit),
+        Phrase(unit, "<ask> use the default [distance] (unit|units)", fixed: clearUnit),
+
+        Phrase(forget, "<ask> <forgetVerb> <locationWord>"),
+        Phrase(forget, "<forgetVerb> <locationWord> <tail>"),
+        Phrase(forget, "<ask> (forget|delete|erase) (me|where i am|everything about me|[all] my data)"),
+        Phrase(forget, "<ask> (stop|dont keep|do not keep) <keepVerb> <locationWord>"),
+
+        Phrase(help, "<ask> [<helpAsk>]"),
+        Phrase(help, "(what can {app} do|how do i use {app}|what can i (ask|say) {app})"),
+        Phrase(help, "(help|what do) <tail>"),
+    ]
+
+    /// The compiled grammar for an app name.
+    public static func matcher(appName: String) throws(TemplateError) -> PhraseMatcher {
+        try PhraseMatcher(phrases: phrases, slots: Vocabulary.slotLists(appName: appName), rules: rules,
+                          requiredSlots: ["app"])
+    }
+}

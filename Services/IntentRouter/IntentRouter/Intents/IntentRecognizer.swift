@@ -1,0 +1,80 @@
+import Messages
+
+/// Utterances to intent calls: the normaliser, the intent grammar and the follow-up grammar.
+public struct IntentRecognizer: Sendable {
+    public let normalizer: UtteranceNormalizer
+    let intents: PhraseMatcher
+    let followUps: PhraseMatcher
+
+    /// Compiles both grammars for `appName`; throws when a phrase does not compile.
+    public init(appName: String = AppName.defaultName) throws(TemplateError) {
+        guard !AppName.spokenForms(appName).isEmpty else {
+            throw TemplateError(template: appName, reason: "the app name has no speakable words")
+        }
+        normalizer = UtteranceNormalizer()
+        intents = try IntentPhrases.matcher(appName: appName)
+        followUps = try FollowUpPhrases.matcher(appName: appName)
+    }
+
+    /// The intent an utterance asks for, or nil when it matches no phrase.
+    public func recognize(_ utterance: NormalizedUtterance) -> IntentCall? {
+        guard !utterance.content.isEmpty, let match = intents.match(utterance.content),
+              let intent = Intent(rawValue: match.label) else { return nil }
+        return Self.call(intent, match.slots)
+    }
+
+    public func recognize(_ text: String) -> IntentCall? {
+        recognize(normalizer.normalize(text))
+    }
+
+    /// A follow-up answer among `labels`, tried on the words without and then with fillers
+    /// (so "ok" still counts as a yes).
+    public func followUp(_ utterance: NormalizedUtterance, among labels: Set<FollowUpPhrases.Label>)
+        -> (label: FollowUpPhrases.Label, slots: [String: SlotMatch])?
+    {
+        let names = Set(labels.map(\.rawValue))
+        for words in [utterance.content, utterance.words] where !words.isEmpty {
+            if let match = followUps.match(words, labels: names),
+               let label = FollowUpPhrases.Label(rawValue: match.label) {
+                return (label, match.slots)
+            }
+        }
+        return nil
+    }
+
+    /// Builds the call from matched slots.
+    static func call(_ intent: Intent, _ slots: [String: SlotMatch]) -> IntentCall {
+        switch intent {
+        case .cheapestFuel: .cheapestFuel(fuel(slots["fuel"]))
+        case .directionsToCheapestFuel: .directionsToCheapestFuel(fuel(slots["fuel"]))
+        case .setSearchRadius: .setSearchRadius(radius(slots))
+        case .setDistanceUnit: .setDistanceUnit(unit(slots["unit"]))
+        case .forgetMyLocation: .forgetMyLocation
+        case .help: .help
+        }
+    }
+
+    static func fuel(_ slot: SlotMatch?) -> ParameterValue<FuelCode> {
+        guard let slot else { return .missing }
+        guard let value = slot.value, let code = FuelCode(code: value) else { return .unsupported(slot.text) }
+        return .value(code)
+    }
+
+    /// Miles from `{miles}` and an optional `{radiusUnit}` (kilometres are converted).
+    static func radius(_ slots: [String: SlotMatch]) -> ParameterValue<SettingUpdate<Double>> {
+        guard let slot = slots["miles"], let text = slot.value else { return .missing }
+        if text == "clear" { return .value(.clear) }
+        guard let number = Double(text), number.isFinite else { return .unsupported(slot.text) }
+        if slots["radiusUnit"]?.value == DistanceUnit.km.rawValue {
+            return .value(.set((number / Vocabulary.kilometresPerMile * 10).rounded() / 10))
+        }
+        return .value(.set(number))
+    }
+
+    static func unit(_ slot: SlotMatch?) -> ParameterValue<SettingUpdate<DistanceUnit>> {
+        guard let slot, let value = slot.value else { return .missing }
+        if value == "clear" { return .value(.clear) }
+        guard let unit = DistanceUnit(rawValue: value) else { return .unsupported(slot.text) }
+        return .value(.set(unit))
+    }
+}

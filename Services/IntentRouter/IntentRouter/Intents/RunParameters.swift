@@ -1,0 +1,74 @@
+import Foundation
+import Messages
+
+/// `assistant.run` parameters to an intent call, as a shortcut would pass them.
+public enum RunParameters {
+    /// A shortcut run without a fuel uses unleaded, as the phone app does.
+    public static let defaultFuel = FuelCode.e10
+
+    /// Builds the call; a bad intent name or a parameter of the wrong type is `bad_request`.
+    public static func call(intent name: String, parameters: [String: JSONValue]?) throws(ServiceError) -> IntentCall {
+        guard let intent = Intent(rawValue: name) else {
+            let known = Intent.allCases.map(\.rawValue).joined(separator: ", ")
+            throw .badRequest("unknown intent '\(name.prefix(60))': use one of \(known)")
+        }
+        let parameters = parameters ?? [:]
+        switch intent {
+        case .cheapestFuel: return .cheapestFuel(try fuel(parameters["fuel"]))
+        case .directionsToCheapestFuel: return .directionsToCheapestFuel(try fuel(parameters["fuel"]))
+        case .setSearchRadius: return .setSearchRadius(try miles(parameters))
+        case .setDistanceUnit: return .setDistanceUnit(try unit(parameters))
+        case .forgetMyLocation: return .forgetMyLocation
+        case .help: return .help
+        }
+    }
+
+    /// A code ("B7") or a word ("diesel"); absent or null means the default fuel.
+    static func fuel(_ value: JSONValue?) throws(ServiceError) -> ParameterValue<FuelCode> {
+        switch value {
+        case nil, .null?:
+            return .value(defaultFuel)
+        case .string(let text)?:
+            if let code = FuelCode(code: text.trimmingCharacters(in: .whitespaces)) { return .value(code) }
+            let words = UtteranceNormalizer.words(text)
+            for entry in Vocabulary.fuels {
+                for phrase in entry.phrases where UtteranceNormalizer.words(phrase) == words {
+                    return entry.value.flatMap(FuelCode.init(code:)).map { .value($0) } ?? .unsupported(text)
+                }
+            }
+            return .unsupported(String(text.prefix(40)))
+        default:
+            throw .badRequest("parameter \"fuel\" must be a fuel code such as \"B7\"")
+        }
+    }
+
+    /// `miles`: a number sets, `null` clears, absent asks.
+    static func miles(_ parameters: [String: JSONValue]) throws(ServiceError) -> ParameterValue<SettingUpdate<Double>> {
+        switch parameters["miles"] {
+        case nil: return .missing
+        case .null?: return .value(.clear)
+        case .number(let miles)? where miles.isFinite: return .value(.set(miles))
+        default: throw .badRequest("parameter \"miles\" must be a number of miles, or null to reset it")
+        }
+    }
+
+    /// `unit`: "km" or "miles" sets, `null` clears, absent asks.
+    static func unit(_ parameters: [String: JSONValue])
+        throws(ServiceError) -> ParameterValue<SettingUpdate<DistanceUnit>>
+    {
+        switch parameters["unit"] {
+        case nil: return .missing
+        case .null?: return .value(.clear)
+        case .string(let text)?:
+            let words = UtteranceNormalizer.words(text)
+            for entry in Vocabulary.units {
+                for phrase in entry.phrases where UtteranceNormalizer.words(phrase) == words {
+                    if let value = entry.value, let unit = DistanceUnit(rawValue: value) { return .value(.set(unit)) }
+                }
+            }
+            throw .badRequest("parameter \"unit\" must be \"km\" or \"miles\", or null to reset it")
+        default:
+            throw .badRequest("parameter \"unit\" must be \"km\" or \"miles\", or null to reset it")
+        }
+    }
+}

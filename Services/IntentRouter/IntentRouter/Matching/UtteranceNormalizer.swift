@@ -1,0 +1,82 @@
+import Foundation
+
+/// An utterance as the matcher sees it: lower-case words without punctuation.
+public struct NormalizedUtterance: Sendable, Equatable {
+    /// Every word, in order.
+    public let words: [String]
+    /// The words with filler phrases ("hey", "please", "what is") removed.
+    public let content: [String]
+}
+
+/// Turns spoken text into words: case, punctuation (straight and curly apostrophes included),
+/// accents and extra spaces stop mattering, and filler phrases are dropped (hassil's skip words).
+public struct UtteranceNormalizer: Sendable {
+    /// Filler phrases removed wherever they occur, longest first.
+    public static let defaultSkipPhrases: [[String]] = [
+        ["what", "is"], ["can", "you"], ["could", "you"], ["would", "you"], ["will", "you"], ["right", "now"],
+        ["thank", "you"], ["hey"], ["hi"], ["hello"], ["please"], ["ok"], ["okay"], ["so"], ["um"], ["umm"],
+        ["uh"], ["er"], ["erm"], ["whats"], ["now"], ["thanks"], ["kindly"], ["quickly"],
+    ]
+
+    /// Utterances longer than this many words are cut (nobody says more to an assistant).
+    public static let maxWords = 40
+
+    public let skipPhrases: [[String]]
+
+    public init(skipPhrases: [[String]] = UtteranceNormalizer.defaultSkipPhrases) {
+        self.skipPhrases = skipPhrases.sorted { $0.count > $1.count }
+    }
+
+    public func normalize(_ text: String) -> NormalizedUtterance {
+        let words = Array(Self.words(text).prefix(Self.maxWords))
+        return NormalizedUtterance(words: words, content: removingSkipPhrases(words))
+    }
+
+    func removingSkipPhrases(_ words: [String]) -> [String] {
+        var kept: [String] = []
+        var index = 0
+        outer: while index < words.count {
+            for phrase in skipPhrases where index + phrase.count <= words.count {
+                if words[index ..< index + phrase.count].elementsEqual(phrase) {
+                    index += phrase.count
+                    continue outer
+                }
+            }
+            kept.append(words[index])
+            index += 1
+        }
+        return kept
+    }
+
+    /// Lower-cases, folds accents, deletes apostrophes ("what's" -> "whats"), keeps a decimal
+    /// point between digits, splits a number from a unit ("10km" -> "10 km"), and turns every
+    /// other character into a word break.
+    public static func words(_ text: String) -> [String] {
+        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive],
+                                  locale: nil).lowercased()
+        let scalars = Array(folded.unicodeScalars.prefix(2000))
+        var output = String.UnicodeScalarView()
+        for (index, scalar) in scalars.enumerated() {
+            if apostrophes.contains(scalar) { continue }
+            let previous = index > 0 ? scalars[index - 1] : nil
+            let next = index + 1 < scalars.count ? scalars[index + 1] : nil
+            if CharacterSet.alphanumerics.contains(scalar) {
+                if let previous, isDigit(previous), !isDigit(scalar), output.last.map(isDigit) == true {
+                    output.append(" ")
+                }
+                output.append(scalar)
+            } else if scalar == ".", let previous, let next, isDigit(previous), isDigit(next) {
+                output.append(scalar)
+            } else {
+                output.append(" ")
+            }
+        }
+        return String(output).split(separator: " ").map(String.init)
+    }
+
+    private static let apostrophes: Set<Unicode.Scalar> = ["'", "\u{2019}", "\u{2018}", "\u{02BC}", "`", "\u{00B4}"]
+
+    private static func isDigit(_ scalar: Unicode.Scalar) -> Bool {
+        ("0" ... "9").contains(scalar)
+    }
+}

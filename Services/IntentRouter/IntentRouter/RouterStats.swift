@@ -1,0 +1,23 @@
+import Messages
+
+/// The router's own `sys.stats` figures: asks by intent, code and outcome, fallbacks.
+struct RouterStats {
+    private(set) var asksByIntent: [String: UInt64] = [:]
+    private(set) var asksByCode: [String: UInt64] = [:]
+    private(set) var asksByOutcome: [String: UInt64] = [:]
+    private(set) var deadlineMisses: UInt64 = 0
+
+    mutating func record(_ reply: AssistantReply) {
+        asksByIntent[reply.intent ?? "none", default: 0] += 1
+        asksByCode[reply.code.rawValue, default: 0] += 1
+        asksByOutcome[reply.outcome?.rawValue ?? "none", default: 0] += 1
+    }
+
+    mutating func recordDeadlineMiss() {
+        deadlineMisses += 1
+    }
+
+    static func counts(_ table: [String: UInt64]) -> JSONValue {
+        .object(table.mapValues { .number(Double($0)) })
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import IntentRouter
+import ServiceKit
+
+// intent-router: configure, start, serve until SIGTERM/SIGINT, exit 0.
+let main = ServiceMain(
+    name: "intent-router",
+    summary: """
+        The front door: answers assistant.ask (an utterance) and assistant.run (an intent with its
+        parameters). Matches phrases that name the app, runs resolve -> confirm -> handle with
+        sessions for follow-up questions, and asks location-cache, fuel-lookup and dialog-renderer,
+        answering within the deadline even when they are down.
+        """,
+    options: [
+        OptionSpec("--app-name", value: "NAME", help: "the app name every phrase must contain [default FuelBoard]"),
+        OptionSpec("--session-ttl", value: "DURATION", help: "how long a question waits for its answer [default 30s]"),
+        OptionSpec("--deadline", value: "DURATION", help: "longest time before an answer is given [default 2s]"),
+    ])
+
+let positive: (String) -> Duration? = { text in
+    ServiceMain.parseDuration(text).flatMap { $0 > .zero ? $0 : nil }
+}
+var configuration = RouterConfiguration(topology: main.topology,
+                                        endpoint: main.bindEndpoint(default: main.topology.router))
+configuration.appName = main.option("--app-name", default: AppName.defaultName) { name in
+    AppName.spokenForms(name).isEmpty ? nil : name
+}
+configuration.sessionTTL = main.option("--session-ttl", default: RouterConfiguration.defaultSessionTTL, positive)
+configuration.deadline = main.option("--deadline", default: RouterConfiguration.defaultDeadline, positive)
+
+do {
+    let server = try IntentRouterService.makeServer(context: main.context, configuration: configuration,
+                                                    logger: main.logger)
+    main.run(server)
+} catch {
+    main.logger.error("cannot start", metadata: ["error": "\(error)"])
+    exit(ServiceMain.ExitCode.failure)
+}

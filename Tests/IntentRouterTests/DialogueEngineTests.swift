@@ -1,0 +1,172 @@
+import IntentRouter
+import Messages
+import Testing
+
+/// The resolve and confirm stages and the sessions between questions and answers.
+struct DialogueEngineTests {
+    let clock = TestClock()
+    let engine: DialogueEngine
+    let here = Coordinate(lat: 53.78, lng: -1.07)
+
+    init() throws {
+        let clock = clock
+        engine = DialogueEngine(recognizer: try IntentRecognizer(),
+                                sessions: SessionStore(timeToLive: .seconds(30), now: { clock.now }))
+    }
+
+    @Test func ask_whenFuelGiven_handlesAtOnceWithoutSession() {
+        let decision = engine.ask(user: "u1", utterance: "Ask FuelBoard for the cheapest diesel near me",
+                                  location: here)
+        #expect(decision.action == .findCheapest(.b7, directions: false))
+        #expect(decision.session == nil)
+        #expect(decision.location == here)
+        #expect(decision.parameters == ["fuel": .string("B7")])
+    }
+
+    @Test func ask_whenFuelMissing_asksForItThenTheAnswerInTheSameSessionHandles() {
+        let question = engine.ask(user: "u1", utterance: "Ask FuelBoard for directions to the cheapest fuel near me",
+                                  location: here)
+        #expect(question.prompt == Prompt(code: .needsValue, outcome: .askFuel))
+        #expect(question.needs == "fuel")
+        #expect(question.intent == .directionsToCheapestFuel)
+        let session = try! #require(question.session)
+        let answer = engine.ask(user: "u1", utterance: "diesel please", session: session)
+        #expect(answer.action == .findCheapest(.b7, directions: true))
+        #expect(answer.location == here, "the location of the first utterance carries over")
+        #expect(answer.session == nil)
+        #expect(engine.sessions.count == 0)
+    }
+
+    @Test func ask_whenFuelUnsupported_explainsWithTheWord() {
+        let decision = engine.ask(user: "u1", utterance: "Ask FuelBoard for the cheapest hydrogen near me")
+        #expect(decision.prompt == Prompt(code: .failure, outcome: .unsupportedFuel, word: "hydrogen"))
+        #expect(decision.session == nil)
+    }
+
+    @Test func answer_whenUnsupportedFuel_explainsAndEnds() throws {
+        let question = engine.ask(user: "u1", utterance: "Ask FuelBoard for the cheapest fuel near me")
+        let answer = engine.ask(user: "u1", utterance: "LPG", session: try #require(question.session))
+        #expect(answer.prompt?.outcome == .unsupportedFuel)
+        #expect(answer.prompt?.word == "lpg")
+        #expect(engine.sessions.count == 0)
+    }
+
+    @Test func answer_whenNotUnderstoodOnce_asksAgainInTheSameSession() throws {
+        let question = engine.ask(user: "u1", utterance: "Ask FuelBoard for the cheapest fuel near me")
+        let session = try #require(question.session)
+        let again = engine.ask(user: "u1", utterance: "what?", session: session)
+        #expect(again.prompt == Prompt(code: .needsValue, outcome: .askFuel))
+        #expect(again.session == session)
+        let finally = engine.ask(user: "u1", utterance: "banana", session: session)
+        #expect(finally.prompt == Prompt(code: .failure, outcome: .help))
+        #expect(finally.session == nil)
+    }
+
+    @Test func answer_whenAFreshIntentInstead_startsThatIntent() throws {
+        let question = engine.ask(user: "u1", utterance: "Ask FuelBoard for the cheapest fuel near me")
+        let other = engine.ask(user: "u1", utterance: "Ask FuelBoard to use kilometres",
+                               session: try #require(question.session))
+        #expect(other.action == .setUnit(.set(.km)))
+        #expect(engine.sessions.count == 0)
+    }
+
+    @Test func forget_asksForConfirmationAndOnlyYesErases() throws {
+        let question = engine.ask(user: "u1", utterance: "Ask FuelBoard to forget my location")
+        #expect(question.prompt == Prompt(code: .confirmationRequired, outcome: .confirmForget))
+        #expect(question.action == nil)
+        let yes = engine.ask(user: "u1", utterance: "Yes, do it", session: try #require(question.session))
+        #expect(yes.action == .forgetLocation)
+    }
+
+    @Test func forget_whenAnswerIsNo_cancelsWithoutErasing() throws {
+        let question = engine.ask(user: "u1", utterance: "Ask FuelBoard to forget my location")
+        let no = engine.ask(user: "u1", utterance: "no", session: try #require(question.session))
+        #expect(no.prompt == Prompt(code: .cancelled, outcome: .notForgotten))
+        #expect(no.action == nil)
+    }
+
+    @Test func forget_whenAnswerUnrelatedTwice_neverErases() throws {
+        let question = engine.ask(user: "u1", utterance: "Ask FuelBoard to forget my location")
+        let session = try #require(question.session)
+        let first = engine.ask(user: "u1", utterance: "hmm", session: session)
+        #expect(first.prompt?.code == .confirmationRequired)
+        let second = engine.ask(user: "u1", utterance: "hmm", session: session)
+        #expect(second.prompt == Prompt(code: .cancelled, outcome: .notForgotten))
+        #expect(second.action == nil)
+    }
+
+    @Test func cancel_endsTheSession() throws {
+        for word in ["cancel", "never mind", "Stop."] {
+            let question = engine.ask(user: "u1", utterance: "Ask FuelBoard to set my search radius")
+            let session = try #require(question.session)
+            let cancelled = engine.ask(user: "u1", utterance: word, session: session)
+            #expect(cancelled.prompt == Prompt(code: .cancelled, outcome: .cancelled), "\(word)")
+            let after = engine.ask(user: "u1", utterance: "10 miles", session: session)
+            #expect(after.prompt?.outcome == .help, "the session is closed after \(word)")
+        }
+    }
+
+    @Test func session_whenExpired_answerIsTreatedAsFreshUtterance() throws {
+        let question = engine.ask(user: "u1", utterance: "Ask FuelBoard for the cheapest fuel near me")
+        let session = try #require(question.session)
+        clock.advance(by: .seconds(31))
+        let late = engine.ask(user: "u1", utterance: "diesel", session: session)
+        #expect(late.action == nil)
+        #expect(late.prompt == Prompt(code: .failure, outcome: .help))
+    }
+
+    @Test func session_whenJustBeforeExpiry_stillAnswers() throws {
+        let question = engine.ask(user: "u1", utterance: "Ask FuelBoard for the cheapest fuel near me")
+        clock.advance(by: .seconds(29))
+        let answer = engine.ask(user: "u1", utterance: "diesel", session: try #require(question.session))
+        #expect(answer.action == .findCheapest(.b7, directions: false))
+    }
+
+    @Test func session_ofAnotherUser_isNotFound() throws {
+        let question = engine.ask(user: "u1", utterance: "Ask FuelBoard to forget my location")
+        let stolen = engine.ask(user: "u2", utterance: "yes", session: try #require(question.session))
+        #expect(stolen.action == nil)
+    }
+
+    @Test func radius_whenOutOfRange_explains() {
+        let decision = engine.ask(user: "u1", utterance: "Ask FuelBoard to set my search radius to 60 miles")
+        #expect(decision.prompt == Prompt(code: .failure, outcome: .radiusOutOfRange, radiusMiles: 60))
+    }
+
+    @Test func radius_setClearedAndNotMentioned_areThreeDifferentThings() throws {
+        #expect(engine.ask(user: "u1", utterance: "Ask FuelBoard to set my search radius to 10 miles").action ==
+                .setRadius(.set(10)))
+        #expect(engine.ask(user: "u1", utterance: "reset my search radius FuelBoard").action == .setRadius(.clear))
+        let question = engine.ask(user: "u1", utterance: "Ask FuelBoard to set my search radius")
+        #expect(question.prompt?.outcome == .askRadius)
+        #expect(question.needs == "miles")
+        let answer = engine.ask(user: "u1", utterance: "twelve miles", session: try #require(question.session))
+        #expect(answer.action == .setRadius(.set(12)))
+        #expect(answer.parameters == ["miles": .number(12)])
+    }
+
+    @Test func radius_whenAnswerIsDefault_clears() throws {
+        let question = engine.ask(user: "u1", utterance: "Ask FuelBoard to change my search radius")
+        let answer = engine.ask(user: "u1", utterance: "the default", session: try #require(question.session))
+        #expect(answer.action == .setRadius(.clear))
+        #expect(answer.parameters == ["miles": .null])
+    }
+
+    @Test func unit_whenMissing_asksThenSets() throws {
+        let question = engine.ask(user: "u1", utterance: "Ask FuelBoard to change my distance unit")
+        #expect(question.prompt?.outcome == .askUnit)
+        let answer = engine.ask(user: "u1", utterance: "kilometres please", session: try #require(question.session))
+        #expect(answer.action == .setUnit(.set(.km)))
+    }
+
+    @Test func notUnderstood_givesHelp() {
+        let decision = engine.ask(user: "u1", utterance: "What's the weather like")
+        #expect(decision.prompt == Prompt(code: .failure, outcome: .help))
+        #expect(decision.intent == nil)
+    }
+
+    @Test func run_whenForgetConfirmedAlready_handlesAtOnce() {
+        #expect(engine.run(user: "u1", call: .forgetMyLocation, confirmed: true).action == .forgetLocation)
+        #expect(engine.run(user: "u1", call: .forgetMyLocation).prompt?.code == .confirmationRequired)
+    }
+}

@@ -1,0 +1,65 @@
+import IntentRouter
+import Messages
+import Testing
+
+struct IntentRecognizerTests {
+    @Test func recognize_forEveryFuelWordOfTheIssue_givesItsCode() throws {
+        let recognizer = try IntentRecognizer()
+        let expected: [String: FuelCode] = ["unleaded": .e10, "petrol": .e10, "E10": .e10, "premium": .e5,
+                                            "super unleaded": .e5, "E5": .e5, "diesel": .b7, "super diesel": .sdv,
+                                            "premium diesel": .sdv]
+        for (word, code) in expected {
+            let call = recognizer.recognize("Ask FuelBoard for the cheapest \(word) near me")
+            #expect(call == .cheapestFuel(.value(code)), "\(word)")
+        }
+    }
+
+    @Test func recognize_whenFuelNotSupported_saysWhichWord() throws {
+        let recognizer = try IntentRecognizer()
+        for word in ["hydrogen", "LPG", "electric", "charging"] {
+            #expect(recognizer.recognize("Ask FuelBoard for the cheapest \(word) near me") ==
+                    .cheapestFuel(.unsupported(word.lowercased())))
+        }
+    }
+
+    @Test func recognize_whenAppNameConfigured_needsThatName() throws {
+        let recognizer = try IntentRecognizer(appName: "PumpPal")
+        #expect(recognizer.recognize("Ask PumpPal for the cheapest diesel near me") == .cheapestFuel(.value(.b7)))
+        #expect(recognizer.recognize("Ask pump pal for the cheapest diesel near me") == .cheapestFuel(.value(.b7)))
+        #expect(recognizer.recognize("Ask FuelBoard for the cheapest diesel near me") == nil)
+    }
+
+    @Test func spokenForms_ofCamelCaseName_areJoinedAndApart() {
+        #expect(AppName.spokenForms("FuelBoard") == ["fuelboard", "fuel board"])
+        #expect(AppName.spokenForms("Pumps") == ["pumps"])
+        #expect(AppName.spokenForms("!!!").isEmpty)
+    }
+
+    @Test func init_whenAppNameUnspeakable_throws() {
+        #expect(throws: TemplateError.self) { try IntentRecognizer(appName: "???") }
+    }
+
+    @Test func recognize_whenRadiusInKilometres_convertsToMiles() throws {
+        let recognizer = try IntentRecognizer()
+        let call = recognizer.recognize("Ask FuelBoard to set my search radius to 8 km")
+        #expect(call == .setSearchRadius(.value(.set(5))))
+    }
+
+    @Test func recognize_resetRadius_isClearNotASetting() throws {
+        let recognizer = try IntentRecognizer()
+        #expect(recognizer.recognize("reset my search radius FuelBoard") == .setSearchRadius(.value(.clear)))
+        #expect(recognizer.recognize("Ask FuelBoard to set my search radius") == .setSearchRadius(.missing))
+    }
+
+    @Test func followUp_whenOkSaidAlone_isAYes() throws {
+        let recognizer = try IntentRecognizer()
+        let answer = recognizer.followUp(recognizer.normalizer.normalize("OK"), among: [.yes, .no])
+        #expect(answer?.label == .yes)
+    }
+
+    @Test func followUp_whenFuelAnswered_bindsTheFuelWithoutAppName() throws {
+        let recognizer = try IntentRecognizer()
+        let answer = recognizer.followUp(recognizer.normalizer.normalize("Super diesel, please"), among: [.fuel])
+        #expect(answer?.slots["fuel"]?.value == "SDV")
+    }
+}

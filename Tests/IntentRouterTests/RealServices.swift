@@ -1,0 +1,83 @@
+import DialogRenderer
+import Foundation
+import IntentRouter
+import LocationCache
+import Messages
+import ServiceKit
+import ServiceTesting
+import ZeroMQ
+
+/// intent-router in-process with the real services behind it: price-ingest and fuel-lookup as
+/// processes (fed one small CMA feed), location-cache and dialog-renderer in-process.
+final class RealServices {
+    static let selby = Coordinate(lat: 53.7830, lng: -1.0670)
+    static let now = Date(timeIntervalSince1970: 1_764_400_000)
+
+    private let ingest: ServiceProcess
+    private let lookup: ServiceProcess
+    private let location: InProcessService
+    private let dialog: InProcessService?
+    private let router: InProcessService
+    private let dataDirectory: URL
+    let client: RequestClient
+
+    /// Starts everything; `dialogDown` leaves dialog-renderer out (nobody serves its endpoint).
+    init(dialogDown: Bool = false) throws {
+        let quiet = Logger(label: "test", level: .critical)
+        dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("router-it-\(UUID().uuidString)")
+        ingest = try ServiceProcess("price-ingest", ["--data-dir", dataDirectory.appendingPathComponent("ingest").path,
+                                                     "--bind", "tcp://127.0.0.1:*", "--bind-pub", "tcp://127.0.0.1:*"])
+        let ingestEndpoint = try ingest.endpoint(event: "listening")
+        let publishEndpoint = try ingest.endpoint(event: "publishing")
+        let version = try Self.ingestFeed(at: ingestEndpoint)
+        lookup = try ServiceProcess("fuel-lookup", ["--ingest", ingestEndpoint, "--ingest-pub", publishEndpoint,
+                                                    "--bind", "tcp://127.0.0.1:*"])
+        let lookupEndpoint = try lookup.endpoint()
+        try lookup.waitForLog(timeout: .seconds(20)) { line in
+            guard line.contains("index swapped"), let range = line.range(of: "version=") else { return false }
+            return UInt64(line[range.upperBound...].prefix { $0.isNumber }) ?? 0 >= version
+        }
+        let locationDirectory = dataDirectory.appendingPathComponent("location")
+        location = try InProcessService.start { context in
+            try LocationCacheService(context: context, configuration: LocationCacheConfiguration(
+                endpoint: "tcp://127.0.0.1:*", dataDirectory: locationDirectory), logger: quiet).server
+        }
+        dialog = dialogDown ? nil : try InProcessService.start { context in
+            try DialogRendererService(context: context, bind: "tcp://127.0.0.1:*",
+                                      handler: DialogRendererService.makeHandler(templates: nil), logger: quiet).server
+        }
+        router = try RouterHarness.start(location: location.endpoint, lookup: lookupEndpoint,
+                                         dialog: try dialog?.endpoint ?? RouterHarness.unservedEndpoint())
+        client = try RouterHarness.client(router)
+    }
+
+    func stop() {
+        for service in [router, dialog, location] { service?.stop() }
+        _ = try? lookup.terminate()
+        _ = try? ingest.terminate()
+        try? FileManager.default.removeItem(at: dataDirectory)
+    }
+
+    func ask(_ utterance: String, user: String = "u1", at location: Coordinate? = nil,
+             session: String? = nil) throws -> AssistantReply {
+        try client.call(.assistantAsk, AssistantAskRequest(user: user, utterance: utterance, location: location,
+                                                           session: session, now: Self.now), as: AssistantReply.self)
+    }
+
+    /// Two stations near Selby, sent inline as a CMA feed; returns the version it created.
+    /// The cheaper diesel is at the farther one (about 2 miles), the nearer one is within a mile.
+    private static func ingestFeed(at endpoint: String) throws -> UInt64 {
+        let feed = """
+            {"last_updated": "29/11/2025 06:30:00", "stations": [
+              {"site_id": "near", "brand": "JET", "address": "Doncaster Road, Selby", "postcode": "YO8 4AA",
+               "location": {"latitude": 53.7860, "longitude": -1.0700}, "prices": {"B7": 145.9, "E10": 135.9}},
+              {"site_id": "far", "brand": "TESCO", "address": "Bawtry Road, Selby", "postcode": "YO8 9ZZ",
+               "location": {"latitude": 53.8120, "longitude": -1.0500}, "prices": {"B7": 139.9, "E10": 138.9}}
+            ]}
+            """
+        let client = try RequestClient(context: Context(), endpoint: endpoint, timeout: .seconds(20), retries: 0)
+        let body = Data(#"{"retailer":"test","feed":\#(feed)}"#.utf8)
+        let data = try client.callRaw(MessageType.ingestFeed.rawValue, rawBody: body)
+        return try JSONCoding.makeDecoder().decode(Reply<IngestFeedReply>.self, from: data).result().version
+    }
+}

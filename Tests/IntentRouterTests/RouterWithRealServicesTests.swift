@@ -1,0 +1,93 @@
+import Foundation
+import IntentRouter
+import Messages
+import Testing
+
+/// Whole conversations through the router and the real location-cache, fuel-lookup and
+/// dialog-renderer.
+@Suite(.serialized)
+struct RouterWithRealServicesTests {
+    @Test func cheapestDiesel_withLocation_findsTheCheaperStationAndCarriesItsFacts() throws {
+        let services = try RealServices()
+        defer { services.stop() }
+        let reply = try services.ask("Ask FuelBoard for the cheapest diesel near me", at: RealServices.selby)
+        #expect(reply.code == .success)
+        #expect(reply.outcome == .found)
+        #expect(reply.intent == "CheapestFuel")
+        #expect(reply.snippet?.id == "test/far")
+        #expect(reply.snippet?.postcode == "YO8 9ZZ")
+        #expect(reply.snippet?.pricePence == 139.9)
+        #expect(reply.snippet?.lat == 53.812)
+        #expect(reply.snippet?.lng == -1.05)
+        #expect(reply.dialog.contains(reply.snippet?.title ?? "?"))
+        #expect(reply.value != nil)
+        #expect(reply.opensURL == nil)
+    }
+
+    @Test func secondAsk_withoutLocation_usesTheStoredOne() throws {
+        let services = try RealServices()
+        defer { services.stop() }
+        _ = try services.ask("Ask FuelBoard for the cheapest petrol near me", at: RealServices.selby)
+        let reply = try services.ask("Get directions to the cheapest diesel near me FuelBoard")
+        #expect(reply.outcome == .directions)
+        #expect(reply.opensURL?.contains("53.812") == true)
+    }
+
+    @Test func firstAsk_withoutAnyLocation_saysSo() throws {
+        let services = try RealServices()
+        defer { services.stop() }
+        let reply = try services.ask("Ask FuelBoard for the cheapest diesel near me", user: "stranger")
+        #expect(reply.code == .failure)
+        #expect(reply.outcome == .noLocation)
+    }
+
+    @Test func radius_scopesTheLookupUntilReset() throws {
+        let services = try RealServices()
+        defer { services.stop() }
+        let set = try services.ask("Ask FuelBoard to set my search radius to 1 mile", at: RealServices.selby)
+        #expect(set.code == .success)
+        #expect(set.outcome == .radiusSet)
+        let near = try services.ask("Ask FuelBoard for the cheapest diesel near me")
+        #expect(near.snippet?.id == "test/near", "the farther station is outside one mile")
+        let reset = try services.ask("reset my search radius FuelBoard")
+        #expect(reset.outcome == .radiusCleared)
+        let far = try services.ask("Ask FuelBoard for the cheapest diesel near me")
+        #expect(far.snippet?.id == "test/far")
+    }
+
+    @Test func fuelAskedFor_thenAnsweredInTheSameSession() throws {
+        let services = try RealServices()
+        defer { services.stop() }
+        let question = try services.ask("Ask FuelBoard for the cheapest fuel near me", at: RealServices.selby)
+        #expect(question.code == .needsValue)
+        #expect(question.dialog.contains("Which fuel"))
+        let answer = try services.ask("unleaded", session: try #require(question.session))
+        #expect(answer.outcome == .found)
+        #expect(answer.snippet?.id == "test/near")
+    }
+
+    @Test func forget_onlyAfterYes_thenTheLocationIsGone() throws {
+        let services = try RealServices()
+        defer { services.stop() }
+        _ = try services.ask("Ask FuelBoard to use kilometres", at: RealServices.selby)
+        let question = try services.ask("Ask FuelBoard to forget my location")
+        #expect(question.code == .confirmationRequired)
+        let no = try services.ask("no", session: question.session)
+        #expect(no.code == .cancelled)
+        #expect(try services.ask("Ask FuelBoard for the cheapest diesel near me").outcome == .found)
+        let again = try services.ask("Ask FuelBoard to forget my location")
+        let yes = try services.ask("yes", session: again.session)
+        #expect(yes.code == .success)
+        #expect(yes.outcome == .forgotten)
+        #expect(try services.ask("Ask FuelBoard for the cheapest diesel near me").outcome == .noLocation)
+    }
+
+    @Test func dialogRendererDown_stillAnswersWithBuiltInEnglish() throws {
+        let services = try RealServices(dialogDown: true)
+        defer { services.stop() }
+        let reply = try services.ask("Ask FuelBoard for the cheapest diesel near me", at: RealServices.selby)
+        #expect(reply.code == .success)
+        #expect(reply.dialog.hasPrefix("The cheapest diesel near you is 139.9p a litre at"))
+        #expect(reply.snippet?.id == "test/far")
+    }
+}

@@ -1,0 +1,51 @@
+import IntentRouter
+import Messages
+import Testing
+
+struct RunParametersTests {
+    @Test func cheapest_withoutFuel_usesUnleaded() throws {
+        #expect(try RunParameters.call(intent: "CheapestFuel", parameters: nil) == .cheapestFuel(.value(.e10)))
+        #expect(try RunParameters.call(intent: "DirectionsToCheapestFuel", parameters: ["fuel": .null]) ==
+                .directionsToCheapestFuel(.value(.e10)))
+    }
+
+    @Test func cheapest_withCodeOrWord_usesThatFuel() throws {
+        #expect(try RunParameters.call(intent: "CheapestFuel", parameters: ["fuel": .string("b7")]) ==
+                .cheapestFuel(.value(.b7)))
+        #expect(try RunParameters.call(intent: "CheapestFuel", parameters: ["fuel": .string("super diesel")]) ==
+                .cheapestFuel(.value(.sdv)))
+    }
+
+    @Test func cheapest_withUnknownFuel_isUnsupportedNotAnError() throws {
+        #expect(try RunParameters.call(intent: "CheapestFuel", parameters: ["fuel": .string("H2")]) ==
+                .cheapestFuel(.unsupported("H2")))
+    }
+
+    @Test func radius_numberSets_nullClears_absentAsks() throws {
+        #expect(try RunParameters.call(intent: "SetSearchRadius", parameters: ["miles": .number(10)]) ==
+                .setSearchRadius(.value(.set(10))))
+        #expect(try RunParameters.call(intent: "SetSearchRadius", parameters: ["miles": .null]) ==
+                .setSearchRadius(.value(.clear)))
+        #expect(try RunParameters.call(intent: "SetSearchRadius", parameters: [:]) == .setSearchRadius(.missing))
+    }
+
+    @Test func unit_stringSets_nullClears() throws {
+        #expect(try RunParameters.call(intent: "SetDistanceUnit", parameters: ["unit": .string("km")]) ==
+                .setDistanceUnit(.value(.set(.km))))
+        #expect(try RunParameters.call(intent: "SetDistanceUnit", parameters: ["unit": .null]) ==
+                .setDistanceUnit(.value(.clear)))
+    }
+
+    @Test func badParameters_areBadRequests() {
+        #expect(throws: ServiceError.self) { try RunParameters.call(intent: "OrderPizza", parameters: nil) }
+        #expect(throws: ServiceError.self) {
+            try RunParameters.call(intent: "SetSearchRadius", parameters: ["miles": .string("far")])
+        }
+        #expect(throws: ServiceError.self) {
+            try RunParameters.call(intent: "SetDistanceUnit", parameters: ["unit": .string("furlongs")])
+        }
+        #expect(throws: ServiceError.self) {
+            try RunParameters.call(intent: "CheapestFuel", parameters: ["fuel": .number(7)])
+        }
+    }
+}

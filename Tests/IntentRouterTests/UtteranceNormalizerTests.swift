@@ -1,0 +1,52 @@
+import IntentRouter
+import Testing
+
+struct UtteranceNormalizerTests {
+    let normalizer = UtteranceNormalizer()
+
+    @Test func words_whenCaseAndPunctuationDiffer_areTheSame() {
+        #expect(UtteranceNormalizer.words("ASK FuelBoard, for the CHEAPEST diesel?!") ==
+                ["ask", "fuelboard", "for", "the", "cheapest", "diesel"])
+    }
+
+    @Test func words_whenApostropheIsCurlyOrStraight_dropIt() {
+        #expect(UtteranceNormalizer.words("what\u{2019}s") == ["whats"])
+        #expect(UtteranceNormalizer.words("what's") == ["whats"])
+        #expect(UtteranceNormalizer.words("doesn\u{2018}t") == ["doesnt"])
+    }
+
+    @Test func words_whenSpacesRepeat_collapse() {
+        #expect(UtteranceNormalizer.words("  cheapest \t  diesel \n ") == ["cheapest", "diesel"])
+    }
+
+    @Test func words_whenNumberTouchesUnit_splitThem() {
+        #expect(UtteranceNormalizer.words("10km") == ["10", "km"])
+        #expect(UtteranceNormalizer.words("7.5 miles.") == ["7.5", "miles"])
+        #expect(UtteranceNormalizer.words("E10") == ["e10"])
+    }
+
+    @Test func words_whenHyphenated_splitIntoWords() {
+        #expect(UtteranceNormalizer.words("super-unleaded twenty-five") == ["super", "unleaded", "twenty", "five"])
+    }
+
+    @Test func words_whenAccented_foldAccents() {
+        #expect(UtteranceNormalizer.words("Café") == ["cafe"])
+    }
+
+    @Test func normalize_whenFillersPresent_dropsThemFromContentOnly() {
+        let utterance = normalizer.normalize("Hey, please, what is the cheapest diesel, um, ok?")
+        #expect(utterance.content == ["the", "cheapest", "diesel"])
+        #expect(utterance.words.first == "hey")
+        #expect(utterance.words.contains("ok"))
+    }
+
+    @Test func normalize_whenWhatsContracted_dropsItLikeWhatIs() {
+        let contracted = normalizer.normalize("what's the cheapest")
+        #expect(contracted.content == normalizer.normalize("what is the cheapest").content)
+    }
+
+    @Test func normalize_whenVeryLong_isCut() {
+        let text = Array(repeating: "diesel", count: 500).joined(separator: " ")
+        #expect(normalizer.normalize(text).words.count == UtteranceNormalizer.maxWords)
+    }
+}
