@@ -1,0 +1,57 @@
+import Foundation
+import Messages
+import ServiceKit
+import ServiceTesting
+import Testing
+import ZeroMQ
+
+/// price-ingest polling its `--feeds` list by itself, and reporting each feed's status.
+struct FeedPollingTests {
+    @Test func feedsList_whenStarted_ingestsEveryListedFeedAndReportsItsStatus() throws {
+        let good = try FeedFixtures.write(FeedFixtures.feed(FeedFixtures.selby), name: "polled")
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("absent-\(UUID().uuidString).json")
+        let list = FileManager.default.temporaryDirectory.appendingPathComponent("feeds-\(UUID().uuidString).txt")
+        try """
+            # retailer  url
+            tesco       \(good.absoluteString)
+            gone        \(missing.absoluteString)
+            """.write(to: list, atomically: true, encoding: .utf8)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fuelboard-poll-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let ingest = try ServiceProcess("price-ingest", [
+            "--data-dir", directory.path, "--bind", "tcp://127.0.0.1:*", "--bind-pub", "tcp://127.0.0.1:*",
+            "--feeds", list.path, "--poll-interval", "1h",
+        ])
+        let endpoint = try ingest.endpoint()
+        try ingest.waitForLog { $0.contains("feed ingested") && $0.contains("retailer=tesco") }
+        try ingest.waitForLog { $0.contains("fetch failed") && $0.contains("retailer=gone") }
+
+        let client = try RequestClient(context: Context(), endpoint: endpoint, timeout: .seconds(5), retries: 0)
+        let stats = try client.call(.sysStats, EmptyBody(), as: StatsBody.self)
+        guard case .array(let feeds)? = stats.details["feeds"] else {
+            Issue.record("sys.stats has no feeds: \(stats.details)")
+            return
+        }
+        let byRetailer = Dictionary(uniqueKeysWithValues: feeds.compactMap { feed -> (String, [String: JSONValue])? in
+            guard case .object(let row) = feed, let name = row["retailer"]?.stringValue else { return nil }
+            return (name, row)
+        })
+        #expect(byRetailer["tesco"]?["lastSuccess"] != nil)
+        #expect(byRetailer["tesco"]?["stations"] == .number(4))
+        #expect(byRetailer["tesco"]?["feedAgeHours"] != nil)
+        #expect(byRetailer["gone"]?["lastError"]?.stringValue?.contains("cannot read") == true)
+        #expect(byRetailer["gone"]?["lastSuccess"] == nil)
+        #expect(try ingest.terminate() == 0)
+    }
+
+    @Test func feedsList_whenMalformed_exits64() throws {
+        let list = FileManager.default.temporaryDirectory.appendingPathComponent("feeds-\(UUID().uuidString).txt")
+        try "tesco\n".write(to: list, atomically: true, encoding: .utf8)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fuelboard-poll-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let ingest = try ServiceProcess("price-ingest", ["--feeds", list.path, "--data-dir", directory.path,
+                                                         "--bind", "tcp://127.0.0.1:*", "--bind-pub", "tcp://127.0.0.1:*"])
+        #expect(try ingest.waitForExit() == 64)
+        #expect(ingest.log.contains("feeds list line 1"))
+    }
+}
