@@ -17,6 +17,7 @@ let package = Package(
         .executable(name: "fuelboard", targets: ["fuelboard"]),
         .executable(name: "lookup-bench", targets: ["lookup-bench"]),
         .executable(name: "zmq-echo", targets: ["zmq-echo"]),
+        .executable(name: "station-prices", targets: ["station-prices"]),
     ],
     targets: [
         // C libraries from Debian's packages (module maps link them; no pkg-config flags).
@@ -29,6 +30,8 @@ let package = Package(
         .target(name: "SQLite", dependencies: ["CSQLite"], path: "Shared/SQLite"),
         .target(name: "ServiceKit", dependencies: ["ZeroMQ", "Messages"], path: "Shared/ServiceKit"),
         .target(name: "SampleFeeds", dependencies: ["Messages"], path: "Shared/SampleFeeds"),
+        // IntentKit: a Swift intent service in a few dozen lines (the router's plug-in protocol).
+        .target(name: "IntentKit", dependencies: ["ZeroMQ", "Messages", "ServiceKit"], path: "Shared/IntentKit"),
         .target(name: "TestSupport", path: "Shared/TestSupport"),
         .target(name: "ServiceTesting", dependencies: ["ZeroMQ", "Messages", "ServiceKit", "TestSupport"],
                 path: "Shared/ServiceTesting"),
@@ -75,6 +78,9 @@ let package = Package(
                           path: "bench/lookup-bench"),
         .executableTarget(name: "zmq-echo", dependencies: ["ZeroMQ", "ServiceKit"], path: "bench/zmq-echo"),
 
+        // Example intent service: station prices by name, with disambiguation (uses fuel-lookup).
+        .executableTarget(name: "station-prices", dependencies: ["IntentKit"], path: "examples/station-prices-swift"),
+
         // Tests, one target per area so each can be built and run on its own.
         .testTarget(name: "MessagesTests", dependencies: ["Messages", "TestSupport"], path: "Tests/MessagesTests"),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], path: "Tests/ZeroMQTests"),
@@ -93,7 +99,7 @@ let package = Package(
                     path: "Tests/DialogRendererTests"),
         .testTarget(name: "IntentRouterTests",
                     dependencies: ["IntentRouter", "ServiceKit", "ServiceTesting", "Messages", "ZeroMQ",
-                                   "LocationCache", "DialogRenderer"],
+                                   "LocationCache", "DialogRenderer", "IntentKit"],
                     path: "Tests/IntentRouterTests", exclude: ["Sentences"]),
         .testTarget(name: "SampleFeedsTests", dependencies: ["SampleFeeds", "Messages"],
                     path: "Tests/SampleFeedsTests"),

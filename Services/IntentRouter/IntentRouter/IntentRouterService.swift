@@ -23,6 +23,8 @@ public final class IntentRouterService {
     private var serial: UInt64 = 0
     private var stats = RouterStats()
     private var ticks = 0
+    let plugins: PluginDialogue
+    private var pluginAsks: [ObjectIdentifier: PluginAsk] = [:]
 
     static let tick: Duration = .milliseconds(20)
     static let maxUserLength = 200
@@ -57,6 +59,22 @@ public final class IntentRouterService {
                                 })
         runner = ActionRunner(backends: backends)
         speaker = Speaker(dialog: backends.dialog, appName: configuration.appName)
+        let relay: PluginRelay
+        do {
+            relay = try PluginRelay(context: context, bind: configuration.plugins)
+        } catch {
+            // Built-in intents must keep working: run with an endpoint nobody can reach.
+            logger.error("plugins endpoint unavailable: intent services cannot connect",
+                         metadata: ["svc.plugins": configuration.plugins, "error": "\(error)"])
+            let unbound = "inproc://fuelboard-plugins-unbound-\(UUID().uuidString)"
+            relay = try PluginRelay(context: context, bind: unbound)
+        }
+        let registry = PluginRegistry(appName: configuration.appName, builtIns: recognizer.intents)
+        let broker = PluginBroker(registry: registry, relay: relay, logger: logger,
+                                  schedule: { [unowned server] action in server.after(.zero, action) })
+        plugins = PluginDialogue(broker: broker, sessions: PluginSessionStore(
+            timeToLive: configuration.sessionTTL, maxSessions: configuration.maxSessions, now: now),
+                                 recognizer: recognizer, appName: configuration.appName)
     }
 
     /// Hooks the handlers, sockets and timer into the server; the closures keep `self` alive.
@@ -66,6 +84,13 @@ public final class IntentRouterService {
         }
         server.on(MessageType.assistantAsk.rawValue) { request in self.handleAsk(request) }
         server.on(MessageType.assistantRun.rawValue) { request in self.handleRun(request) }
+        server.watch(plugins.broker.relay.pipe) { frames in self.plugins.broker.received(frames) }
+        server.on(routerServicesType) { request in
+            request.reply(RouterServicesReply(endpoint: self.plugins.broker.endpoint,
+                                              services: self.plugins.registry.listing))
+        }
+        plugins.finish = { ask, reply in self.finishPlugin(ask, reply) }
+        logger.info("plugins open", metadata: ["svc.plugins": plugins.broker.endpoint])
         server.every(Self.tick) { self.onTick() }
         server.statsDetails = { self.statsDetails() }
     }
@@ -89,6 +114,7 @@ public final class IntentRouterService {
         }
         logger.debug("utterance", metadata: ["svc.request.id": request.logID,
                                              "text": String(body.utterance.prefix(60))])
+        if let outcome = askPlugin(request, body, started: started) { return outcome }
         let decision = engine.ask(user: body.user, utterance: body.utterance, session: body.session,
                                   location: body.location)
         return begin("ask", request, user: body.user, locale: body.locale, now: body.now, location: body.location,
@@ -102,6 +128,13 @@ public final class IntentRouterService {
         do {
             body = try request.decodeBody(AssistantRunRequest.self)
             try Self.validate(user: body.user, location: body.location, session: body.session, locale: body.locale)
+            if Intent(rawValue: body.intent) == nil, plugins.registry.intent(named: body.intent) != nil {
+                let (outcome, ask) = pluginAsk(request, user: body.user, locale: body.locale, now: body.now,
+                                               location: body.location, started: started)
+                plugins.start(intent: body.intent, parameters: body.parameters ?? [:], ask,
+                              confirmed: body.confirmed ?? false)
+                return outcome
+            }
             call = try RunParameters.call(intent: body.intent, parameters: body.parameters)
         } catch {
             return request.reply(error: ServiceError.from(error))
@@ -160,15 +193,43 @@ public final class IntentRouterService {
         ])
     }
 
+    func trackPlugin(_ ask: PluginAsk) {
+        pluginAsks[ObjectIdentifier(ask)] = ask
+    }
+
+    func forget(_ ask: PluginAsk) {
+        pluginAsks[ObjectIdentifier(ask)] = nil
+    }
+
+    private func finishPlugin(_ ask: PluginAsk, _ reply: PluginAskReply) {
+        pluginAsks[ObjectIdentifier(ask)] = nil
+        ask.responder.reply(reply)
+        stats.record(intent: reply.intent, code: reply.code)
+        let elapsed = (ContinuousClock.now - ask.started).components
+        let milliseconds = elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000
+        logger.info("ask", metadata: [
+            "svc.request.id": ask.requestID, "intent": reply.intent ?? "-", "code": reply.code.rawValue,
+            "service": reply.service ?? "-", "result": reply.result?.rawValue ?? "-", "ms": "\(milliseconds)",
+        ])
+    }
+
     private func onTick() {
         let now = ContinuousClock.now
         backends.expire(now: now)
+        plugins.broker.tick(now: now)
+        for ask in pluginAsks.values where ask.deadline <= now && ask.markAnswered() {
+            stats.recordDeadlineMiss()
+            finishPlugin(ask, plugins.timedOut(ask))
+        }
         for (key, ask) in inFlight where ask.deadline <= now {
             stats.recordDeadlineMiss()
             finish(key, ask, speaker.timedOut(ask))
         }
         ticks += 1
-        if ticks % 50 == 0 { engine.sessions.purgeExpired() }
+        if ticks % 50 == 0 {
+            engine.sessions.purgeExpired()
+            plugins.sessions.purgeExpired()
+        }
     }
 
     // MARK: - Stats
@@ -193,6 +254,7 @@ public final class IntentRouterService {
             "fallbackDialogs": .number(Double(speaker.fallbacks)),
             "deadlineMisses": .number(Double(stats.deadlineMisses)),
             "appName": .string(configuration.appName),
+            "plugins": pluginDetails(),
         ]
     }
 }

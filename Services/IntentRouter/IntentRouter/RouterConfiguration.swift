@@ -14,13 +14,21 @@ public struct RouterConfiguration: Sendable {
     /// How long a user waits at most for an answer, whatever the backends do.
     public var deadline: Duration
     public var maxSessions: Int
+    /// Where the router binds the ROUTER socket intent services connect to (the binary defaults
+    /// to `defaultPlugins`; built in code, a free port, so routers in tests never collide).
+    public var plugins: String
+
+    /// `--plugins` / `FUELBOARD_PLUGINS` default (a contract extension).
+    public static let defaultPlugins = "tcp://127.0.0.1:5556"
 
     public static let defaultSessionTTL: Duration = .seconds(30)
     public static let defaultDeadline: Duration = .seconds(2)
 
     public init(endpoint: String, location: String, lookup: String, dialog: String,
                 appName: String = AppName.defaultName, sessionTTL: Duration = defaultSessionTTL,
-                deadline: Duration = defaultDeadline, maxSessions: Int = 100_000) {
+                deadline: Duration = defaultDeadline, maxSessions: Int = 100_000,
+                plugins: String = "tcp://127.0.0.1:*") {
+        self.plugins = plugins
         self.endpoint = endpoint
         self.location = location
         self.lookup = lookup

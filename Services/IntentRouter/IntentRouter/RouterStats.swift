@@ -13,6 +13,13 @@ struct RouterStats {
         asksByOutcome[reply.outcome?.rawValue ?? "none", default: 0] += 1
     }
 
+    /// An ask a plug-in intent answered (it has no dialog outcome).
+    mutating func record(intent: String?, code: AssistantCode) {
+        asksByIntent[intent ?? "none", default: 0] += 1
+        asksByCode[code.rawValue, default: 0] += 1
+        asksByOutcome["plugin", default: 0] += 1
+    }
+
     mutating func recordDeadlineMiss() {
         deadlineMisses += 1
     }

@@ -15,6 +15,8 @@ let main = ServiceMain(
         OptionSpec("--app-name", value: "NAME", help: "the app name every phrase must contain [default FuelBoard]"),
         OptionSpec("--session-ttl", value: "DURATION", help: "how long a question waits for its answer [default 30s]"),
         OptionSpec("--deadline", value: "DURATION", help: "longest time before an answer is given [default 2s]"),
+        OptionSpec("--plugins", value: "URL",
+                   help: "where intent services connect [$FUELBOARD_PLUGINS, default \(RouterConfiguration.defaultPlugins)]"),
     ])
 
 let positive: (String) -> Duration? = { text in
@@ -27,6 +29,13 @@ configuration.appName = main.option("--app-name", default: AppName.defaultName) 
 }
 configuration.sessionTTL = main.option("--session-ttl", default: RouterConfiguration.defaultSessionTTL, positive)
 configuration.deadline = main.option("--deadline", default: RouterConfiguration.defaultDeadline, positive)
+configuration.plugins = main.arguments.value("--plugins") ?? ProcessInfo.processInfo.environment["FUELBOARD_PLUGINS"]
+    ?? RouterConfiguration.defaultPlugins
+do {
+    try Endpoint.validate(configuration.plugins, setting: "--plugins / FUELBOARD_PLUGINS")
+} catch {
+    ServiceMain.usageFailure(name: main.name, error)
+}
 
 do {
     let server = try IntentRouterService.makeServer(context: main.context, configuration: configuration,

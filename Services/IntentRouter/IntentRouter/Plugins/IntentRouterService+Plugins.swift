@@ -1,0 +1,61 @@
+import Foundation
+import Messages
+import ServiceKit
+
+/// The router's front door for plug-in intents: open plug-in sessions first, then built-in
+/// intents, then plug-in phrases.
+extension IntentRouterService {
+    /// Answers the ask through a plug-in intent, or returns nil to let the built-in engine do it.
+    func askPlugin(_ request: IncomingRequest, _ body: AssistantAskRequest,
+                   started: ContinuousClock.Instant) -> ReplyServer.Outcome? {
+        let registry = plugins.registry
+        let utterance = engine.recognizer.normalizer.normalize(body.utterance)
+        if let id = body.session, let session = plugins.sessions.find(id, user: body.user) {
+            let (outcome, ask) = pluginAsk(request, user: body.user, locale: body.locale, now: body.now,
+                                           location: body.location, started: started)
+            if plugins.answer(session, utterance, ask) { return outcome }
+            forget(ask)
+        } else if let id = body.session, engine.sessions.find(id, user: body.user) != nil {
+            return nil
+        }
+        guard !registry.services.isEmpty, !utterance.content.isEmpty,
+              engine.recognizer.recognize(utterance) == nil,
+              let (grammar, match) = registry.recognize(utterance.content) else { return nil }
+        let (outcome, ask) = pluginAsk(request, user: body.user, locale: body.locale, now: body.now,
+                                       location: body.location, started: started)
+        plugins.start(intent: grammar.name, parameters: grammar.parameters(from: match), ask)
+        return outcome
+    }
+
+    /// Defers the request and tracks the ask until it is answered (or its deadline passes).
+    func pluginAsk(_ request: IncomingRequest, user: String, locale: String?, now: Date?, location: Coordinate?,
+                   started: ContinuousClock.Instant) -> (ReplyServer.Outcome, PluginAsk) {
+        let (outcome, responder) = request.deferReply()
+        let ask = PluginAsk(requestID: request.logID, user: user, locale: locale, now: now, location: location,
+                            started: started, budget: configuration.deadline, responder: responder)
+        trackPlugin(ask)
+        return (outcome, ask)
+    }
+
+    func pluginDetails() -> JSONValue {
+        let broker = plugins.broker
+        let listing = plugins.registry.listing
+        func number<N: BinaryInteger>(_ value: N) -> JSONValue { .number(Double(value)) }
+        return .object([
+            "endpoint": .string(broker.endpoint),
+            "services": number(listing.count),
+            "instances": number(listing.reduce(0) { $0 + $1.instances.count }),
+            "registrations": number(broker.registrations),
+            "refusals": number(broker.refusals),
+            "expiries": number(broker.expiries),
+            "ignoredFrames": number(broker.garbage + broker.relay.malformed),
+            "droppedByRateLimit": number(broker.relay.dropped),
+            "undeliverable": number(broker.relay.undeliverable),
+            "redispatched": number(broker.redispatched),
+            "timeouts": number(broker.timeouts),
+            "lateReplies": number(broker.lateReplies),
+            "requestsInFlight": number(broker.requestsInFlight),
+            "sessionsOpen": number(plugins.sessions.count),
+        ])
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+import Messages
+import ServiceKit
+
+/// Why a plug-in call produced no result.
+enum PluginCallFailure: Error, Equatable {
+    /// Every instance of the service is gone.
+    case noInstance
+    /// The instance did not answer by the deadline.
+    case timeout
+    /// The instance left or was expired with the request in flight.
+    case gone
+}
+
+/// The intent-service side of the router (Majordomo-like): registrations, two-way heartbeats,
+/// expiry, round-robin dispatch with deadlines, replies matched by id. Runs on the loop thread;
+/// the socket lives in `PluginRelay`.
+final class PluginBroker {
+    let registry: PluginRegistry
+    let relay: PluginRelay
+    private let logger: Logger
+    private let schedule: (@escaping () -> Void) -> Void
+    private var pending: [String: Pending] = [:]
+    private var counter: UInt64 = 0
+    private let idPrefix = String(UInt32.random(in: 0 ... UInt32.max), radix: 36)
+
+    private(set) var registrations: UInt64 = 0
+    private(set) var refusals: UInt64 = 0
+    private(set) var expiries: UInt64 = 0
+    private(set) var garbage: UInt64 = 0
+    private(set) var timeouts: UInt64 = 0
+    private(set) var lateReplies: UInt64 = 0
+    private(set) var redispatched: UInt64 = 0
+
+    private struct Pending {
+        let instance: PluginInstance
+        let entry: PluginServiceEntry
+        let request: PluginRequest
+        let deadline: ContinuousClock.Instant
+        let complete: (Result<PluginResult, PluginCallFailure>) -> Void
+    }
+
+    init(registry: PluginRegistry, relay: PluginRelay, logger: Logger,
+         schedule: @escaping (@escaping () -> Void) -> Void) {
+        self.registry = registry
+        self.relay = relay
+        self.logger = logger
+        self.schedule = schedule
+    }
+
+    var endpoint: String { relay.endpoint }
+    var requestsInFlight: Int { pending.count }
+
+    // MARK: - Calls
+
+    /// Sends one stage to the next live instance of `entry`; `complete` runs exactly once.
+    /// `prefer` keeps an ask's stages on one replica while it lives. Returns the instance used.
+    @discardableResult
+    func call(_ entry: PluginServiceEntry, _ request: PluginRequest, deadline: ContinuousClock.Instant,
+              prefer: PluginInstance? = nil,
+              complete: @escaping (Result<PluginResult, PluginCallFailure>) -> Void) -> PluginInstance? {
+        let preferred = prefer.flatMap { wanted in entry.instances.first { $0 === wanted } }
+        guard let instance = preferred ?? entry.pick() else {
+            schedule { complete(.failure(.noInstance)) }
+            return nil
+        }
+        counter &+= 1
+        var request = request
+        request.id = "\(idPrefix)-\(counter)"
+        request.deadlineMs = max(1, (deadline - .now).wholeMilliseconds)
+        guard let payload = try? JSONCoding.encode(request) else {
+            schedule { complete(.failure(.gone)) }
+            return nil
+        }
+        pending[request.id] = Pending(instance: instance, entry: entry, request: request, deadline: deadline,
+                                      complete: complete)
+        instance.inFlight += 1
+        instance.lastSent = .now
+        relay.send(to: instance.routingID, payload)
+        return instance
+    }
+
+    // MARK: - Frames from services
+
+    /// One message from the relay: `[routing id, payload]`, or `[routing id, why, payload]` for a
+    /// message the relay could not deliver.
+    func received(_ frames: [Data]) {
+        if frames.count == 3 {
+            undeliverable(to: frames[0], gone: frames[1] == Data(PluginRelay.undeliverableGone.utf8), frames[2])
+            return
+        }
+        guard frames.count == 2 else { return }
+        let routingID = frames[0], payload = frames[1]
+        let now = ContinuousClock.now
+        guard let head = try? JSONCoding.decode(PluginHead.self, from: payload), let type = head.type,
+              let kind = PluginMessageType(rawValue: type) else {
+            return ignore(payload, "not a plug-in message")
+        }
+        let known = registry.byRoutingID[routingID]
+        known?.lastHeard = now
+        switch kind {
+        case .register:
+            guard let message = try? JSONCoding.decode(PluginRegister.self, from: payload) else {
+                refuse(routingID, PluginRefusal.bad("plugin.register needs service, instance and intents "
+                    + "(each with name and phrases)"))
+                return
+            }
+            register(message, routingID: routingID, now: now)
+        case .heartbeat:
+            if known == nil {
+                send(routingID, PluginRefused(code: "unknown_instance", reason: "this router does not know you: "
+                    + "register again", reregister: true))
+            }
+        case .reply:
+            guard let known, let reply = try? JSONCoding.decode(PluginReply.self, from: payload) else {
+                return ignore(payload, known == nil ? "reply from an unregistered peer" : "unreadable plugin.reply")
+            }
+            guard let call = pending[reply.id], call.instance === known else {
+                lateReplies += 1
+                return
+            }
+            pending[reply.id] = nil
+            known.inFlight -= 1
+            known.handled += 1
+            call.complete(.success(reply.body))
+        case .bye:
+            guard let known else { return }
+            logger.info("plugin left", metadata: ["service": known.service, "instance": known.instance])
+            drop(known, failure: .gone)
+        case .registered, .refused, .request:
+            ignore(payload, "a router-side message sent to the router")
+        }
+    }
+
+    private func register(_ message: PluginRegister, routingID: Data, now: ContinuousClock.Instant) {
+        do {
+            let admission = try registry.register(message, routingID: routingID, now: now)
+            if let replaced = admission.replaced { failPending(of: replaced, .gone) }
+            registrations += 1
+            let instance = admission.instance
+            let intents = registry.services[instance.service]?.intents.map(\.name) ?? []
+            send(routingID, PluginRegistered(service: instance.service, instance: instance.instance,
+                                             heartbeatMs: instance.heartbeat.wholeMilliseconds, intents: intents))
+            instance.lastSent = now
+            logger.info("plugin registered", metadata: ["service": instance.service, "instance": instance.instance,
+                                                        "intents": intents.joined(separator: ",")])
+        } catch {
+            refuse(routingID, error)
+        }
+    }
+
+    private func refuse(_ routingID: Data, _ refusal: PluginRefusal) {
+        refusals += 1
+        logger.notice("plugin refused", metadata: ["code": refusal.code, "reason": refusal.reason])
+        send(routingID, PluginRefused(code: refusal.code, reason: refusal.reason, reregister: false))
+    }
+
+    private func ignore(_ payload: Data, _ why: String) {
+        garbage += 1
+        if garbage < 10 || garbage % 1000 == 0 {
+            logger.info("plugin frame ignored", metadata: ["why": why, "bytes": "\(payload.count)",
+                                                           "ignored": "\(garbage)"])
+        }
+    }
+
+    /// A message the relay could not deliver: the instance is gone (or its queue is full), so a
+    /// request in it is sent to another replica when there is one.
+    private func undeliverable(to routingID: Data, gone: Bool, _ payload: Data) {
+        let instance = gone ? registry.byRoutingID[routingID] : nil
+        if let instance {
+            logger.notice("plugin unreachable", metadata: ["service": instance.service, "instance": instance.instance])
+            registry.remove(instance)
+        }
+        if let request = try? JSONCoding.decode(PluginRequest.self, from: payload),
+           let call = pending.removeValue(forKey: request.id) {
+            call.instance.inFlight -= 1
+            redispatched += 1
+            self.call(call.entry, call.request, deadline: call.deadline, complete: call.complete)
+        }
+        // Requests it may have received before it went cannot safely run twice: they fail.
+        if let instance { failPending(of: instance, .gone) }
+    }
+
+    // MARK: - Liveness
+
+    /// Sends due heartbeats, expires silent instances and overdue requests.
+    func tick(now: ContinuousClock.Instant) {
+        for instance in Array(registry.byRoutingID.values) {
+            if now - instance.lastHeard > instance.expiresAfter {
+                expiries += 1
+                logger.notice("plugin expired", metadata: ["service": instance.service, "instance": instance.instance])
+                drop(instance, failure: .gone)
+            } else if now - instance.lastSent >= instance.heartbeat {
+                send(instance.routingID, PluginSignal(type: .heartbeat))
+                instance.lastSent = now
+            }
+        }
+        let overdue = pending.filter { $0.value.deadline <= now }
+        for (id, call) in overdue {
+            pending[id] = nil
+            call.instance.inFlight -= 1
+            timeouts += 1
+            call.complete(.failure(.timeout))
+        }
+    }
+
+    private func drop(_ instance: PluginInstance, failure: PluginCallFailure) {
+        registry.remove(instance)
+        failPending(of: instance, failure)
+    }
+
+    /// Answers every request in flight to `instance` at once: nothing is lost silently.
+    private func failPending(of instance: PluginInstance, _ failure: PluginCallFailure) {
+        let mine = pending.filter { $0.value.instance === instance }
+        for (id, call) in mine {
+            pending[id] = nil
+            instance.inFlight -= 1
+            call.complete(.failure(failure))
+        }
+    }
+
+    private func send<Message: Encodable>(_ routingID: Data, _ message: Message) {
+        guard let payload = try? JSONCoding.encode(message) else { return }
+        relay.send(to: routingID, payload)
+    }
+}

@@ -1,0 +1,246 @@
+import Foundation
+import Messages
+import ServiceKit
+
+/// One ask that a plug-in intent answers: who asked, until when, and how to answer.
+final class PluginAsk {
+    let requestID: String
+    let user: String
+    let locale: String?
+    let now: Date?
+    /// The ask's location, else the session's.
+    var location: Coordinate?
+    let started: ContinuousClock.Instant
+    let deadline: ContinuousClock.Instant
+    let responder: Responder
+    /// The replica that served the ask's first stage (later stages go there too while it lives).
+    var instance: PluginInstance?
+    private(set) var answered = false
+
+    init(requestID: String, user: String, locale: String?, now: Date?, location: Coordinate?,
+         started: ContinuousClock.Instant, budget: Duration, responder: Responder) {
+        self.requestID = requestID
+        self.user = user
+        self.locale = locale
+        self.now = now
+        self.location = location
+        self.started = started
+        self.responder = responder
+        deadline = started + budget
+    }
+
+    func markAnswered() -> Bool {
+        guard !answered else { return false }
+        answered = true
+        return true
+    }
+}
+
+/// Runs a plug-in intent's stages (resolve -> confirm -> handle) through the broker, turns each
+/// typed result into a reply, and carries needsValue, disambiguation and confirmation across turns
+/// in sessions, as the built-in intents do.
+final class PluginDialogue {
+    let broker: PluginBroker
+    let sessions: PluginSessionStore
+    let recognizer: IntentRecognizer
+    let appName: String
+    /// Delivers a reply (set by the service; called once per ask, after `markAnswered`).
+    var finish: (PluginAsk, PluginAskReply) -> Void = { _, _ in }
+    static let maxOptions = 20
+
+    init(broker: PluginBroker, sessions: PluginSessionStore, recognizer: IntentRecognizer, appName: String) {
+        self.broker = broker
+        self.sessions = sessions
+        self.recognizer = recognizer
+        self.appName = appName
+    }
+
+    var registry: PluginRegistry { broker.registry }
+
+    /// Starts an intent at its first stage (`confirmed` skips the confirm stage).
+    func start(intent: String, parameters: [String: JSONValue], _ ask: PluginAsk, confirmed: Bool = false) {
+        run(.resolve, intent: intent, parameters: parameters, ask, confirmed: confirmed)
+    }
+
+    /// Continues session `session` with an utterance. False when the utterance answers nothing
+    /// but starts something new (the session is closed; the caller treats it as fresh).
+    func answer(_ session: PluginSession, _ utterance: NormalizedUtterance, _ ask: PluginAsk) -> Bool {
+        ask.location = ask.location ?? session.location
+        let next = ask
+        if recognizer.followUp(utterance, among: [.cancel]) != nil {
+            sessions.close(session.id)
+            reply(next, .cancelled, FallbackDialog.render(RenderRequest(outcome: .cancelled), appName: appName).dialog,
+                  intent: session.intent, result: nil)
+            return true
+        }
+        var parameters = session.parameters
+        switch session.awaiting {
+        case .value(let name):
+            if let grammar = registry.intent(named: session.intent)?.grammar,
+               !startsSomethingNew(utterance), let value = PluginFollowUps.value(for: name, of: grammar, utterance) {
+                sessions.close(session.id)
+                parameters[name] = value
+                start(intent: session.intent, parameters: parameters, next)
+                return true
+            }
+        case .choice(let name, let options):
+            if let option = PluginFollowUps.choice(among: options, utterance) {
+                sessions.close(session.id)
+                parameters[name] = .string(option.value)
+                start(intent: session.intent, parameters: parameters, next)
+                return true
+            }
+        case .confirmation:
+            if let yesNo = recognizer.followUp(utterance, among: [.yes, .no]) {
+                sessions.close(session.id)
+                if yesNo.label == .yes {
+                    run(.handle, intent: session.intent, parameters: parameters, next, confirmed: true)
+                } else {
+                    reply(next, .cancelled, "OK, I won't.", intent: session.intent, result: nil)
+                }
+                return true
+            }
+        }
+        if startsSomethingNew(utterance) {
+            sessions.close(session.id)
+            return false
+        }
+        var again = session
+        again.misunderstandings += 1
+        guard again.misunderstandings < 2 else {
+            sessions.close(session.id)
+            reply(next, .failure, "Sorry, I didn't catch that. Please start again.", intent: session.intent,
+                  result: nil)
+            return true
+        }
+        sessions.keep(again)
+        if next.markAnswered() { finish(next, session.question) }
+        return true
+    }
+
+    private func startsSomethingNew(_ utterance: NormalizedUtterance) -> Bool {
+        recognizer.recognize(utterance) != nil || registry.recognize(utterance.content) != nil
+    }
+
+    // MARK: - Stages
+
+    private func run(_ stage: PluginStage, intent: String, parameters: [String: JSONValue], _ ask: PluginAsk,
+                     confirmed: Bool) {
+        guard let (grammar, entry) = registry.intent(named: intent) else {
+            return reply(ask, .failure, "Sorry, that isn't available any more.", intent: intent, result: nil)
+        }
+        guard grammar.stages.contains(stage), !(stage == .confirm && confirmed) else {
+            guard let next = stage.next else {
+                return reply(ask, .success, "Done.", intent: intent, result: .success, parameters: parameters,
+                             service: entry.name)
+            }
+            return run(next, intent: intent, parameters: parameters, ask, confirmed: confirmed)
+        }
+        let request = PluginRequest(id: "", stage: stage, intent: intent, parameters: parameters, user: ask.user,
+                                    session: nil, location: ask.location, locale: ask.locale, now: ask.now,
+                                    deadlineMs: 0)
+        ask.instance = broker.call(entry, request, deadline: ask.deadline - .milliseconds(20),
+                                   prefer: ask.instance) { [self] outcome in
+            switch outcome {
+            case .failure(let failure):
+                reply(ask, .failure, Self.failureDialog(failure, service: entry.name), intent: intent, result: nil,
+                      parameters: parameters, service: entry.name)
+            case .success(let result):
+                var merged = parameters
+                for (name, value) in result.parameters ?? [:] where grammar.parameterTypes[name] != nil {
+                    merged[name] = value
+                }
+                proceed(result, stage: stage, grammar: grammar, service: entry.name, parameters: merged, ask,
+                        confirmed: confirmed)
+            }
+        }
+    }
+
+    private func proceed(_ result: PluginResult, stage: PluginStage, grammar: PluginIntentGrammar, service: String,
+                         parameters: [String: JSONValue], _ ask: PluginAsk, confirmed: Bool) {
+        let intent = grammar.name
+        let dialog = result.dialog.map { String($0.prefix(2000)) }
+        func openSession(_ awaiting: PluginAwaiting, _ code: AssistantCode, needs: String?,
+                         options: [PluginOption]?) {
+            let session = sessions.open(user: ask.user, intent: intent, parameters: parameters, awaiting: awaiting,
+                                        location: ask.location) { id in
+                PluginAskReply(code: code, dialog: dialog ?? "Sorry?", session: id, intent: intent,
+                               parameters: parameters, needs: needs, service: service, result: result.result,
+                               options: options)
+            }
+            if ask.markAnswered() { finish(ask, session.question) }
+        }
+        switch result.result {
+        case .success:
+            if let next = stage.next {
+                return run(next, intent: intent, parameters: parameters, ask, confirmed: confirmed)
+            }
+            reply(ask, .success, dialog ?? "Done.", intent: intent, result: .success, parameters: parameters,
+                  service: service, value: result.value, snippet: result.snippet, opensURL: result.opensURL)
+        case .needsValue:
+            guard let name = result.parameter, grammar.parameterTypes[name] != nil else {
+                return unusable(ask, grammar, service, "needsValue names no declared parameter")
+            }
+            openSession(.value(name), .needsValue, needs: name, options: nil)
+        case .disambiguation:
+            guard let name = result.parameter, grammar.parameterTypes[name] != nil,
+                  let options = result.options, (1 ... Self.maxOptions).contains(options.count) else {
+                return unusable(ask, grammar, service, "disambiguation needs a declared parameter and 1 to 20 options")
+            }
+            openSession(.choice(name, options), .disambiguation, needs: name, options: options)
+        case .confirmationRequired:
+            openSession(.confirmation, .confirmationRequired, needs: nil, options: nil)
+        case .failure:
+            reply(ask, .failure, dialog ?? "Sorry, that didn't work.", intent: intent, result: .failure,
+                  parameters: parameters, service: service, value: result.value, snippet: result.snippet)
+        case .inProgress:
+            reply(ask, .success, dialog ?? "I'm working on it.", intent: intent, result: .inProgress,
+                  parameters: parameters, service: service, value: result.value, snippet: result.snippet)
+        }
+    }
+
+    private func unusable(_ ask: PluginAsk, _ grammar: PluginIntentGrammar, _ service: String, _ why: String) {
+        reply(ask, .failure, "Sorry, the \(Self.spoken(service)) service gave an answer I can't use.",
+              intent: grammar.name, result: nil, service: service)
+    }
+
+    private func reply(_ ask: PluginAsk, _ code: AssistantCode, _ dialog: String, intent: String,
+                       result: PluginResultCode?, parameters: [String: JSONValue]? = nil, service: String? = nil,
+                       value: String? = nil, snippet: Snippet? = nil, opensURL: String? = nil) {
+        guard ask.markAnswered() else { return }
+        finish(ask, PluginAskReply(code: code, dialog: dialog, value: value, snippet: snippet, opensURL: opensURL,
+                                   intent: intent, parameters: parameters, service: service, result: result))
+    }
+
+    // MARK: - Spoken failures
+
+    static func failureDialog(_ failure: PluginCallFailure, service: String) -> String {
+        let name = spoken(service)
+        switch failure {
+        case .noInstance: return "Sorry, the \(name) service isn't running right now. Please try again later."
+        case .timeout: return "Sorry, the \(name) service didn't answer in time. Please try again."
+        case .gone: return "Sorry, the \(name) service stopped before it could answer. Please try again."
+        }
+    }
+
+    /// A service name as it is said: "station-prices" is "station prices".
+    static func spoken(_ service: String) -> String {
+        UtteranceNormalizer.words(service.replacingOccurrences(of: "-", with: " ")
+            .replacingOccurrences(of: "_", with: " ")).joined(separator: " ")
+    }
+
+    /// The reply when the ask ran out of time between stages.
+    func timedOut(_ ask: PluginAsk) -> PluginAskReply {
+        PluginAskReply(code: .failure, dialog: "Sorry, that took too long. Please try again.", result: nil)
+    }
+}
+
+extension PluginStage {
+    var next: PluginStage? {
+        switch self {
+        case .resolve: .confirm
+        case .confirm: .handle
+        case .handle: nil
+        }
+    }
+}

@@ -1,0 +1,193 @@
+import Messages
+
+/// A registration that cannot be accepted, with the protocol code and a sentence saying why.
+struct PluginRefusal: Error, Equatable {
+    /// `bad_request` (the declaration is malformed) or `conflict` (it collides with another intent).
+    let code: String
+    let reason: String
+
+    static func bad(_ reason: String) -> PluginRefusal { PluginRefusal(code: "bad_request", reason: reason) }
+    static func conflict(_ reason: String) -> PluginRefusal { PluginRefusal(code: "conflict", reason: reason) }
+}
+
+/// One plug-in intent compiled with the router's own template compiler: its phrases, the slot
+/// list of each parameter, and sample utterances for collision checks.
+final class PluginIntentGrammar {
+    let declaration: PluginIntent
+    let service: String
+    let matcher: PhraseMatcher
+    /// Slot lists by parameter name.
+    let slotLists: [String: SlotList]
+    let parameterTypes: [String: PluginParameter]
+    let stages: [PluginStage]
+    /// A few utterances (as words) each phrase accepts.
+    let samples: [[String]]
+
+    static let maxPhrases = 50
+    static let maxValues = 2000
+    /// Unknown words a free `string` parameter may take.
+    static let freeTextWords = 4
+
+    var name: String { declaration.name }
+
+    init(_ intent: PluginIntent, service: String, appName: String) throws(PluginRefusal) {
+        declaration = intent
+        self.service = service
+        try Self.validate(intent)
+        let parameters = intent.parameters ?? []
+        var lists: [String: SlotList] = [:]
+        var types: [String: PluginParameter] = [:]
+        for parameter in parameters {
+            lists[parameter.name] = Self.slotList(parameter)
+            types[parameter.name] = parameter
+        }
+        let app = SlotList.synonyms("app", [("app", AppName.spokenForms(appName))])
+        let phrases = intent.phrases.map { Phrase(intent.name, $0) }
+        do {
+            matcher = try PhraseMatcher(phrases: phrases, slots: Array(lists.values) + [app], requiredSlots: ["app"])
+        } catch {
+            throw .bad("intent \(intent.name): \(error.description)")
+        }
+        slotLists = lists
+        parameterTypes = types
+        stages = intent.stages.map { Array(Set($0)).sorted { $0.order < $1.order } } ?? PluginStage.allCases
+        samples = Self.samples(intent.phrases, lists: lists, appName: appName)
+    }
+
+    /// The parameters an utterance's match binds: numbers as numbers, listed values as their
+    /// value, free words as said.
+    func parameters(from match: PhraseMatch) -> [String: JSONValue] {
+        var values: [String: JSONValue] = [:]
+        for (name, slot) in match.slots where name != "app" {
+            values[name] = value(of: name, slot)
+        }
+        return values
+    }
+
+    func value(of parameter: String, _ slot: SlotMatch) -> JSONValue {
+        if parameterTypes[parameter]?.type == .number, let text = slot.value, let number = Double(text) {
+            return .number(number)
+        }
+        return .string(slot.value ?? slot.text)
+    }
+
+    // MARK: - Validation
+
+    private static func validate(_ intent: PluginIntent) throws(PluginRefusal) {
+        guard isName(intent.name, maxLength: 60, allowDots: true) else {
+            throw .bad("intent name '\(intent.name.prefix(60))' must be 1 to 60 letters, digits, '_', '-' or '.'")
+        }
+        if Intent(rawValue: intent.name) != nil {
+            throw .conflict("intent \(intent.name) is a built-in intent of the router")
+        }
+        guard !intent.phrases.isEmpty, intent.phrases.count <= maxPhrases else {
+            throw .bad("intent \(intent.name) needs 1 to \(maxPhrases) phrases")
+        }
+        if let long = intent.phrases.first(where: { $0.count > 300 }) {
+            throw .bad("intent \(intent.name): phrase '\(long.prefix(40))...' is longer than 300 characters")
+        }
+        if let stages = intent.stages, !stages.contains(.handle) {
+            throw .bad("intent \(intent.name): stages must include handle")
+        }
+        var seen = Set<String>()
+        var valueCount = 0
+        for parameter in intent.parameters ?? [] {
+            guard isName(parameter.name, maxLength: 40, allowDots: false), parameter.name != "app" else {
+                throw .bad("intent \(intent.name): parameter name '\(parameter.name.prefix(40))' must be 1 to 40 "
+                    + "letters, digits or '_' and not 'app'")
+            }
+            guard seen.insert(parameter.name).inserted else {
+                throw .bad("intent \(intent.name): parameter \(parameter.name) is declared twice")
+            }
+            if parameter.type == .enum, (parameter.values ?? []).isEmpty {
+                throw .bad("intent \(intent.name): enum parameter \(parameter.name) needs values")
+            }
+            if parameter.type == .number, parameter.values != nil {
+                throw .bad("intent \(intent.name): number parameter \(parameter.name) takes no values")
+            }
+            for value in parameter.values ?? [] {
+                valueCount += 1 + (value.synonyms?.count ?? 0)
+                if UtteranceNormalizer.words(value.value).isEmpty && (value.synonyms ?? []).isEmpty {
+                    throw .bad("intent \(intent.name): parameter \(parameter.name) has a value with no words")
+                }
+            }
+        }
+        guard valueCount <= maxValues else {
+            throw .bad("intent \(intent.name) declares more than \(maxValues) values and synonyms")
+        }
+    }
+
+    static func isName(_ text: String, maxLength: Int, allowDots: Bool) -> Bool {
+        guard !text.isEmpty, text.count <= maxLength else { return false }
+        return text.unicodeScalars.allSatisfy { scalar in
+            (scalar.isASCII && (scalar.properties.isAlphabetic || ("0" ... "9").contains(scalar)))
+                || scalar == "_" || scalar == "-" || (allowDots && scalar == ".")
+        }
+    }
+
+    static func slotList(_ parameter: PluginParameter) -> SlotList {
+        switch parameter.type {
+        case .number:
+            return SlotList(name: parameter.name, kind: .number)
+        case .enum, .string:
+            guard let values = parameter.values, !values.isEmpty else {
+                return SlotList(name: parameter.name, kind: .phrases([]), wildcardWords: freeTextWords)
+            }
+            return .synonyms(parameter.name, values.map { ($0.value, [$0.value] + ($0.synonyms ?? [])) })
+        }
+    }
+
+    // MARK: - Samples for collision checks
+
+    /// Up to a few utterances per phrase: the first ways through each choice, optional parts
+    /// with and without, each slot filled with one of its first values.
+    static func samples(_ phrases: [String], lists: [String: SlotList], appName: String) -> [[String]] {
+        let parser = TemplateParser()
+        let app = AppName.spokenForms(appName).first.map(UtteranceNormalizer.words) ?? []
+        var result: [[String]] = []
+        for phrase in phrases {
+            guard let node = try? parser.parse(phrase) else { continue }
+            result += expand(node, limit: 12) { name in
+                if name == "app" { return [app] }
+                guard let list = lists[name] else { return [] }
+                switch list.kind {
+                case .number: return [["5"]]
+                case .phrases(let entries) where entries.isEmpty: return [["acme"]]
+                case .phrases(let entries): return entries.prefix(2).map(\.words)
+                }
+            }
+        }
+        return result
+    }
+
+    private static func expand(_ node: TemplateNode, limit: Int, slot: (String) -> [[String]]) -> [[String]] {
+        switch node {
+        case .word(let word):
+            return [[word]]
+        case .slot(let name):
+            return slot(name)
+        case .optional(let inner):
+            return Array(([[]] + expand(inner, limit: limit, slot: slot)).prefix(limit))
+        case .choice(let options):
+            return Array(options.flatMap { expand($0, limit: limit, slot: slot) }.prefix(limit))
+        case .sequence(let items):
+            var partial: [[String]] = [[]]
+            for item in items {
+                let tails = expand(item, limit: limit, slot: slot)
+                var next: [[String]] = []
+                outer: for head in partial {
+                    for tail in tails {
+                        next.append(head + tail)
+                        if next.count >= limit { break outer }
+                    }
+                }
+                partial = next
+            }
+            return partial
+        }
+    }
+}
+
+extension PluginStage {
+    var order: Int { PluginStage.allCases.firstIndex(of: self) ?? 0 }
+}

@@ -1,0 +1,228 @@
+import Foundation
+import Messages
+
+/// One connected replica of an intent service.
+final class PluginInstance {
+    let routingID: Data
+    let service: String
+    let instance: String
+    let heartbeat: Duration
+    var lastHeard: ContinuousClock.Instant
+    var lastSent: ContinuousClock.Instant
+    var inFlight = 0
+    var handled = 0
+
+    init(routingID: Data, service: String, instance: String, heartbeat: Duration, now: ContinuousClock.Instant) {
+        self.routingID = routingID
+        self.service = service
+        self.instance = instance
+        self.heartbeat = heartbeat
+        lastHeard = now
+        lastSent = now
+    }
+
+    /// Silent for this long: expired (Paranoid Pirate's liveness of three intervals).
+    var expiresAfter: Duration { heartbeat * PluginRegistry.liveness }
+}
+
+/// A service name, its intents and its live replicas (none: every instance is gone, and asks for
+/// its intents fail at once until one registers again).
+final class PluginServiceEntry {
+    let name: String
+    var intents: [PluginIntentGrammar]
+    var instances: [PluginInstance] = []
+    private var next = 0
+
+    init(name: String, intents: [PluginIntentGrammar]) {
+        self.name = name
+        self.intents = intents
+    }
+
+    /// The next replica in turn (round robin), or nil when none is left.
+    func pick() -> PluginInstance? {
+        guard !instances.isEmpty else { return nil }
+        next = (next + 1) % instances.count
+        return instances[next]
+    }
+}
+
+/// Who is registered: services by name, instances by routing id, intents by name. Applies the
+/// collision rules; knows nothing of sockets.
+final class PluginRegistry {
+    static let liveness = 3
+    static let defaultHeartbeat: Duration = .seconds(1)
+    static let heartbeatRange = 100 ... 10_000
+    static let maxIntentsPerService = 20
+    static let maxServices = 200
+
+    let appName: String
+    let builtIns: PhraseMatcher
+    private(set) var services: [String: PluginServiceEntry] = [:]
+    private(set) var byRoutingID: [Data: PluginInstance] = [:]
+    /// Services in registration order (earlier services win ties when matching).
+    private var order: [String] = []
+
+    init(appName: String, builtIns: PhraseMatcher) {
+        self.appName = appName
+        self.builtIns = builtIns
+    }
+
+    /// What a registration did: the new instance, and any instance it replaced (same service and
+    /// instance id on a new connection), whose requests must be failed.
+    struct Admission {
+        let instance: PluginInstance
+        let replaced: PluginInstance?
+    }
+
+    func register(_ message: PluginRegister, routingID: Data, now: ContinuousClock.Instant)
+        throws(PluginRefusal) -> Admission
+    {
+        guard PluginIntentGrammar.isName(message.service, maxLength: 60, allowDots: true) else {
+            throw .bad("service name must be 1 to 60 letters, digits, '_', '-' or '.'")
+        }
+        guard !message.instance.isEmpty, message.instance.count <= 100 else {
+            throw .bad("instance must be 1 to 100 characters")
+        }
+        guard !message.intents.isEmpty, message.intents.count <= Self.maxIntentsPerService else {
+            throw .bad("a service registers 1 to \(Self.maxIntentsPerService) intents")
+        }
+        let names = message.intents.map(\.name)
+        guard Set(names).count == names.count else { throw .bad("an intent name is declared twice") }
+        if let existing = byRoutingID[routingID], existing.service == message.service,
+           existing.instance == message.instance {
+            existing.lastHeard = now
+            return Admission(instance: existing, replaced: nil)
+        }
+        let entry = services[message.service]
+        if let entry, !entry.instances.isEmpty {
+            let declared = Set(entry.intents.map(\.name))
+            guard declared == Set(names) else {
+                throw .conflict("service \(message.service) is running with intents "
+                    + "\(declared.sorted().joined(separator: ", ")); a replica must declare the same intents")
+            }
+        } else {
+            guard entry != nil || services.count < Self.maxServices else {
+                throw .bad("the router holds \(Self.maxServices) services already")
+            }
+            let grammars = try message.intents.map { (intent) throws(PluginRefusal) in
+                try PluginIntentGrammar(intent, service: message.service, appName: appName)
+            }
+            try checkCollisions(grammars, service: message.service)
+            for grammar in grammars { releaseOrphan(intent: grammar.name, to: message.service) }
+            if let entry {
+                entry.intents = grammars
+            } else {
+                services[message.service] = PluginServiceEntry(name: message.service, intents: grammars)
+                order.append(message.service)
+            }
+        }
+        var replaced: PluginInstance?
+        if let old = byRoutingID[routingID] {
+            remove(old)
+            replaced = old
+        }
+        if let twin = services[message.service]?.instances.first(where: { $0.instance == message.instance }) {
+            remove(twin)
+            replaced = twin
+        }
+        let milliseconds = (message.heartbeatMs ?? 1000).clamped(to: Self.heartbeatRange)
+        let instance = PluginInstance(routingID: routingID, service: message.service, instance: message.instance,
+                                      heartbeat: .milliseconds(milliseconds), now: now)
+        services[message.service]?.instances.append(instance)
+        byRoutingID[routingID] = instance
+        return Admission(instance: instance, replaced: replaced)
+    }
+
+    /// Takes an instance out (bye, expiry, replacement). Its service and intents stay known.
+    func remove(_ instance: PluginInstance) {
+        byRoutingID[instance.routingID] = nil
+        services[instance.service]?.instances.removeAll { $0 === instance }
+    }
+
+    /// The intent's grammar and its service's entry, whoever serves it now.
+    func intent(named name: String) -> (grammar: PluginIntentGrammar, entry: PluginServiceEntry)? {
+        for service in order {
+            guard let entry = services[service] else { continue }
+            if let grammar = entry.intents.first(where: { $0.name == name }) { return (grammar, entry) }
+        }
+        return nil
+    }
+
+    /// The plug-in intent an utterance asks for (best match over every service).
+    func recognize(_ words: [String]) -> (grammar: PluginIntentGrammar, match: PhraseMatch)? {
+        var best: (grammar: PluginIntentGrammar, match: PhraseMatch)?
+        for service in order {
+            for grammar in services[service]?.intents ?? [] {
+                guard let match = grammar.matcher.match(words) else { continue }
+                if best.map({ PhraseMatcher.isBetter(match, than: $0.match) }) ?? true { best = (grammar, match) }
+            }
+        }
+        return best
+    }
+
+    var listing: [RegisteredService] {
+        order.compactMap { services[$0] }.map { entry in
+            RegisteredService(service: entry.name, intents: entry.intents.map(\.name), instances: entry.instances.map {
+                RegisteredInstance(instance: $0.instance, heartbeatMs: $0.heartbeat.wholeMilliseconds,
+                                   requestsInFlight: $0.inFlight, requestsHandled: $0.handled)
+            })
+        }
+    }
+
+    // MARK: - Collisions
+
+    /// Refuses an intent name another live service owns, and a phrase that already means a
+    /// built-in or another service's intent (or whose intent would take another's phrases).
+    private func checkCollisions(_ grammars: [PluginIntentGrammar], service: String) throws(PluginRefusal) {
+        let others = order.filter { $0 != service }.compactMap { services[$0] }
+        for grammar in grammars {
+            if let owner = others.first(where: { $0.intents.contains { $0.name == grammar.name } }),
+               !owner.instances.isEmpty {
+                throw .conflict("intent \(grammar.name) is already registered by service \(owner.name)")
+            }
+            for sample in grammar.samples {
+                if let match = builtIns.match(sample) {
+                    throw .conflict("intent \(grammar.name): \"\(sample.joined(separator: " "))\" already means "
+                        + "the built-in intent \(match.label)")
+                }
+                for other in others where !other.instances.isEmpty {
+                    for theirs in other.intents where theirs.matcher.match(sample) != nil {
+                        throw .conflict("intent \(grammar.name): \"\(sample.joined(separator: " "))\" already means "
+                            + "intent \(theirs.name) of service \(other.name)")
+                    }
+                }
+            }
+            for other in others where !other.instances.isEmpty {
+                for theirs in other.intents {
+                    if let sample = theirs.samples.first(where: { grammar.matcher.match($0) != nil }) {
+                        throw .conflict("intent \(grammar.name) would also take \"\(sample.joined(separator: " "))\", "
+                            + "which means intent \(theirs.name) of service \(other.name)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// A service whose every instance is gone gives up an intent another service now claims.
+    private func releaseOrphan(intent name: String, to service: String) {
+        for other in order where other != service {
+            guard let entry = services[other], entry.instances.isEmpty else { continue }
+            entry.intents.removeAll { $0.name == name }
+            if entry.intents.isEmpty {
+                services[other] = nil
+                order.removeAll { $0 == other }
+            }
+        }
+    }
+}
+
+extension Comparable {
+    func clamped(to range: ClosedRange<Self>) -> Self { min(max(self, range.lowerBound), range.upperBound) }
+}
+
+extension Duration {
+    /// Whole milliseconds (rounded down).
+    var wholeMilliseconds: Int {
+        Int(clamping: components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000)
+    }
+}

@@ -1,0 +1,372 @@
+import Foundation
+
+// The intent-service protocol (contract extension): intent services connect a DEALER to the
+// router's plug-in ROUTER endpoint (`--plugins`, default tcp://127.0.0.1:5556) and exchange one
+// JSON frame per message. See docs/writing-an-intent-service.md for the grammar.
+
+/// Message types of the plug-in protocol (`type` of every frame).
+public enum PluginMessageType: String, Codable, Sendable, CaseIterable {
+    // service -> router
+    case register = "plugin.register"
+    case heartbeat = "plugin.heartbeat"
+    case reply = "plugin.reply"
+    case bye = "plugin.bye"
+    // router -> service
+    case registered = "plugin.registered"
+    case refused = "plugin.refused"
+    case request = "plugin.request"
+}
+
+/// `router.services`, asked on the router's normal endpoint: what is registered.
+public let routerServicesType = "router.services"
+
+/// The head of any plug-in frame: enough to route it.
+public struct PluginHead: Decodable, Sendable {
+    public var v: Int?
+    public var type: String?
+}
+
+/// A parameter's type.
+public enum PluginParameterType: String, Codable, Sendable {
+    /// Free words (or, with `values`, one of them).
+    case string
+    /// A number said as digits or words.
+    case number
+    /// One of `values`.
+    case `enum`
+}
+
+/// One allowed value of a parameter, with the words that mean it.
+public struct PluginValue: Codable, Sendable, Equatable {
+    public var value: String
+    /// Other ways to say it ("petrol" for "E10"); `value` itself is always accepted too.
+    public var synonyms: [String]?
+
+    public init(_ value: String, synonyms: [String]? = nil) {
+        self.value = value
+        self.synonyms = synonyms
+    }
+}
+
+/// A typed parameter of an intent.
+public struct PluginParameter: Codable, Sendable, Equatable {
+    public var name: String
+    public var type: PluginParameterType
+    /// Allowed values (required for `enum`, optional for `string`).
+    public var values: [PluginValue]?
+
+    public init(name: String, type: PluginParameterType, values: [PluginValue]? = nil) {
+        self.name = name
+        self.type = type
+        self.values = values
+    }
+}
+
+/// The stages a request can be for, in SiriKit's order.
+public enum PluginStage: String, Codable, Sendable, CaseIterable {
+    case resolve, confirm, handle
+}
+
+/// One intent an intent service offers.
+public struct PluginIntent: Codable, Sendable, Equatable {
+    /// Unique across the router ("StationPrice").
+    public var name: String
+    public var parameters: [PluginParameter]?
+    /// Templates in the router's syntax; each must contain `{app}`; `{name}` binds a parameter.
+    public var phrases: [String]
+    /// The stages the service wants asked (default all three).
+    public var stages: [PluginStage]?
+
+    public init(name: String, parameters: [PluginParameter]? = nil, phrases: [String], stages: [PluginStage]? = nil) {
+        self.name = name
+        self.parameters = parameters
+        self.phrases = phrases
+        self.stages = stages
+    }
+}
+
+/// `plugin.register`: the first frame of a service instance, and again after `plugin.refused`
+/// with `reregister: true`.
+public struct PluginRegister: Codable, Sendable {
+    public var v: Int = wireVersion
+    public var type: String = PluginMessageType.register.rawValue
+    /// The service's name; replicas share it.
+    public var service: String
+    /// This process's id, unique per replica (a fresh one on every start).
+    public var instance: String
+    public var intents: [PluginIntent]
+    /// How often this instance sends heartbeats; the router sends its own at the same rate.
+    public var heartbeatMs: Int?
+
+    public init(service: String, instance: String, intents: [PluginIntent], heartbeatMs: Int?) {
+        self.service = service
+        self.instance = instance
+        self.intents = intents
+        self.heartbeatMs = heartbeatMs
+    }
+}
+
+/// `plugin.registered` (router -> service).
+public struct PluginRegistered: Codable, Sendable {
+    public var v: Int = wireVersion
+    public var type: String = PluginMessageType.registered.rawValue
+    public var service: String
+    public var instance: String
+    /// The heartbeat interval both sides use.
+    public var heartbeatMs: Int
+    public var intents: [String]
+
+    public init(service: String, instance: String, heartbeatMs: Int, intents: [String]) {
+        self.service = service
+        self.instance = instance
+        self.heartbeatMs = heartbeatMs
+        self.intents = intents
+    }
+}
+
+/// `plugin.refused` (router -> service): the registration (or a frame from an instance the router
+/// does not know) is refused. With `reregister` the service should simply register again.
+public struct PluginRefused: Codable, Sendable {
+    public var v: Int = wireVersion
+    public var type: String = PluginMessageType.refused.rawValue
+    /// `conflict` (intent or phrase collision), `bad_request`, or `unknown_instance`.
+    public var code: String
+    public var reason: String
+    public var reregister: Bool
+
+    public init(code: String, reason: String, reregister: Bool) {
+        self.code = code
+        self.reason = reason
+        self.reregister = reregister
+    }
+}
+
+/// `plugin.heartbeat` (both ways) and `plugin.bye` (service -> router).
+public struct PluginSignal: Codable, Sendable {
+    public var v: Int = wireVersion
+    public var type: String
+    public var instance: String?
+
+    public init(type: PluginMessageType, instance: String? = nil) {
+        self.type = type.rawValue
+        self.instance = instance
+    }
+}
+
+/// `plugin.request` (router -> service): one stage of one ask.
+public struct PluginRequest: Codable, Sendable {
+    public var v: Int = wireVersion
+    public var type: String = PluginMessageType.request.rawValue
+    /// Echo it in the reply.
+    public var id: String
+    public var stage: PluginStage
+    public var intent: String
+    /// Values so far, by parameter name (strings for enum/string values, numbers for numbers).
+    public var parameters: [String: JSONValue]
+    public var user: String
+    public var session: String?
+    public var location: Coordinate?
+    public var locale: String?
+    public var now: Date?
+    /// Milliseconds left to answer; later replies are dropped (the user has heard a failure).
+    public var deadlineMs: Int
+
+    public init(id: String, stage: PluginStage, intent: String, parameters: [String: JSONValue], user: String,
+                session: String?, location: Coordinate?, locale: String?, now: Date?, deadlineMs: Int) {
+        self.id = id
+        self.stage = stage
+        self.intent = intent
+        self.parameters = parameters
+        self.user = user
+        self.session = session
+        self.location = location
+        self.locale = locale
+        self.now = now
+        self.deadlineMs = deadlineMs
+    }
+}
+
+/// The typed result of one stage, after SiriKit's resolution and response codes.
+public enum PluginResultCode: String, Codable, Sendable, CaseIterable {
+    case success, needsValue, disambiguation, confirmationRequired, failure, inProgress
+}
+
+/// One choice of a disambiguation.
+public struct PluginOption: Codable, Sendable, Equatable {
+    /// What the parameter becomes when chosen ("tesco-selby-1").
+    public var value: String
+    /// How it is said ("Doncaster Road").
+    public var title: String
+    public var synonyms: [String]?
+
+    public init(value: String, title: String, synonyms: [String]? = nil) {
+        self.value = value
+        self.title = title
+        self.synonyms = synonyms
+    }
+}
+
+/// What a stage produced: the body of `plugin.reply`.
+public struct PluginResult: Codable, Sendable, Equatable {
+    public var result: PluginResultCode
+    /// What is spoken (required for every result but `success` of resolve and confirm).
+    public var dialog: String?
+    /// needsValue / disambiguation: the parameter asked for.
+    public var parameter: String?
+    /// disambiguation: the choices.
+    public var options: [PluginOption]?
+    /// The short answer.
+    public var value: String?
+    public var snippet: Snippet?
+    public var opensURL: String?
+    /// Resolved values to carry on (resolve may normalise "petrol" to "E10").
+    public var parameters: [String: JSONValue]?
+
+    public init(result: PluginResultCode, dialog: String? = nil, parameter: String? = nil,
+                options: [PluginOption]? = nil, value: String? = nil, snippet: Snippet? = nil,
+                opensURL: String? = nil, parameters: [String: JSONValue]? = nil) {
+        self.result = result
+        self.dialog = dialog
+        self.parameter = parameter
+        self.options = options
+        self.value = value
+        self.snippet = snippet
+        self.opensURL = opensURL
+        self.parameters = parameters
+    }
+
+    public static func success(_ dialog: String? = nil, value: String? = nil, snippet: Snippet? = nil,
+                               opensURL: String? = nil, parameters: [String: JSONValue]? = nil) -> PluginResult {
+        PluginResult(result: .success, dialog: dialog, value: value, snippet: snippet, opensURL: opensURL,
+                     parameters: parameters)
+    }
+
+    public static func needsValue(_ parameter: String, _ dialog: String) -> PluginResult {
+        PluginResult(result: .needsValue, dialog: dialog, parameter: parameter)
+    }
+
+    public static func disambiguation(_ parameter: String, options: [PluginOption], _ dialog: String) -> PluginResult {
+        PluginResult(result: .disambiguation, dialog: dialog, parameter: parameter, options: options)
+    }
+
+    public static func confirmationRequired(_ dialog: String) -> PluginResult {
+        PluginResult(result: .confirmationRequired, dialog: dialog)
+    }
+
+    public static func failure(_ dialog: String) -> PluginResult {
+        PluginResult(result: .failure, dialog: dialog)
+    }
+
+    public static func inProgress(_ dialog: String) -> PluginResult {
+        PluginResult(result: .inProgress, dialog: dialog)
+    }
+}
+
+/// `plugin.reply` (service -> router): the result of request `id`.
+public struct PluginReply: Codable, Sendable {
+    public var v: Int = wireVersion
+    public var type: String = PluginMessageType.reply.rawValue
+    public var id: String
+    public var result: PluginResultCode
+    public var dialog: String?
+    public var parameter: String?
+    public var options: [PluginOption]?
+    public var value: String?
+    public var snippet: Snippet?
+    public var opensURL: String?
+    public var parameters: [String: JSONValue]?
+
+    public init(id: String, _ result: PluginResult) {
+        self.id = id
+        self.result = result.result
+        dialog = result.dialog
+        parameter = result.parameter
+        options = result.options
+        value = result.value
+        snippet = result.snippet
+        opensURL = result.opensURL
+        parameters = result.parameters
+    }
+
+    public var body: PluginResult {
+        PluginResult(result: result, dialog: dialog, parameter: parameter, options: options, value: value,
+                     snippet: snippet, opensURL: opensURL, parameters: parameters)
+    }
+}
+
+/// `router.services` reply body.
+public struct RouterServicesReply: Codable, Sendable, Equatable {
+    /// Where intent services connect.
+    public var endpoint: String
+    public var services: [RegisteredService]
+
+    public init(endpoint: String, services: [RegisteredService]) {
+        self.endpoint = endpoint
+        self.services = services
+    }
+}
+
+/// One service as `router.services` lists it.
+public struct RegisteredService: Codable, Sendable, Equatable {
+    public var service: String
+    public var intents: [String]
+    /// Live replicas (an empty list: every instance is gone; asks fail at once).
+    public var instances: [RegisteredInstance]
+
+    public init(service: String, intents: [String], instances: [RegisteredInstance]) {
+        self.service = service
+        self.intents = intents
+        self.instances = instances
+    }
+}
+
+public struct RegisteredInstance: Codable, Sendable, Equatable {
+    public var instance: String
+    public var heartbeatMs: Int
+    public var requestsInFlight: Int
+    public var requestsHandled: Int
+
+    public init(instance: String, heartbeatMs: Int, requestsInFlight: Int, requestsHandled: Int) {
+        self.instance = instance
+        self.heartbeatMs = heartbeatMs
+        self.requestsInFlight = requestsInFlight
+        self.requestsHandled = requestsHandled
+    }
+}
+
+/// The reply body of an ask answered by an intent service: the assistant reply's fields, plus
+/// the service's name and typed result, and the options of a disambiguation.
+public struct PluginAskReply: Codable, Sendable, Equatable {
+    public var code: AssistantCode
+    public var dialog: String
+    public var value: String?
+    public var snippet: Snippet?
+    public var opensURL: String?
+    public var session: String?
+    public var intent: String?
+    public var parameters: [String: JSONValue]?
+    public var needs: String?
+    /// The intent service that answered (or should have).
+    public var service: String?
+    /// The service's typed result (`inProgress` is spoken with code `success`).
+    public var result: PluginResultCode?
+    public var options: [PluginOption]?
+
+    public init(code: AssistantCode, dialog: String, value: String? = nil, snippet: Snippet? = nil,
+                opensURL: String? = nil, session: String? = nil, intent: String? = nil,
+                parameters: [String: JSONValue]? = nil, needs: String? = nil, service: String? = nil,
+                result: PluginResultCode? = nil, options: [PluginOption]? = nil) {
+        self.code = code
+        self.dialog = dialog
+        self.value = value
+        self.snippet = snippet
+        self.opensURL = opensURL
+        self.session = session
+        self.intent = intent
+        self.parameters = parameters
+        self.needs = needs
+        self.service = service
+        self.result = result
+        self.options = options
+    }
+}
