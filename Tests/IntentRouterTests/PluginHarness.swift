@@ -16,17 +16,21 @@ final class PluginHarness {
     let deadline: Duration
     private var services: [RunningIntentService] = []
 
-    init(deadline: Duration = .seconds(2), plugins: String = "tcp://127.0.0.1:*") throws {
+    /// Where the router finds location-cache (unserved unless a test provides one).
+    private let location: String?
+
+    init(deadline: Duration = .seconds(2), plugins: String = "tcp://127.0.0.1:*", location: String? = nil) throws {
         self.deadline = deadline
-        router = try Self.startRouter(deadline: deadline, plugins: plugins)
+        self.location = location
+        router = try Self.startRouter(deadline: deadline, plugins: plugins, location: location)
         client = try RouterHarness.client(router)
         self.plugins = try client.call(routerServicesType, EmptyBody(), as: RouterServicesReply.self).endpoint
     }
 
-    static func startRouter(deadline: Duration, plugins: String) throws -> InProcessService {
+    static func startRouter(deadline: Duration, plugins: String, location: String? = nil) throws -> InProcessService {
         let down = try RouterHarness.unservedEndpoint()
         return try InProcessService.start { context in
-            var configuration = RouterConfiguration(endpoint: "tcp://127.0.0.1:*", location: down, lookup: down,
+            var configuration = RouterConfiguration(endpoint: "tcp://127.0.0.1:*", location: location ?? down, lookup: down,
                                                     dialog: down)
             configuration.deadline = deadline
             configuration.plugins = plugins
@@ -41,7 +45,7 @@ final class PluginHarness {
         let deadline = ContinuousClock.now + .seconds(5)
         while true {
             do {
-                router = try Self.startRouter(deadline: self.deadline, plugins: plugins)
+                router = try Self.startRouter(deadline: self.deadline, plugins: plugins, location: location)
                 break
             } catch where ContinuousClock.now < deadline {
                 // The old relay thread may still hold the port for a moment: bind again.
@@ -66,8 +70,10 @@ final class PluginHarness {
         return service
     }
 
-    func ask(_ utterance: String, user: String = "u1", session: String? = nil) throws -> PluginAskReply {
-        try client.call(.assistantAsk, AssistantAskRequest(user: user, utterance: utterance, session: session),
+    func ask(_ utterance: String, user: String = "u1", session: String? = nil,
+             location: Coordinate? = nil) throws -> PluginAskReply {
+        try client.call(.assistantAsk, AssistantAskRequest(user: user, utterance: utterance, location: location,
+                                                           session: session),
                         as: PluginAskReply.self)
     }
 

@@ -15,7 +15,7 @@ public final class IntentRouterService {
     public unowned let server: ReplyServer
     public let configuration: RouterConfiguration
     let engine: DialogueEngine
-    private let backends: Backends
+    let backends: Backends
     private let runner: ActionRunner
     private let speaker: Speaker
     private let logger: Logger

@@ -34,6 +34,11 @@ extension IntentRouterService {
         let ask = PluginAsk(requestID: request.logID, user: user, locale: locale, now: now, location: location,
                             started: started, budget: configuration.deadline, responder: responder)
         trackPlugin(ask)
+        if let location {
+            // As for built-in intents: a location sent with the ask becomes the last-known one.
+            backends.location.call(.locationPut, LocationPutRequest(user: user, lat: location.lat, lng: location.lng),
+                                   as: JSONValue.self, deadline: started + configuration.deadline) { _ in }
+        }
         return (outcome, ask)
     }
 
