@@ -63,8 +63,20 @@ public struct TemplateCatalog: Sendable {
     }
 
     /// The `Templates` resource folder shipped with the service.
+    ///
+    /// Looked up beside the executable (where SwiftPM and the install scripts put the resource
+    /// bundle) instead of through `Bundle.module`, which stops the process when the bundle is
+    /// missing; a missing bundle is reported as one clear line instead.
     public static var bundledDirectory: URL? {
-        Bundle.module.url(forResource: "Templates", withExtension: nil)
+        let bundleName = "FuelBoard_DialogRenderer.resources"
+        let executable = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        let candidates = [
+            executable.resolvingSymlinksInPath().deletingLastPathComponent(),
+            executable.deletingLastPathComponent(),
+            Bundle.main.resourceURL,
+            Bundle.main.bundleURL,
+        ].compactMap { $0 }.map { $0.appendingPathComponent(bundleName).appendingPathComponent("Templates") }
+        return candidates.first { FileManager.default.fileExists(atPath: $0.path) }
     }
 
     /// The templates shipped with the service (the `Templates` resource folder).
