@@ -1,0 +1,152 @@
+"""Everything measured on one data set: our lookup, the bare echo, Redis and the assistant path."""
+
+import os
+import time
+
+import wire
+from loadtest import loadtest
+from procs import Service, pinned, say
+from redisgeo import density
+from stack import AssistantStack, LookupStack
+
+
+def measure_set(name, feeds_dir, run_dir, binaries, redis, options):
+    """Loads `feeds_dir` into a fresh price-ingest + fuel-lookup and measures it; returns a dict."""
+    os.makedirs(run_dir, exist_ok=True)
+    result = {"name": name, "feeds": feeds_dir}
+    say(f"[{name}] starting price-ingest and fuel-lookup")
+    stack = LookupStack(binaries, run_dir)
+    echo = assistant = sampler = None
+    try:
+        say(f"[{name}] ingesting {feeds_dir}")
+        ingested, ready, version = stack.load(feeds_dir, timeout=options.load_timeout)
+        result.update(ingestSeconds=round(ingested, 1), readySeconds=round(ready, 1), version=version)
+        say(f"[{name}] ingested in {ingested:.1f} s, index of version {version} swapped in after {ready:.1f} s")
+
+        snapshot_version, updated, stations = wire.located_stations(stack.ingest_endpoint)
+        result["stations"] = len(stations)
+        if not stations:
+            raise RuntimeError("no station with a usable location was loaded")
+        sampler = wire.SnapshotSampler(snapshot_version, updated, stations)
+        probes = wire.query_points(stations, 100, seed=options.seed)
+        reply_bytes = wire.typical_reply_bytes(stack.lookup_endpoint, probes, radius=options.radius)
+        say(f"[{name}] {len(stations)} located stations; query points from a sample of {sampler.count}; "
+            f"typical lookup reply {reply_bytes} bytes")
+        result["redis"] = load_redis(name, redis, stations, probes, options)
+        del stations
+
+        echo = Service("zmq-echo", [binaries.path("zmq-echo"), "--reply-bytes", str(reply_bytes)],
+                       os.path.join(run_dir, "zmq-echo.log"))
+        targets = {"lookup": stack.lookup_endpoint, "lookup_pid": stack.lookup.pid, "echo": echo.endpoint(),
+                   "echo_pid": echo.pid, "points": sampler.endpoint}
+        if options.router:
+            assistant = AssistantStack()
+            targets["router"] = start_assistant(name, assistant, run_dir, binaries, stack.lookup_endpoint)
+            if not targets["router"]:
+                result["router"] = {"skipped": "the assistant path did not start (see the progress lines)"}
+        else:
+            result["router"] = {"skipped": options.router_skip_reason}
+
+        rounds = [one_round(name, number, targets, redis, binaries, options) for number in range(options.rounds)]
+        combine(result, rounds, reply_bytes)
+        result["memoryKiB"] = memory(stack.services() + (assistant.services() if assistant else []))
+    finally:
+        if assistant:
+            assistant.stop()
+        if echo:
+            echo.stop()
+        if sampler:
+            sampler.close()
+        for service in reversed(stack.services()):
+            service.stop()
+    return result
+
+
+def one_round(name, number, targets, redis, binaries, options):
+    """One pass over every comparison, each pair back to back (lookup at 1 and the echo; Redis at
+    50, lookup at 50 and the router), so background load that drifts skews both sides alike. The
+    runs at 1 in flight pin server and generator (`--pin`); the runs at 50 use both cores freely."""
+    tag = f"[{name}] round {number + 1}/{options.rounds}:"
+    figures = {}
+
+    def drive(key, target, endpoint, concurrency, server_pid=None):
+        before = wire.service_latency(targets["lookup"]) if key.startswith("lookup") else None
+        with pinned([server_pid] if server_pid else [], options.pin) as cpus:
+            run = loadtest(binaries, target, endpoint, concurrency, options.seconds, options.warmup,
+                           targets["points"], seed=options.seed, cpus=cpus)
+        if before:
+            run["handlingMicros"] = wire.mean_between(before, wire.service_latency(targets["lookup"]))
+        figures[key] = run
+        handling = f", {run['handlingMicros']:.1f} µs handling" if run.get("handlingMicros") else ""
+        say(f"{tag} {key}: {run['throughput']:.0f}/s, p50 {run['p50Micros']:.0f} µs, "
+            f"p99 {run['p99Micros']:.0f} µs{handling}")
+
+    drive("lookup@1", "lookup", targets["lookup"], 1, server_pid=targets["lookup_pid"])
+    drive("echo@1", "lookup", targets["echo"], 1, server_pid=targets["echo_pid"])
+    for clients in (1, 50):
+        with pinned([redis.server.pid] if clients == 1 else [], options.pin) as cpus:
+            run = redis.benchmark(options.redis_point, options.radius, clients, options.seconds, cpus=cpus)
+        figures[f"redis@{clients}"] = run
+        say(f"{tag} redis@{clients}: {run['throughput']:.0f}/s, p50 {run['p50Micros']:.0f} µs")
+    drive("lookup@50", "lookup", targets["lookup"], 50)
+    if targets.get("router"):
+        try:
+            drive("router@50", "router", targets["router"], 50)
+        except RuntimeError as error:
+            say(f"{tag} router@50 gave no report: {error}")
+    return figures
+
+
+def combine(result, rounds, reply_bytes):
+    """The best of the rounds for each figure (highest throughput; for the latency pair at 1 in
+    flight, lowest p50), with every round kept in `rounds`."""
+    def best(key, by="throughput"):
+        runs = [figures[key] for figures in rounds if key in figures]
+        if not runs:
+            return None
+        return min(runs, key=lambda run: run["p50Micros"]) if by == "p50" else max(runs, key=lambda run: run[by])
+
+    result["lookup"] = {"c1": best("lookup@1", by="p50"), "c50": best("lookup@50")}
+    result["echo"] = {"replyBytes": reply_bytes, "c1": best("echo@1", by="p50")}
+    result["redis"].update(c1=best("redis@1"), c50=best("redis@50"))
+    if best("router@50"):
+        result["router"] = {"c50": best("router@50")}
+    result["serverMicros"] = {}
+    for concurrency in (1, 50):
+        handling = [figures[f"lookup@{concurrency}"].get("handlingMicros") for figures in rounds]
+        result["serverMicros"][f"c{concurrency}"] = min((value for value in handling if value), default=None)
+    result["rounds"] = rounds
+
+
+def load_redis(name, redis, stations, probes, options):
+    """The same stations into Redis, and how many lie around its fixed point and around ours."""
+    started = time.monotonic()
+    held = redis.load(stations)
+    point = options.redis_point
+    at_point = redis.within([point], options.radius)[0]
+    our_density = density(redis.within(probes, options.radius))
+    say(f"[{name}] Redis holds {held} stations (GEOADD in {time.monotonic() - started:.1f} s); "
+        f"{at_point} within {options.radius:g} mi of its fixed point, median {our_density['median']:.0f} "
+        f"around our query points")
+    return {"stations": held, "point": list(point), "stationsAtPoint": at_point, "stationsAtOurPoints": our_density}
+
+
+def start_assistant(name, assistant, run_dir, binaries, lookup_endpoint):
+    """Starts location-cache, dialog-renderer and intent-router; the router's endpoint, or None."""
+    try:
+        assistant.start(binaries, run_dir, lookup_endpoint)
+        return assistant.router_endpoint
+    except RuntimeError as error:
+        say(f"[{name}] SKIP the assistant path: it did not start: {str(error).splitlines()[0]}")
+        assistant.stop()
+        return None
+
+
+def memory(services):
+    """Peak (VmHWM) and current (VmRSS) resident memory of each service, in KiB."""
+    readings = {}
+    for service in services:
+        peak, current = service.memory_kib()
+        if peak is not None:
+            readings[service.name] = {"peak": peak, "current": current}
+    return readings
