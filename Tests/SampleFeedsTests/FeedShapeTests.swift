@@ -1,4 +1,5 @@
 import Foundation
+import Messages
 import Testing
 import SampleFeeds
 

@@ -1,3 +1,4 @@
+import Messages
 import Testing
 import SampleFeeds
 
@@ -21,8 +22,8 @@ struct GeohashTests {
 
     @Test func decode_whenEncoded_returnsPointWithinCell() throws {
         let centre = try #require(Geohash.decode(Geohash.encode(latitude: 51.5074, longitude: -0.1278)))
-        #expect(abs(centre.latitude - 51.5074) < 1e-6)
-        #expect(abs(centre.longitude - -0.1278) < 1e-6)
+        #expect(abs(centre.lat - 51.5074) < 1e-6)
+        #expect(abs(centre.lng - -0.1278) < 1e-6)
         #expect(Geohash.decode("gcpv!") == nil)
     }
 }

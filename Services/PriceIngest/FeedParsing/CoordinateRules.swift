@@ -33,37 +33,10 @@ enum CoordinateRules {
     }
 }
 
-/// Decodes geohash text (the CMA site ids are usually the geohash of the site).
-public enum Geohash {
+/// Site-id checks on top of the shared `Geohash` decoder.
+extension Geohash {
     /// A site id further than this from its coordinates raises `geohash_mismatch`.
     static let mismatchKilometres = 5.0
-    private static let alphabet = Array("0123456789bcdefghjkmnpqrstuvwxyz".unicodeScalars)
-    private static let values: [UInt32: Int] = Dictionary(
-        uniqueKeysWithValues: alphabet.enumerated().map { ($0.element.value, $0.offset) })
-
-    /// The centre of the geohash cell, or nil unless `text` is 1 to 12 geohash characters (lower-case).
-    public static func decode(_ text: String) -> Coordinate? {
-        let scalars = text.unicodeScalars
-        guard (1...12).contains(scalars.count) else { return nil }
-        var latRange = (-90.0, 90.0), lngRange = (-180.0, 180.0)
-        var isLongitude = true
-        for scalar in scalars {
-            guard let value = values[scalar.value] else { return nil }
-            for bit in stride(from: 4, through: 0, by: -1) {
-                let on = (value >> bit) & 1 == 1
-                if isLongitude {
-                    let mid = (lngRange.0 + lngRange.1) / 2
-                    lngRange = on ? (mid, lngRange.1) : (lngRange.0, mid)
-                } else {
-                    let mid = (latRange.0 + latRange.1) / 2
-                    latRange = on ? (mid, latRange.1) : (latRange.0, mid)
-                }
-                isLongitude.toggle()
-            }
-        }
-        return Coordinate(lat: (latRange.0 + latRange.1) / 2, lng: (lngRange.0 + lngRange.1) / 2)
-    }
-
     /// The cell centre when a site id looks like a geohash: 7 to 12 geohash characters, not all digits
     /// (CMA ids are 12, Karan's 9; a short or all-digit id is more likely a retailer's own number).
     static func decodeSiteId(_ siteId: String) -> Coordinate? {
