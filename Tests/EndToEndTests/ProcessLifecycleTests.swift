@@ -41,3 +41,17 @@ struct ProcessLifecycleTests {
         }
     }
 }
+
+extension ProcessLifecycleTests {
+    @Test func fuelboard_whenGivenNoCommand_exits64() throws {
+        let process = try ServiceProcess("fuelboard", [])
+        #expect(try process.waitForExit() == 64)
+        #expect(process.log.contains("Usage: fuelboard COMMAND"))
+    }
+
+    @Test func fuelboard_whenCommandUnknown_exits64() throws {
+        let process = try ServiceProcess("fuelboard", ["nonsense"])
+        #expect(try process.waitForExit() == 64)
+        #expect(process.log.contains("unknown command 'nonsense'"))
+    }
+}

@@ -21,9 +21,14 @@ public enum Fuelboard {
                 print("fuelboard \(fuelboardVersion)")
                 return ServiceMain.ExitCode.success
             }
-            print(usage, terminator: "")
-            return arguments.isEmpty || arguments.first == "--help" ? ServiceMain.ExitCode.success
-                : ServiceMain.ExitCode.usage
+            // Help asked for: stdout and 0. No command at all is a usage error (64), so a probe
+            // that lost its arguments cannot pass by printing help.
+            if arguments.first == "--help" {
+                print(usage, terminator: "")
+                return ServiceMain.ExitCode.success
+            }
+            FileHandle.standardError.write(Data(usage.utf8))
+            return ServiceMain.ExitCode.usage
         }
         guard let command = commands.first(where: { $0.name == name }) else {
             CLIContext.printError("unknown command '\(name)' (see fuelboard --help)")
