@@ -72,12 +72,22 @@ public final class ServiceProcess: Sendable {
     public var pid: Int32 { process.processIdentifier }
 
     /// Waits until a log line satisfies `predicate`; returns it, or throws at the deadline.
+    /// How much the process has written so far (UTF-8 bytes): pass it as `after:` to wait only
+    /// for lines written later.
+    public var logLength: Int { log.utf8.count }
+
     @discardableResult
-    public func waitForLog(timeout: Duration = .seconds(10), _ predicate: (String) -> Bool) throws -> String {
+    public func waitForLog(timeout: Duration = .seconds(10), after offset: Int = 0,
+                           _ predicate: (String) -> Bool) throws -> String {
         let deadline = ContinuousClock.now + timeout
+        func lines() -> [String] {
+            let text = log
+            let start = text.utf8.index(text.utf8.startIndex, offsetBy: min(offset, text.utf8.count))
+            return text[start...].split(separator: "\n").map(String.init)
+        }
         while true {
-            if let line = log.split(separator: "\n").map(String.init).first(where: predicate) { return line }
-            if !process.isRunning && log.split(separator: "\n").allSatisfy({ !predicate(String($0)) }) {
+            if let line = lines().first(where: predicate) { return line }
+            if !process.isRunning && lines().allSatisfy({ !predicate($0) }) {
                 throw LaunchError(description: "\(name) exited (status \(process.terminationStatus)); log:\n\(log)")
             }
             let remaining = deadline - .now

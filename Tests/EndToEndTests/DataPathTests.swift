@@ -114,3 +114,60 @@ struct DataPathTests {
         #expect(try client.call(.sysPing, EmptyBody(), as: PingBody.self).service == "fuel-lookup")
     }
 }
+
+extension DataPathTests {
+    /// An operator restores price-ingest's store from an older copy: the replica follows it down
+    /// (instead of waiting for the version to pass the old one) and then follows new ingests.
+    @Test func lookup_whenPriceIngestIsRestoredFromAnOlderStore_followsIt() throws {
+        let stack = try DataPathStack()
+        let file = try FeedFixtures.write(FeedFixtures.feed(FeedFixtures.selby), name: "tesco")
+        let first = try stack.ingestFile(file, retailer: "tesco")
+        try stack.ingest.kill()
+        let store = stack.dataDirectory.appendingPathComponent("price-ingest.sqlite")
+        let backup = stack.dataDirectory.appendingPathComponent("backup")
+        try FileManager.default.createDirectory(at: backup, withIntermediateDirectories: true)
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: store.path + suffix) {
+            try FileManager.default.copyItem(atPath: store.path + suffix,
+                                             toPath: backup.appendingPathComponent("price-ingest.sqlite" + suffix).path)
+        }
+        try stack.restartIngest()
+        var cheaper = FeedFixtures.selby
+        cheaper[1].prices["B7"] = 129.9
+        let second = try stack.ingestFile(try FeedFixtures.write(FeedFixtures.feed(cheaper), name: "tesco"),
+                                          retailer: "tesco")
+        _ = try stack.ingestFile(try FeedFixtures.write(FeedFixtures.feed(cheaper), name: "asda"), retailer: "asda")
+        try stack.waitForLookupVersion(second.version + 1)
+        #expect(try cheapestB7Price(stack) == 129.9)
+
+        // Restore the older store (version 1, tesco only, 139.9 cheapest) and restart.
+        let beforeRestore = stack.lookup?.logLength ?? 0
+        try stack.ingest.kill()
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: store.path + suffix)
+            let saved = backup.appendingPathComponent("price-ingest.sqlite" + suffix).path
+            if FileManager.default.fileExists(atPath: saved) { try FileManager.default.copyItem(atPath: saved, toPath: store.path + suffix) }
+        }
+        try stack.restartIngest()
+        try stack.lookup?.waitForLog(timeout: .seconds(20), after: beforeRestore) { line in
+            line.contains("index swapped") && line.hasSuffix("version=\(first.version)")
+        }
+        #expect(try cheapestB7Price(stack) == 139.9)
+
+        // And it follows what comes next.
+        let beforeNext = stack.lookup?.logLength ?? 0
+        let next = try stack.ingestFile(try FeedFixtures.write(FeedFixtures.feed(cheaper), name: "tesco"),
+                                        retailer: "tesco")
+        #expect(next.version == first.version + 1)
+        try stack.lookup?.waitForLog(timeout: .seconds(20), after: beforeNext) { line in
+            line.contains("index swapped") && line.hasSuffix("version=\(next.version)")
+        }
+        #expect(try cheapestB7Price(stack) == 129.9)
+    }
+
+    private func cheapestB7Price(_ stack: DataPathStack) throws -> Double? {
+        let point = FeedFixtures.selbyPoint
+        return try stack.lookupClient().call(.lookupCheapest,
+            LookupRequest(fuel: "B7", lat: point.lat, lng: point.lng, radiusMiles: 5), as: LookupReply.self)
+            .results.first?.pricePence
+    }
+}

@@ -137,7 +137,9 @@ public final class ReplicaSync {
                     changed = true
                 }
             }
-            version = max(version, index.version)
+            // Adopt the publisher's version as it is, even if lower: after price-ingest's store is
+            // restored from a backup its counter goes back, and the replica must follow it.
+            version = index.version
             needsResync = false
             status.withLock {
                 $0.resyncs += 1
