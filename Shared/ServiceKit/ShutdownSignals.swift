@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Glibc
 import ZeroMQ
 
@@ -23,10 +24,24 @@ public enum ShutdownSignals {
     }
 
     /// Shuts `context` down on SIGTERM/SIGINT.
-    public static func install(shuttingDown context: Context, also: (@Sendable () -> Void)? = nil) {
-        install { @Sendable _ in
+    ///
+    /// A watchdog then gives the process `grace` to stop by itself; if it has not (a loop stuck
+    /// in a call that never returns), it says so on stderr and ends the process with status 0, as
+    /// the contract promises for a signal. Stored data is safe either way: every commit is atomic.
+    public static func install(shuttingDown context: Context, grace: Duration = .seconds(3),
+                               also: (@Sendable () -> Void)? = nil) {
+        install { @Sendable signalNumber in
             also?()
             context.shutdown()
+            let watchdog = Thread { @Sendable in
+                Thread.sleep(forTimeInterval: Double(grace.components.seconds)
+                    + Double(grace.components.attoseconds) / 1e18)
+                let line = "\(Date().formatted(.iso8601)) error shutdown: still running \(grace) after signal "
+                    + "\(signalNumber); forcing exit\n"
+                FileHandle.standardError.write(Data(line.utf8))
+                _exit(0)
+            }
+            watchdog.start()
         }
     }
 }
