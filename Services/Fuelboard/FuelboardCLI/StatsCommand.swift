@@ -7,7 +7,10 @@ enum StatsCommand {
     static let spec = (
         usage: "[--only NAMES]",
         summary: "Prints each service's sys.stats: requests, errors by code, latency and its own figures.",
-        options: [OptionSpec("--only", value: "NAMES", help: "comma-separated services to ask")]
+        options: [
+            OptionSpec("--only", value: "NAMES", help: "comma-separated services to ask"),
+            OptionSpec("--prometheus", help: "print in the Prometheus text format (for a scrape or textfile collector)"),
+        ]
     )
 
     static func run(_ cli: CLIContext) throws -> Int32 {
@@ -24,14 +27,18 @@ enum StatsCommand {
                 continue
             }
             all[name] = stats
-            if !cli.json {
+            if !cli.json && !cli.arguments.has("--prometheus") {
                 let latency = stats.latencyMicroseconds
                 let errors = stats.errorsByCode.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
                 print("\(name): \(stats.requests) requests, errors [\(errors.joined(separator: " "))], "
                     + String(format: "p50 %.0fµs p99 %.0fµs, up %.0fs", latency.p50, latency.p99, stats.uptimeSeconds))
             }
         }
-        if cli.json { try cli.printJSON(all) }
+        if cli.arguments.has("--prometheus") {
+            print(PrometheusText.render(all), terminator: "")
+        } else if cli.json {
+            try cli.printJSON(all)
+        }
         return all.isEmpty ? ServiceMain.ExitCode.unavailable : ServiceMain.ExitCode.success
     }
 }

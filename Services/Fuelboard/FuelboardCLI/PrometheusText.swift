@@ -1,0 +1,62 @@
+import Messages
+import ServiceKit
+
+/// Renders `sys.stats` replies in the Prometheus text exposition format (version 0.0.4), so
+/// `fuelboard stats --prometheus` can feed a node-exporter textfile collector or a scrape job.
+enum PrometheusText {
+    static func render(_ stats: [String: StatsBody]) -> String {
+        var out = ""
+        func family(_ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: Double)]) {
+            guard !samples.isEmpty else { return }
+            out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
+            for sample in samples { out += "\(name){\(sample.labels)} \(format(sample.value))\n" }
+        }
+        let services = stats.keys.sorted()
+        func label(_ service: String, _ extra: String = "") -> String {
+            "service=\"\(escape(service))\"" + (extra.isEmpty ? "" : ",\(extra)")
+        }
+        family("fuelboard_up", "gauge", "1 when the service answered sys.stats.",
+               services.map { (label($0), 1) })
+        family("fuelboard_uptime_seconds", "gauge", "Seconds since the service started.",
+               services.map { (label($0), stats[$0]!.uptimeSeconds) })
+        family("fuelboard_requests_total", "counter", "Requests answered, by type.",
+               services.flatMap { service in
+                   stats[service]!.requestsByType.sorted { $0.key < $1.key }.map {
+                       (label(service, "type=\"\(escape($0.key))\""), Double($0.value))
+                   }
+               })
+        family("fuelboard_errors_total", "counter", "Error replies, by code.",
+               services.flatMap { service in
+                   stats[service]!.errorsByCode.sorted { $0.key < $1.key }.map {
+                       (label(service, "code=\"\(escape($0.key))\""), Double($0.value))
+                   }
+               })
+        family("fuelboard_latency_microseconds", "gauge", "Request latency since start, by quantile.",
+               services.flatMap { service -> [(String, Double)] in
+                   let latency = stats[service]!.latencyMicroseconds
+                   return [("0.5", latency.p50), ("0.9", latency.p90), ("0.99", latency.p99), ("1", latency.max)]
+                       .map { (label(service, "quantile=\"\($0.0)\""), $0.1) }
+               })
+        // Service-specific numbers (index size, versions, users stored...) as one gauge family.
+        family("fuelboard_detail", "gauge", "Numeric service-specific figures from sys.stats details.",
+               services.flatMap { service in
+                   stats[service]!.details.sorted { $0.key < $1.key }.compactMap { key, value in
+                       switch value {
+                       case .number(let number): (label(service, "name=\"\(escape(key))\""), number)
+                       case .bool(let flag): (label(service, "name=\"\(escape(key))\""), flag ? 1 : 0)
+                       default: nil
+                       }
+                   }
+               })
+        return out
+    }
+
+    static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n")
+    }
+}

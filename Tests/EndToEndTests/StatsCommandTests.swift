@@ -1,0 +1,38 @@
+import Foundation
+import Messages
+import ServiceKit
+import ServiceTesting
+import Testing
+import ZeroMQ
+
+/// `fuelboard stats`: every service's counters, for operators and scrapers.
+struct StatsCommandTests {
+    @Test func stats_withPrometheus_printsTheTextFormatForEachServiceAsked() throws {
+        let stack = try DataPathStack()
+        _ = try stack.ingestClient().call(.sysPing, EmptyBody(), as: PingBody.self)
+        let cli = try ServiceProcess("fuelboard", ["stats", "--prometheus", "--only", "price-ingest,fuel-lookup",
+                                                   "--ingest", stack.ingestEndpoint,
+                                                   "--lookup", stack.lookupEndpoint ?? ""])
+        #expect(try cli.waitForExit() == 0)
+        let text = cli.log
+        #expect(text.contains("# TYPE fuelboard_requests_total counter"))
+        #expect(text.contains(#"fuelboard_up{service="price-ingest"} 1"#))
+        #expect(text.contains(#"fuelboard_up{service="fuel-lookup"} 1"#))
+        #expect(text.contains(#"fuelboard_requests_total{service="price-ingest",type="sys.ping"} 1"#))
+        #expect(text.contains(#"fuelboard_latency_microseconds{service="price-ingest",quantile="0.99"}"#))
+        // Every non-comment line is `name{labels} value`.
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            let parts = line.split(separator: " ")
+            #expect(parts.count == 2 && Double(parts[1]) != nil && parts[0].contains("{"), "\(line)")
+        }
+    }
+
+    @Test func stats_whenNoServiceAnswers_exits69() throws {
+        let socket = try Socket(Context(), .router)
+        let nobody = try socket.bind("tcp://127.0.0.1:*")
+        socket.close()  // an ephemeral port that nobody serves
+        let probe = try ServiceProcess("fuelboard", ["stats", "--only", "fuel-lookup", "--lookup", nobody,
+                                                     "--timeout", "200ms"])
+        #expect(try probe.waitForExit() == 69)
+    }
+}
