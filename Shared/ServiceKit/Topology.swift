@@ -1,3 +1,4 @@
+import Foundation
 /// Where every service is: one set of endpoints shared by every binary (contract v1).
 ///
 /// Each setting comes from a flag, else an environment variable, else the default.
@@ -64,7 +65,17 @@ public struct Topology: Sendable, Equatable {
 
 /// Endpoint syntax checks, so a typo fails at start-up with exit 64 instead of at first use.
 public enum Endpoint {
+    /// Checks one endpoint, or several separated by commas (replicas a client spreads calls over).
     public static func validate(_ endpoint: String, setting: String) throws(ConfigurationError) {
+        let replicas = endpoint.split(separator: ",", omittingEmptySubsequences: false)
+        if replicas.count > 1 {
+            for replica in replicas { try validateOne(String(replica).trimmingCharacters(in: .whitespaces), setting: setting) }
+            return
+        }
+        try validateOne(endpoint, setting: setting)
+    }
+
+    static func validateOne(_ endpoint: String, setting: String) throws(ConfigurationError) {
         if endpoint.hasPrefix("inproc://") || endpoint.hasPrefix("ipc://") {
             if endpoint.count > "ipc://".count { return }
         } else if endpoint.hasPrefix("tcp://") {

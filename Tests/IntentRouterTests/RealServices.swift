@@ -14,7 +14,9 @@ final class RealServices {
     static let now = Date(timeIntervalSince1970: 1_764_400_000)
 
     private let ingest: ServiceProcess
-    private let lookup: ServiceProcess
+    /// fuel-lookup replicas, all fed by the same price-ingest; the router spreads calls over them.
+    private(set) var lookups: [ServiceProcess] = []
+    private(set) var lookupEndpoints: [String] = []
     private let location: InProcessService
     private let dialog: InProcessService?
     private let router: InProcessService
@@ -22,7 +24,7 @@ final class RealServices {
     let client: RequestClient
 
     /// Starts everything; `dialogDown` leaves dialog-renderer out (nobody serves its endpoint).
-    init(dialogDown: Bool = false) throws {
+    init(dialogDown: Bool = false, lookupReplicas: Int = 1) throws {
         let quiet = Logger(label: "test", level: .critical)
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("router-it-\(UUID().uuidString)")
         ingest = try ServiceProcess("price-ingest", ["--data-dir", dataDirectory.appendingPathComponent("ingest").path,
@@ -30,13 +32,17 @@ final class RealServices {
         let ingestEndpoint = try ingest.endpoint(event: "listening")
         let publishEndpoint = try ingest.endpoint(event: "publishing")
         let version = try Self.ingestFeed(at: ingestEndpoint)
-        lookup = try ServiceProcess("fuel-lookup", ["--ingest", ingestEndpoint, "--ingest-pub", publishEndpoint,
-                                                    "--bind", "tcp://127.0.0.1:*"])
-        let lookupEndpoint = try lookup.endpoint()
-        try lookup.waitForLog(timeout: .seconds(20)) { line in
-            guard line.contains("index swapped"), let range = line.range(of: "version=") else { return false }
-            return UInt64(line[range.upperBound...].prefix { $0.isNumber }) ?? 0 >= version
+        for _ in 0..<lookupReplicas {
+            let lookup = try ServiceProcess("fuel-lookup", ["--ingest", ingestEndpoint, "--ingest-pub", publishEndpoint,
+                                                            "--bind", "tcp://127.0.0.1:*"])
+            lookups.append(lookup)
+            lookupEndpoints.append(try lookup.endpoint())
+            try lookup.waitForLog(timeout: .seconds(20)) { line in
+                guard line.contains("index swapped"), let range = line.range(of: "version=") else { return false }
+                return UInt64(line[range.upperBound...].prefix { $0.isNumber }) ?? 0 >= version
+            }
         }
+        let lookupEndpoint = lookupEndpoints.joined(separator: ",")
         let locationDirectory = dataDirectory.appendingPathComponent("location")
         location = try InProcessService.start { context in
             try LocationCacheService(context: context, configuration: LocationCacheConfiguration(
@@ -53,7 +59,7 @@ final class RealServices {
 
     func stop() {
         for service in [router, dialog, location] { service?.stop() }
-        _ = try? lookup.terminate()
+        for lookup in lookups where lookup.isRunning { _ = try? lookup.terminate() }
         _ = try? ingest.terminate()
         try? FileManager.default.removeItem(at: dataDirectory)
     }

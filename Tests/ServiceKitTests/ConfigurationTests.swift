@@ -28,6 +28,16 @@ struct ConfigurationTests {
         }
     }
 
+    @Test func topology_whenSeveralReplicasListed_acceptsEachAndRefusesABadOne() throws {
+        let good = try Topology(arguments: ParsedArguments([], options: Topology.options),
+                                environment: ["FUELBOARD_LOOKUP": "tcp://10.0.0.1:5553, tcp://10.0.0.2:5553"])
+        #expect(good.lookup == "tcp://10.0.0.1:5553, tcp://10.0.0.2:5553")
+        #expect(throws: ConfigurationError.self) {
+            try Topology(arguments: ParsedArguments([], options: Topology.options),
+                         environment: ["FUELBOARD_LOOKUP": "tcp://10.0.0.1:5553,nonsense"])
+        }
+    }
+
     @Test func arguments_whenUnknownOption_throws() {
         #expect(throws: ConfigurationError.self) { try ParsedArguments(["--nope"], options: Topology.options) }
     }

@@ -58,7 +58,14 @@ final class BackendChannel {
         socket.receiveHighWaterMark = 100_000
         socket.maxMessageSize = 4 << 20
         socket.reconnectInterval = .milliseconds(100)
-        try socket.connect(endpoint)
+        for replica in Self.replicas(endpoint) { try socket.connect(replica) }
+    }
+
+    /// The endpoints of a backend: one, or several replicas separated by commas. The DEALER
+    /// socket spreads calls over the replicas it is connected to and stops sending to one whose
+    /// connection drops, so a replica that dies is routed around.
+    static func replicas(_ endpoint: String) -> [String] {
+        endpoint.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
     /// Calls waiting for a reply.
@@ -153,8 +160,10 @@ final class BackendChannel {
 
     /// Drops the connection (and anything queued on it) and connects afresh.
     private func reconnect() {
-        try? socket.disconnect(endpoint)
-        try? socket.connect(endpoint)
+        for replica in Self.replicas(endpoint) {
+            try? socket.disconnect(replica)
+            try? socket.connect(replica)
+        }
         reconnects += 1
         consecutiveTimeouts = 0
     }

@@ -1,0 +1,39 @@
+import Foundation
+import Messages
+import ServiceKit
+import Testing
+import ZeroMQ
+
+/// Several fuel-lookup replicas behind one router (`--lookup A,B`): the load is shared, and a
+/// replica that dies is routed around without a restart of anything.
+@Suite(.serialized)
+struct LookupReplicasTests {
+    private func cheapestLookups(_ endpoint: String) throws -> UInt64 {
+        let client = try RequestClient(context: Context(), endpoint: endpoint, timeout: .seconds(2), retries: 0)
+        return try client.call(.sysStats, EmptyBody(), as: StatsBody.self).requestsByType["lookup.cheapest"] ?? 0
+    }
+
+    @Test func twoReplicas_shareTheAsks_andOneDying_isRoutedAround() throws {
+        let services = try RealServices(lookupReplicas: 2)
+        defer { services.stop() }
+        for _ in 0..<10 {
+            let reply = try services.ask("Ask FuelBoard for the cheapest diesel near me", at: RealServices.selby)
+            #expect(reply.outcome == .found)
+        }
+        let shares = try services.lookupEndpoints.map(cheapestLookups)
+        #expect(shares.reduce(0, +) == 10)
+        #expect(shares.allSatisfy { $0 >= 2 }, "both replicas answer: \(shares)")
+
+        try services.lookups[0].kill()
+        var answered = 0, found = 0
+        for _ in 0..<10 {
+            let reply = try services.ask("Ask FuelBoard for the cheapest diesel near me", at: RealServices.selby)
+            answered += 1
+            if reply.outcome == .found { found += 1 }
+        }
+        #expect(answered == 10)
+        // The dead replica's connection is dropped at once (the kernel closes it), so at most
+        // an ask already on its way there is lost to it; the rest are found by the survivor.
+        #expect(found >= 9, "found \(found) of 10 after one replica died")
+    }
+}
