@@ -39,3 +39,19 @@ struct PluginLocationTests {
         #expect(stored?.lng == -1.0664)
     }
 }
+
+/// `fuelboard ask --json` prints a plug-in's reply body as it came, fields the CLI does not model
+/// (`service`, `result`) included.
+struct PluginCLITests {
+    @Test func askJSON_forAPluginIntent_keepsThePluginFields() throws {
+        let harness = try PluginHarness()
+        defer { harness.stop() }
+        try harness.start("fuel-facts", [TestIntents.fuelFact()])
+        let cli = try ServiceProcess("fuelboard", ["ask", "Ask FuelBoard to tell me about petrol", "--user", "u1",
+                                                   "--router", harness.router.endpoint, "--json"])
+        #expect(try cli.waitForExit() == 0)
+        #expect(cli.log.contains(#""service" : "fuel-facts""#))
+        #expect(cli.log.contains(#""result" : "success""#))
+        #expect(cli.log.contains(#""dialog" : "E10 is a fuel.""#))
+    }
+}
