@@ -87,10 +87,16 @@ public struct AssistantReply: Codable, Sendable, Equatable {
     public var outcome: DialogOutcome?
     /// For `needsValue`: the parameter asked for (`fuel`, `miles`, `unit`).
     public var needs: String?
+    /// For an ask answered by a plug-in intent service: the service, its typed result
+    /// (`inProgress` is spoken with code `success`) and the options of a disambiguation.
+    public var service: String?
+    public var result: PluginResultCode?
+    public var options: [PluginOption]?
 
     public init(code: AssistantCode, dialog: String, value: String? = nil, snippet: Snippet? = nil,
                 opensURL: String? = nil, session: String? = nil, intent: String? = nil,
-                parameters: [String: JSONValue]? = nil, outcome: DialogOutcome? = nil, needs: String? = nil) {
+                parameters: [String: JSONValue]? = nil, outcome: DialogOutcome? = nil, needs: String? = nil,
+                service: String? = nil, result: PluginResultCode? = nil, options: [PluginOption]? = nil) {
         self.code = code
         self.dialog = dialog
         self.value = value
@@ -101,5 +107,8 @@ public struct AssistantReply: Codable, Sendable, Equatable {
         self.parameters = parameters
         self.outcome = outcome
         self.needs = needs
+        self.service = service
+        self.result = result
+        self.options = options
     }
 }

@@ -71,10 +71,10 @@ final class PluginHarness {
     }
 
     func ask(_ utterance: String, user: String = "u1", session: String? = nil,
-             location: Coordinate? = nil) throws -> PluginAskReply {
+             location: Coordinate? = nil) throws -> AssistantReply {
         try client.call(.assistantAsk, AssistantAskRequest(user: user, utterance: utterance, location: location,
                                                            session: session),
-                        as: PluginAskReply.self)
+                        as: AssistantReply.self)
     }
 
     func listing() throws -> [RegisteredService] {

@@ -204,7 +204,7 @@ struct PluginServiceTests {
         defer { harness.stop() }
         try harness.start("fuel-facts", [TestIntents.fuelFact()])
         let reply = try harness.client.call(.assistantRun, AssistantRunRequest(
-            user: "u1", intent: "FuelFact", parameters: ["fuel": .string("B7")]), as: PluginAskReply.self)
+            user: "u1", intent: "FuelFact", parameters: ["fuel": .string("B7")]), as: AssistantReply.self)
         #expect(reply.dialog == "B7 is a fuel.")
     }
 

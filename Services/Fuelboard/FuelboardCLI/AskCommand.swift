@@ -71,18 +71,14 @@ enum AskCommand {
         -> AssistantReply
     {
         let reply: AssistantReply
-        let body: JSONValue
         do {
-            // The body as it came: plug-in replies carry fields (`service`, `result`, `options`)
-            // that `AssistantReply` does not model, and `--json` must not drop them.
-            body = try client.call(.assistantAsk, request, as: JSONValue.self)
-            reply = try JSONCoding.makeDecoder().decode(AssistantReply.self, from: JSONCoding.encode(body))
-        } catch let error as ServiceError {
+            reply = try client.call(.assistantAsk, request, as: AssistantReply.self)
+        } catch {
             CLIContext.printError("ask failed: \(error.message) [\(error.code.rawValue)]")
             throw error
         }
         if cli.json {
-            try cli.printJSON(body)
+            try cli.printJSON(reply)
         } else {
             print(render(reply))
         }

@@ -201,7 +201,7 @@ public final class IntentRouterService {
         pluginAsks[ObjectIdentifier(ask)] = nil
     }
 
-    private func finishPlugin(_ ask: PluginAsk, _ reply: PluginAskReply) {
+    private func finishPlugin(_ ask: PluginAsk, _ reply: AssistantReply) {
         pluginAsks[ObjectIdentifier(ask)] = nil
         ask.responder.reply(reply)
         stats.record(intent: reply.intent, code: reply.code)

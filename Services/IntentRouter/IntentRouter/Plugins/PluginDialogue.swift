@@ -45,7 +45,7 @@ final class PluginDialogue {
     let recognizer: IntentRecognizer
     let appName: String
     /// Delivers a reply (set by the service; called once per ask, after `markAnswered`).
-    var finish: (PluginAsk, PluginAskReply) -> Void = { _, _ in }
+    var finish: (PluginAsk, AssistantReply) -> Void = { _, _ in }
     static let maxOptions = 20
 
     init(broker: PluginBroker, sessions: PluginSessionStore, recognizer: IntentRecognizer, appName: String) {
@@ -164,7 +164,7 @@ final class PluginDialogue {
                          options: [PluginOption]?) {
             let session = sessions.open(user: ask.user, intent: intent, parameters: parameters, awaiting: awaiting,
                                         location: ask.location) { id in
-                PluginAskReply(code: code, dialog: dialog ?? "Sorry?", session: id, intent: intent,
+                AssistantReply(code: code, dialog: dialog ?? "Sorry?", session: id, intent: intent,
                                parameters: parameters, needs: needs, service: service, result: result.result,
                                options: options)
             }
@@ -208,7 +208,7 @@ final class PluginDialogue {
                        result: PluginResultCode?, parameters: [String: JSONValue]? = nil, service: String? = nil,
                        value: String? = nil, snippet: Snippet? = nil, opensURL: String? = nil) {
         guard ask.markAnswered() else { return }
-        finish(ask, PluginAskReply(code: code, dialog: dialog, value: value, snippet: snippet, opensURL: opensURL,
+        finish(ask, AssistantReply(code: code, dialog: dialog, value: value, snippet: snippet, opensURL: opensURL,
                                    intent: intent, parameters: parameters, service: service, result: result))
     }
 
@@ -230,8 +230,8 @@ final class PluginDialogue {
     }
 
     /// The reply when the ask ran out of time between stages.
-    func timedOut(_ ask: PluginAsk) -> PluginAskReply {
-        PluginAskReply(code: .failure, dialog: "Sorry, that took too long. Please try again.", result: nil)
+    func timedOut(_ ask: PluginAsk) -> AssistantReply {
+        AssistantReply(code: .failure, dialog: "Sorry, that took too long. Please try again.", result: nil)
     }
 }
 

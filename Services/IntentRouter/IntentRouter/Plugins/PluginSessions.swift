@@ -19,7 +19,7 @@ struct PluginSession {
     let awaiting: PluginAwaiting
     let location: Coordinate?
     /// The question as it was asked, to ask again after an answer that answers nothing.
-    let question: PluginAskReply
+    let question: AssistantReply
     var misunderstandings = 0
     var expiresAt: ContinuousClock.Instant
 }
@@ -40,7 +40,7 @@ final class PluginSessionStore {
     var count: Int { sessions.count }
 
     func open(user: String, intent: String, parameters: [String: JSONValue], awaiting: PluginAwaiting,
-              location: Coordinate?, question: (String) -> PluginAskReply) -> PluginSession {
+              location: Coordinate?, question: (String) -> AssistantReply) -> PluginSession {
         if sessions.count >= maxSessions { purgeExpired() }
         if sessions.count >= maxSessions, let oldest = sessions.values.min(by: { $0.expiresAt < $1.expiresAt }) {
             sessions[oldest.id] = nil
