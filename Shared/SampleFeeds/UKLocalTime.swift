@@ -1,4 +1,5 @@
 import Foundation
+import Messages
 
 /// UK civil time (GMT in winter, BST from 01:00 UTC on the last Sunday of March to 01:00 UTC on
 /// the last Sunday of October), computed by hand so the output does not depend on the machine's
@@ -11,7 +12,7 @@ enum UKLocalTime {
 
         /// `dd/mm/yyyy HH:MM:SS`, as the CMA feeds write `last_updated`.
         var feedText: String {
-            let date = UKLocalTime.civil(fromDays: day)
+            let date = CivilCalendar.civil(fromDays: day)
             return "\(pad(date.day))/\(pad(date.month))/\(date.year) "
                 + "\(pad(second / 3600)):\(pad(second / 60 % 60)):\(pad(second % 60))"
         }
@@ -25,7 +26,7 @@ enum UKLocalTime {
     static func wallTime(of date: Date) -> WallTime {
         let utc = Int(date.timeIntervalSince1970.rounded(.down))
         let local = utc + offsetSeconds(atUTC: utc)
-        return WallTime(day: floorDivide(local, secondsPerDay), second: floorModulo(local, secondsPerDay))
+        return WallTime(day: CivilCalendar.floorDivide(local, secondsPerDay), second: CivilCalendar.floorModulo(local, secondsPerDay))
     }
 
     /// The instant a UK wall-clock time names (the BST reading when a time is ambiguous).
@@ -38,7 +39,7 @@ enum UKLocalTime {
 
     /// 3600 during British Summer Time, else 0.
     static func offsetSeconds(atUTC utc: Int) -> Int {
-        let year = civil(fromDays: floorDivide(utc, secondsPerDay)).year
+        let year = CivilCalendar.civil(fromDays: CivilCalendar.floorDivide(utc, secondsPerDay)).year
         let start = lastSunday(year: year, month: 3) * secondsPerDay + 3600
         let end = lastSunday(year: year, month: 10) * secondsPerDay + 3600
         return utc >= start && utc < end ? 3600 : 0
@@ -46,42 +47,12 @@ enum UKLocalTime {
 
     /// Days since 1970-01-01 of the last Sunday of a month.
     static func lastSunday(year: Int, month: Int) -> Int {
-        let lastDay = days(fromCivil: year, month: month, day: 31)
-        let weekday = floorModulo(lastDay + 4, 7) // 1970-01-01 was a Thursday; 0 is Sunday
+        let lastDay = CivilCalendar.days(fromCivil: year, month: month, day: 31)
+        let weekday = CivilCalendar.floorModulo(lastDay + 4, 7) // 1970-01-01 was a Thursday; 0 is Sunday
         return lastDay - weekday
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
-    static func days(fromCivil year: Int, month: Int, day: Int) -> Int {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = floorDivide(shiftedYear, 400)
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The proleptic Gregorian date of a day count since 1970-01-01.
-    static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
-        let shifted = days + 719_468
-        let era = floorDivide(shifted, 146_097)
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return (year, month, day)
-    }
-
-    private static func floorDivide(_ value: Int, _ divisor: Int) -> Int {
-        value >= 0 ? value / divisor : -((-value + divisor - 1) / divisor)
-    }
-
-    private static func floorModulo(_ value: Int, _ divisor: Int) -> Int {
-        value - floorDivide(value, divisor) * divisor
-    }
 }
 
 /// When a retailer publishes: one or more times of day (UK local), each with a few seconds of drift.
