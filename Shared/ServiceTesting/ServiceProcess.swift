@@ -45,20 +45,25 @@ public final class ServiceProcess: Sendable {
         process.standardError = pipe
         process.standardOutput = pipe
         let output = output, changed = changed
-        pipe.fileHandleForReading.readabilityHandler = { @Sendable handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-            } else {
+        let reader = pipe.fileHandleForReading
+        // A plain thread blocked in read() until end of file, not a `readabilityHandler`: a
+        // Dispatch read source on a pipe that closes under it can crash libdispatch's event loop.
+        let thread = Thread { @Sendable in
+            while true {
+                let data = reader.availableData
+                if data.isEmpty { break }
                 output.append(String(decoding: data, as: UTF8.self))
+                changed.signal()
             }
             changed.signal()
         }
+        thread.name = "\(binary)-output"
         do {
             try process.run()
         } catch {
             throw LaunchError(description: "cannot start \(binary) from \(Self.binaryDirectory.path): \(error)")
         }
+        thread.start()
     }
 
     deinit {
