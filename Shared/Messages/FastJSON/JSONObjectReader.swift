@@ -10,30 +10,73 @@ public struct JSONObjectReader {
         public let value: Range<Int>
     }
 
-    /// The members of the object at `range` in `bytes`, or nil when the value there is not an object.
+    /// A member's key as it stands in the bytes (between its quotes, escapes unresolved), so a
+    /// hot path can match it without building a `String`.
+    public struct RawKey {
+        let bytes: UnsafeBufferPointer<UInt8>
+        /// The key's text between its quotes.
+        let range: Range<Int>
+
+        /// True when the key is `name` (a key written with escapes is resolved first).
+        public func matches(_ name: StaticString) -> Bool {
+            name.withUTF8Buffer { expected in
+                if range.count == expected.count {
+                    var index = range.lowerBound
+                    for byte in expected {
+                        guard bytes[index] == byte else { break }
+                        index += 1
+                    }
+                    if index == range.upperBound { return true }
+                }
+                guard bytes[range].contains(UInt8(ascii: "\\")) else { return false }
+                return text == String(decoding: expected, as: UTF8.self)
+            }
+        }
+
+        /// The key as a `String` (escapes resolved).
+        public var text: String {
+            JSONObjectReader.string(bytes, (range.lowerBound - 1)..<(range.upperBound + 1)) ?? ""
+        }
+    }
+
+    /// Calls `body` with each member of the object at `range`: its raw key and where its value's
+    /// text is. Returns false (after no call, or some) when the value there is not an object.
     /// - Important: `bytes` must be valid JSON (checked by `StrictJSON`); nothing is re-validated.
-    public static func members(_ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>) -> [Member]? {
+    @discardableResult
+    public static func forEachMember<Failure: Error>(
+        _ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>,
+        _ body: (RawKey, Range<Int>) throws(Failure) -> Void
+    ) throws(Failure) -> Bool {
         var index = skipWhitespace(bytes, range.lowerBound, range.upperBound)
-        guard index < range.upperBound, bytes[index] == UInt8(ascii: "{") else { return nil }
+        guard index < range.upperBound, bytes[index] == UInt8(ascii: "{") else { return false }
         index += 1
-        var members: [Member] = []
-        members.reserveCapacity(8)
         while true {
             index = skipWhitespace(bytes, index, range.upperBound)
-            guard index < range.upperBound else { return nil }
-            if bytes[index] == UInt8(ascii: "}") { return members }
+            guard index < range.upperBound else { return false }
+            if bytes[index] == UInt8(ascii: "}") { return true }
             if bytes[index] == UInt8(ascii: ",") {
                 index += 1
                 continue
             }
             let keyEnd = endOfValue(bytes, index, range.upperBound)
-            guard let key = string(bytes, index..<keyEnd) else { return nil }
+            guard bytes[index] == UInt8(ascii: "\""), keyEnd - index >= 2 else { return false }
+            let key = RawKey(bytes: bytes, range: (index + 1)..<(keyEnd - 1))
             index = skipWhitespace(bytes, keyEnd, range.upperBound) + 1  // past ':'
             let valueStart = skipWhitespace(bytes, index, range.upperBound)
             let valueEnd = endOfValue(bytes, valueStart, range.upperBound)
-            members.append(Member(key: key, value: valueStart..<valueEnd))
+            try body(key, valueStart..<valueEnd)
             index = valueEnd
         }
+    }
+
+    /// The members of the object at `range` in `bytes`, or nil when the value there is not an object.
+    /// - Important: `bytes` must be valid JSON (checked by `StrictJSON`); nothing is re-validated.
+    public static func members(_ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>) -> [Member]? {
+        var members: [Member] = []
+        let isObject = forEachMember(bytes, in: range) { key, value in
+            members.append(Member(key: key.text, value: value))
+        }
+        return isObject ? members : nil
     }
 
     /// A string value's text (escapes resolved), or nil when the value is not a string.
@@ -53,13 +96,51 @@ public struct JSONObjectReader {
     }
 
     /// A number value, or nil when the value is not a number.
+    ///
+    /// Numbers of up to 15 significant digits with a small exponent, which is every coordinate
+    /// and radius a client sends, are converted exactly without a C call (one multiplication or
+    /// division of two exactly representable values is correctly rounded); others go to `strtod`.
     public static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Double? {
         guard let first = range.first.map({ bytes[$0] }),
               first == UInt8(ascii: "-") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")),
               range.count < 64 else { return nil }
-        var buffer = [CChar](repeating: 0, count: range.count + 1)
-        for (offset, index) in range.enumerated() { buffer[offset] = CChar(bitPattern: bytes[index]) }
-        return buffer.withUnsafeBufferPointer { strtod($0.baseAddress!, nil) }
+        if let exact = exactNumber(bytes, range) { return exact }
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: range.count + 1) { buffer in
+            for (offset, index) in range.enumerated() { buffer[offset] = CChar(bitPattern: bytes[index]) }
+            buffer[range.count] = 0
+            return strtod(buffer.baseAddress!, nil)
+        }
+    }
+
+    private static let exactPowersOfTen: [Double] = (0...22).map { Double("1e\($0)")! }
+
+    /// The fast path of `number`: nil when the text has more than 15 significant digits, an
+    /// exponent part, or a scale beyond 10^22.
+    static func exactNumber(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Double? {
+        var index = range.lowerBound
+        let negative = bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var fractionDigits = 0
+        var inFraction = false
+        while index < range.upperBound {
+            let byte = bytes[index]
+            if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                if mantissa != 0 || byte != UInt8(ascii: "0") { digits += 1 }
+                guard digits <= 15 else { return nil }
+                mantissa = mantissa * 10 + UInt64(byte - UInt8(ascii: "0"))
+                if inFraction { fractionDigits += 1 }
+            } else if byte == UInt8(ascii: "."), !inFraction {
+                inFraction = true
+            } else {
+                return nil  // an exponent part, or not a number
+            }
+            index += 1
+        }
+        guard fractionDigits < exactPowersOfTen.count else { return nil }
+        let magnitude = Double(mantissa) / exactPowersOfTen[fractionDigits]
+        return negative ? -magnitude : magnitude
     }
 
     /// True when the value is the literal `null`.

@@ -3,65 +3,198 @@ import Foundation
 /// Appends JSON text to a byte buffer by hand, for replies on hot paths (a lookup answer is
 /// written in one pass with no encoder and no intermediate values). Callers write keys in
 /// sorted order so the output matches `JSONCoding`'s encoder.
-public struct JSONWriter {
-    public private(set) var bytes: [UInt8] = []
+///
+/// The buffer is the writer's own memory (it is not copyable): an append is a capacity check and
+/// a copy, with none of an array's per-call bookkeeping.
+public struct JSONWriter: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// Bytes written so far.
+    public private(set) var count = 0
 
     public init(capacity: Int = 512) {
-        bytes.reserveCapacity(capacity)
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// What has been written, as an array.
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    public var data: Data { Data(bytes: base, count: count) }
+
+    /// Calls `body` with what has been written, without copying it.
+    public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        body(UnsafeBufferPointer(start: base, count: count))
+    }
+
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(to: count + extra) }
+    }
+
+    private mutating func grow(to needed: Int) {
+        let larger = max(needed, capacity * 2)
+        let replacement = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+        replacement.update(from: base, count: count)
+        base.deallocate()
+        base = replacement
+        capacity = larger
+    }
+
+    @inline(__always)
+    private mutating func append(_ source: UnsafeBufferPointer<UInt8>) {
+        guard let start = source.baseAddress, !source.isEmpty else { return }
+        reserve(source.count)
+        (base + count).update(from: start, count: source.count)
+        count += source.count
+    }
+
+    @inline(__always)
+    public mutating func byte(_ value: UInt8) {
+        reserve(1)
+        base[count] = value
+        count += 1
     }
 
     public mutating func raw(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     public mutating func raw<Bytes: Sequence>(_ other: Bytes) where Bytes.Element == UInt8 {
-        bytes.append(contentsOf: other)
+        let copied: Void? = other.withContiguousStorageIfAvailable { append($0) }
+        if copied == nil {
+            for value in other { byte(value) }
+        }
     }
 
     /// A JSON string with the escapes RFC 8259 requires (and `/` left as is).
     public mutating func string(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { utf8 in
-            var runStart = 0
-            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                escape(byte)
-                runStart = index + 1
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+        let written: Void? = text.utf8.withContiguousStorageIfAvailable { escaped($0) }
+        if written == nil {
+            var copy = text
+            copy.withUTF8 { escaped($0) }
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 
-    private mutating func escape(_ byte: UInt8) {
-        switch byte {
+    private mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        reserve(utf8.count + 2)
+        byte(UInt8(ascii: "\""))
+        var runStart = 0
+        for index in 0..<utf8.count {
+            let value = utf8[index]
+            guard value < 0x20 || value == 0x22 || value == 0x5C else { continue }
+            append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+            escape(value)
+            runStart = index + 1
+        }
+        append(UnsafeBufferPointer(rebasing: utf8[runStart...]))
+        byte(UInt8(ascii: "\""))
+    }
+
+    private mutating func escape(_ value: UInt8) {
+        switch value {
         case 0x22: raw("\\\"")
         case 0x5C: raw("\\\\")
         case 0x0A: raw("\\n")
         case 0x0D: raw("\\r")
         case 0x09: raw("\\t")
+        case 0x08: raw("\\b")
+        case 0x0C: raw("\\f")
         default:
-            let hex = Array("0123456789abcdef".utf8)
+            let hex: StaticString = "0123456789abcdef"
             raw("\\u00")
-            bytes.append(hex[Int(byte >> 4)])
-            bytes.append(hex[Int(byte & 0xF)])
+            byte(hex.utf8Start[Int(value >> 4)])
+            byte(hex.utf8Start[Int(value & 0xF)])
         }
     }
 
-    /// A finite number in its shortest round-trip form (non-finite values are written as null).
+    /// A finite number in its shortest round-trip form (non-finite values are written as null),
+    /// the text `Double.description` gives without its trailing `.0`.
+    ///
+    /// Whole numbers and numbers of up to six decimals (prices, distances, coordinates) are
+    /// written digit by digit: for them the decimal text with the fewest decimals that reads back
+    /// as the same value is the shortest form, and no other text of that length does.
     public mutating func number(_ value: Double) {
         guard value.isFinite else { return raw("null") }
-        if value == value.rounded(), abs(value) < 1e15 {
-            integer(Int64(value))
-        } else {
-            raw(value.description.utf8)
+        if value == 0 { return value.sign == .minus ? raw("-0") : raw("0") }
+        // Below 2^53 `description` writes whole numbers in full, with a `.0` the encoder drops.
+        if value == value.rounded(), abs(value) < 0x1p53 { return integer(Int64(value)) }
+        let magnitude = abs(value)
+        if magnitude >= 1e-4, magnitude < 1e9 {
+            for decimals in 1...6 {
+                let scaled = (magnitude * Self.powersOfTen[decimals]).rounded()
+                if scaled / Self.powersOfTen[decimals] == magnitude {
+                    if value < 0 { byte(UInt8(ascii: "-")) }
+                    fixedPoint(UInt64(scaled), decimals: decimals)
+                    return
+                }
+            }
         }
+        raw(value.description.utf8)
+    }
+
+    private static let powersOfTen: [Double] = (0...6).map { Double("1e\($0)")! }
+
+    /// `scaled / 10^decimals` with exactly `decimals` digits after the point.
+    private mutating func fixedPoint(_ scaled: UInt64, decimals: Int) {
+        var divisor: UInt64 = 1
+        for _ in 0..<decimals { divisor *= 10 }
+        digits(scaled / divisor, minimumCount: 1)
+        byte(UInt8(ascii: "."))
+        digits(scaled % divisor, minimumCount: decimals)
     }
 
     public mutating func integer<Value: BinaryInteger>(_ value: Value) {
-        raw(String(value).utf8)
+        guard let value = Int64(exactly: value) else { return raw(String(value).utf8) }
+        if value < 0 { byte(UInt8(ascii: "-")) }
+        digits(value.magnitude, minimumCount: 1)
     }
 
-    public var data: Data { Data(bytes) }
+    /// The decimal digits of `value`, left-padded with zeros to `minimumCount`.
+    private mutating func digits(_ value: UInt64, minimumCount: Int) {
+        var length = 1
+        var rest = value / 10
+        while rest > 0 {
+            length += 1
+            rest /= 10
+        }
+        length = max(length, minimumCount)
+        reserve(length)
+        var remaining = value
+        var position = count + length
+        while position > count {
+            position -= 1
+            base[position] = UInt8(ascii: "0") + UInt8(remaining % 10)
+            remaining /= 10
+        }
+        count += length
+    }
+
+    /// A date as a JSON string, ISO-8601 in UTC to the second (`"2025-10-09T09:45:17Z"`), the
+    /// text `CivilCalendar.iso8601` and `JSONCoding` give.
+    public mutating func date(_ date: Date) {
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let days = CivilCalendar.floorDivide(seconds, 86_400)
+        let secondOfDay = seconds - days * 86_400
+        let (year, month, day) = CivilCalendar.civil(fromDays: days)
+        guard (1000...9999).contains(year) else {
+            return string(CivilCalendar.iso8601(date))
+        }
+        byte(UInt8(ascii: "\""))
+        digits(UInt64(year), minimumCount: 4)
+        byte(UInt8(ascii: "-"))
+        digits(UInt64(month), minimumCount: 2)
+        byte(UInt8(ascii: "-"))
+        digits(UInt64(day), minimumCount: 2)
+        byte(UInt8(ascii: "T"))
+        digits(UInt64(secondOfDay / 3600), minimumCount: 2)
+        byte(UInt8(ascii: ":"))
+        digits(UInt64(secondOfDay % 3600 / 60), minimumCount: 2)
+        byte(UInt8(ascii: ":"))
+        digits(UInt64(secondOfDay % 60), minimumCount: 2)
+        byte(UInt8(ascii: "Z"))
+        byte(UInt8(ascii: "\""))
+    }
 }

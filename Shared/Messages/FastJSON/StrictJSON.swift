@@ -33,12 +33,11 @@ public enum StrictJSON {
     private struct Scanner {
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
-        /// Open containers: true for an object, false for an array.
-        var stack: [Bool] = []
+        /// Open containers.
+        var stack = ContainerStack()
 
         init(_ bytes: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
-            stack.reserveCapacity(16)
         }
 
         func fail(_ reason: String) -> Failure { Failure(offset: index, reason: reason) }
@@ -69,7 +68,7 @@ public enum StrictJSON {
                 guard let byte = peek else { return fail("unexpected end of input, expected a value") }
                 switch byte {
                 case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    guard stack.count < StrictJSON.maxDepth else { return fail("nesting deeper than \(StrictJSON.maxDepth)") }
+                    guard stack.depth < StrictJSON.maxDepth else { return fail("nesting deeper than \(StrictJSON.maxDepth)") }
                     let isObject = byte == UInt8(ascii: "{")
                     index += 1
                     skipWhitespace()
@@ -77,7 +76,7 @@ public enum StrictJSON {
                         index += 1
                         break  // empty container: a complete value
                     }
-                    stack.append(isObject)
+                    stack.push(isObject: isObject)
                     if isObject, let failure = key() { return failure }
                     continue
                 case UInt8(ascii: "\""):
@@ -95,7 +94,7 @@ public enum StrictJSON {
                 }
                 // A value is complete: close containers or move to the next element.
                 while true {
-                    guard let isObject = stack.last else { return nil }
+                    guard let isObject = stack.innermostIsObject else { return nil }
                     skipWhitespace()
                     guard let next = peek else { return fail("unexpected end of input inside a container") }
                     if next == UInt8(ascii: ",") {
@@ -105,7 +104,7 @@ public enum StrictJSON {
                     }
                     if next == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                         index += 1
-                        stack.removeLast()
+                        stack.pop()
                         continue
                     }
                     return fail(isObject ? "expected ',' or '}'" : "expected ',' or ']'")
@@ -220,6 +219,36 @@ public enum StrictJSON {
             }
             index += length
             return nil
+        }
+    }
+
+    /// The kinds of the open containers, innermost last: the first 64 levels in one word, so a
+    /// check of an ordinary request allocates nothing.
+    struct ContainerStack {
+        private(set) var depth = 0
+        private var lowLevels: UInt64 = 0
+        private var deeperLevels: [Bool] = []
+
+        /// Whether the innermost open container is an object (nil when none is open).
+        var innermostIsObject: Bool? {
+            guard depth > 0 else { return nil }
+            let level = depth - 1
+            return level < 64 ? (lowLevels >> UInt64(level)) & 1 == 1 : deeperLevels[level - 64]
+        }
+
+        mutating func push(isObject: Bool) {
+            if depth < 64 {
+                let bit: UInt64 = 1 << UInt64(depth)
+                lowLevels = isObject ? lowLevels | bit : lowLevels & ~bit
+            } else {
+                deeperLevels.append(isObject)
+            }
+            depth += 1
+        }
+
+        mutating func pop() {
+            depth -= 1
+            if depth >= 64 { deeperLevels.removeLast() }
         }
     }
 }

@@ -1,0 +1,66 @@
+import Foundation
+import Messages
+import Testing
+
+/// `JSONObjectReader` reads members and numbers in place, as a full decoder would.
+struct JSONObjectReaderTests {
+    private static func number(_ text: String) -> Double? {
+        Array(text.utf8).withUnsafeBufferPointer { JSONObjectReader.number($0, 0..<$0.count) }
+    }
+
+    @Test func numbers_readTheSameAsStrtod() {
+        var random = SystemRandomNumberGenerator()
+        var texts = ["0", "-0", "1", "-1", "0.5", "52.123456", "-1.000001", "145.9", "0.000000000000000000000001",
+                     "123456789012345", "1234567890123456", "12345678901234567890", "1e3", "1E-3", "-2.5e+10",
+                     "0.1", "0.2", "0.3", "9007199254740993", "1.7976931348623157e308", "4.9e-324",
+                     "3.141592653589793238462643383279"]
+        for _ in 0..<3000 {
+            let digits = Int.random(in: 1...19, using: &random)
+            var text = Bool.random(using: &random) ? "-" : ""
+            let point = Int.random(in: 0...digits, using: &random)
+            for position in 0..<digits {
+                if position == point && position > 0 { text += "." }
+                text += String(Int.random(in: position == 0 ? 1...9 : 0...9, using: &random))
+            }
+            texts.append(text)
+        }
+        for text in texts {
+            let expected = strtod(text, nil)
+            let read = Self.number(text)
+            #expect(read == expected && read?.sign == expected.sign, "\(text): read \(String(describing: read))")
+        }
+    }
+
+    @Test func nonNumbers_areNotNumbers() {
+        #expect(Self.number("\"1\"") == nil)
+        #expect(Self.number("true") == nil)
+        #expect(Self.number("") == nil)
+    }
+
+    @Test func members_areFoundWithTheirValueRanges_andEscapedKeysMatch() {
+        let text = #"{"lat": 52.5 , "l\u0061t2":"x","body":{"a":[1,2,{"b":"}"}]},"n":null}"#
+        let bytes = Array(text.utf8)
+        var seen: [(String, String)] = []
+        var latMatches = 0, escapedMatches = 0
+        let isObject = bytes.withUnsafeBufferPointer { buffer in
+            JSONObjectReader.forEachMember(buffer, in: 0..<buffer.count) { key, value in
+                seen.append((key.text, String(decoding: buffer[value], as: UTF8.self)))
+                if key.matches("lat") { latMatches += 1 }
+                if key.matches("lat2") { escapedMatches += 1 }
+            }
+        }
+        #expect(isObject)
+        #expect(seen.map(\.0) == ["lat", "lat2", "body", "n"])
+        #expect(seen.map(\.1) == ["52.5", "\"x\"", #"{"a":[1,2,{"b":"}"}]}"#, "null"])
+        #expect(latMatches == 1)
+        #expect(escapedMatches == 1)
+    }
+
+    @Test func aValueThatIsNotAnObject_hasNoMembers() {
+        let bytes = Array("[1,2]".utf8)
+        let isObject = bytes.withUnsafeBufferPointer { buffer in
+            JSONObjectReader.forEachMember(buffer, in: 0..<buffer.count) { _, _ in }
+        }
+        #expect(!isObject)
+    }
+}
