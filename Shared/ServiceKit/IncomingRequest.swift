@@ -45,29 +45,30 @@ public struct IncomingRequest {
         if let failure = StrictJSON.check(payload) {
             throw .badRequest("request is not JSON: \(failure)")
         }
-        let head = payload.withUnsafeBytes { raw -> (members: [JSONObjectReader.Member], fields: Head)? in
+        let head = payload.withUnsafeBytes { raw -> Head? in
             let bytes = raw.bindMemory(to: UInt8.self)
-            guard let members = JSONObjectReader.members(bytes, in: 0..<bytes.count) else { return nil }
             var fields = Head()
-            for member in members {
-                switch member.key {
-                case "id": fields.id = Array(UnsafeBufferPointer(rebasing: bytes[member.value]))
-                case "type": fields.type = JSONObjectReader.string(bytes, member.value) ?? Head.notAString
-                case "v": fields.version = JSONObjectReader.number(bytes, member.value) ?? .nan
-                case "body": fields.body = member.value
-                default: break
+            let isObject = JSONObjectReader.forEachMember(bytes, in: 0..<bytes.count) { key, value in
+                if key.matches("id") {
+                    fields.id = Array(UnsafeBufferPointer(rebasing: bytes[value]))
+                } else if key.matches("type") {
+                    fields.type = JSONObjectReader.string(bytes, value) ?? Head.notAString
+                } else if key.matches("v") {
+                    fields.version = JSONObjectReader.number(bytes, value) ?? .nan
+                } else if key.matches("body") {
+                    fields.body = value
                 }
             }
-            return (members, fields)
+            return isObject ? fields : nil
         }
         guard let head else { throw .badRequest("request is not a JSON object") }
-        if let id = head.fields.id { idJSON = id }
-        bodyRange = head.fields.body
-        guard let type = head.fields.type, !type.isEmpty, type != Head.notAString else {
+        if let id = head.id { idJSON = id }
+        bodyRange = head.body
+        guard let type = head.type, !type.isEmpty, type != Head.notAString else {
             throw .badRequest("request has no \"type\" string")
         }
         self.type = type
-        if let version = head.fields.version, version != Double(wireVersion) {
+        if let version = head.version, version != Double(wireVersion) {
             throw .badRequest("unsupported protocol version (this service speaks v\(wireVersion))")
         }
     }
@@ -112,21 +113,28 @@ public struct IncomingRequest {
         }
     }
 
-    /// A success reply whose body is already-encoded JSON (hot paths write it by hand).
+    /// A success reply whose body is already-encoded JSON.
     public func reply<Bytes: Collection>(bodyJSON: Bytes) -> ReplyServer.Outcome where Bytes.Element == UInt8 {
-        var out = Data(capacity: bodyJSON.count + idJSON.count + 32)
-        out.append(contentsOf: #"{"body":"#.utf8)
-        out.append(contentsOf: bodyJSON)
-        out.append(contentsOf: #","id":"#.utf8)
-        out.append(contentsOf: idJSON)
-        out.append(contentsOf: #","ok":true,"v":1}"#.utf8)
-        return .reply(out, nil)
+        reply(capacity: bodyJSON.count + 64) { out in out.raw(bodyJSON) }
+    }
+
+    /// A success reply whose body `writeBody` writes straight into the reply envelope (hot paths
+    /// write JSON by hand, with no intermediate value and no second copy).
+    public func reply(capacity: Int = 512, writeBody: (inout JSONWriter) -> Void) -> ReplyServer.Outcome {
+        var out = JSONWriter(capacity: capacity + idJSON.count)
+        out.raw(#"{"body":"#)
+        writeBody(&out)
+        out.raw(#","id":"#)
+        out.raw(idJSON)
+        out.raw(#","ok":true,"v":1}"#)
+        return .reply(out.bytes, nil)
     }
 
     /// An error reply.
     public func reply(error: ServiceError) -> ReplyServer.Outcome {
-        var out = Data(#"{"error":"#.utf8)
-        out.append((try? JSONCoding.encode(error)) ?? Data(#"{"code":"internal","message":"encoding failed"}"#.utf8))
+        var out = Array(#"{"error":"#.utf8)
+        out.append(contentsOf: (try? JSONCoding.encode(error))
+                   ?? Data(#"{"code":"internal","message":"encoding failed"}"#.utf8))
         out.append(contentsOf: #","id":"#.utf8)
         out.append(contentsOf: idJSON)
         out.append(contentsOf: #","ok":false,"v":1}"#.utf8)

@@ -15,7 +15,7 @@ public final class ReplyServer {
     /// What a handler produced.
     public enum Outcome {
         /// The encoded reply JSON and, for an error reply, the error (see `IncomingRequest.reply`).
-        case reply(Data, ServiceError?)
+        case reply([UInt8], ServiceError?)
         /// The handler kept the `Responder` and will answer later.
         case deferred
     }
@@ -213,9 +213,9 @@ public final class ReplyServer {
         return ([frames[0]], frames.count == 2 ? frames[1] : nil)
     }
 
-    func send(route: [Data], _ data: Data) {
+    func send(route: [Data], _ reply: [UInt8]) {
         do {
-            try socket.send(route + [data])
+            try socket.send(route, then: reply)
         } catch {
             logger.warning("reply not delivered", metadata: ["error": "\(error)"])
         }

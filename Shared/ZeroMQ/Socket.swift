@@ -66,6 +66,17 @@ public final class Socket {
         try sendFrame(frame, flags: dontWait ? ZMQ_DONTWAIT : 0)
     }
 
+    /// Sends `head` frames then `last` as one multipart message, without joining them first
+    /// (a reply after its routing envelope).
+    public func send(_ head: [Data], then last: [UInt8], dontWait: Bool = false) throws(ZMQError) {
+        let wait = dontWait ? ZMQ_DONTWAIT : 0
+        for frame in head { try sendFrame(frame, flags: ZMQ_SNDMORE | wait) }
+        let handle = rawHandle
+        _ = try zmqCall("zmq_send") {
+            last.withUnsafeBytes { buffer in zmq_send(handle, buffer.baseAddress, buffer.count, wait) }
+        }
+    }
+
     private func sendFrame(_ frame: Data, flags: Int32) throws(ZMQError) {
         let handle = rawHandle
         _ = try zmqCall("zmq_send") {
@@ -91,6 +102,27 @@ public final class Socket {
             more = zmq_msg_more(&message) != 0
         }
         return frames
+    }
+
+    /// Receives one whole multipart message without copying its payload: `body` gets the
+    /// number of frames and the last frame's bytes, valid only during the call (a load
+    /// generator reads thousands of replies a second and keeps none of them).
+    public func receiveLastFrame<Result>(
+        dontWait: Bool = false, _ body: (_ frameCount: Int, _ last: UnsafeRawBufferPointer) -> Result
+    ) throws(ZMQError) -> Result {
+        var message = zmq_msg_t()
+        let handle = rawHandle
+        var frameCount = 0
+        while true {
+            zmq_msg_init(&message)
+            defer { zmq_msg_close(&message) }
+            let flags = dontWait && frameCount == 0 ? ZMQ_DONTWAIT : 0
+            _ = try zmqCall("zmq_msg_recv") { zmq_msg_recv(&message, handle, flags) }
+            frameCount += 1
+            if zmq_msg_more(&message) == 0 {
+                return body(frameCount, UnsafeRawBufferPointer(start: zmq_msg_data(&message), count: zmq_msg_size(&message)))
+            }
+        }
     }
 
     /// Subscribes a SUB socket to messages whose first frame starts with `prefix` ("" for all).
