@@ -13,13 +13,16 @@ public final class FuelLookupService {
     public let sync: SyncStatusBox
     private let handler: LookupHandler
 
-    private static func answer(_ request: IncomingRequest,
-                               _ lookup: (LookupRequest) throws(ServiceError) -> LookupReply) -> ReplyServer.Outcome {
+    private static func answer(_ request: IncomingRequest, cache: ReplyTextCache,
+                               _ lookup: (LookupRequest) throws(ServiceError) -> LookupAnswer) -> ReplyServer.Outcome {
         do {
             let body = try request.withBodyBytes { bytes, range throws(ServiceError) in
                 try LookupRequestReader.read(bytes, range)
             }
-            return request.reply(bodyJSON: LookupReplyWriter.write(try lookup(body)))
+            let answer = try lookup(body)
+            return request.reply(capacity: 96 + answer.ranked.count * 400) { out in
+                LookupReplyWriter.write(answer, cache: cache, into: &out)
+            }
         } catch {
             return request.reply(error: ServiceError.from(error))
         }
@@ -33,20 +36,24 @@ public final class FuelLookupService {
         self.sync = sync
         handler = LookupHandler(holder: holder, isReady: { sync.current.synced })
         // The hot path: bodies read and replies written by hand (see Wire/).
+        let cache = ReplyTextCache()
         server.on(MessageType.lookupCheapest.rawValue) { [handler] request in
-            Self.answer(request) { body throws(ServiceError) in try handler.cheapest(body) }
+            Self.answer(request, cache: cache) { body throws(ServiceError) in try handler.cheapestAnswer(body) }
         }
         server.on(MessageType.lookupNearest.rawValue) { [handler] request in
-            Self.answer(request) { body throws(ServiceError) in try handler.nearest(body) }
+            Self.answer(request, cache: cache) { body throws(ServiceError) in try handler.nearestAnswer(body) }
         }
         server.on(.stationGet, StationGetRequest.self) { [handler] body, _ in try handler.station(body) }
-        server.statsDetails = { [holder, sync] in
+        server.statsDetails = { [holder, sync, cache] in
             let current = holder.load()
             let status = sync.current
             var details: [String: JSONValue] = [
                 "version": .number(Double(current.version)),
                 "stations": .number(Double(current.index.count)),
                 "indexBytes": .number(Double(current.index.indexByteCount)),
+                "replyTextCacheBytes": .number(Double(cache.byteCount)),
+                "replyTextCacheHits": .number(Double(cache.hits)),
+                "replyTextCacheMisses": .number(Double(cache.misses)),
                 "synced": .bool(status.synced),
                 "resyncs": .number(Double(status.resyncs)),
                 "updatesApplied": .number(Double(status.updatesApplied)),

@@ -27,24 +27,34 @@ public struct LookupHandler: Sendable {
     }
 
     public func cheapest(_ request: LookupRequest, now: Date = Date()) throws(ServiceError) -> LookupReply {
+        try cheapestAnswer(request, now: now).reply
+    }
+
+    public func nearest(_ request: LookupRequest, now: Date = Date()) throws(ServiceError) -> LookupReply {
+        try nearestAnswer(request, now: now).reply
+    }
+
+    /// `cheapest` before it becomes a reply value: what the hot path writes straight to JSON.
+    public func cheapestAnswer(_ request: LookupRequest, now: Date = Date()) throws(ServiceError) -> LookupAnswer {
         guard let code = request.fuel else { throw .badRequest("lookup.cheapest needs \"fuel\" (E10, E5, B7 or SDV)") }
         let fuel = try Self.fuel(code)
         let query = try Query(request, now: now)
         try requireReady()
         let current = holder.load()
-        let matches = current.index.cheapest(fuel: fuel, at: query.point, radiusMiles: query.radius,
-                                             limit: query.limit, filter: query.filter)
-        return reply(matches, fuel: fuel, current)
+        let matches = current.index.cheapestRanked(fuel: fuel, at: query.point, radiusMiles: query.radius,
+                                                   limit: query.limit, filter: query.filter)
+        return LookupAnswer(ranked: matches, fuel: fuel, index: current.index, version: current.version)
     }
 
-    public func nearest(_ request: LookupRequest, now: Date = Date()) throws(ServiceError) -> LookupReply {
+    /// `nearest` before it becomes a reply value.
+    public func nearestAnswer(_ request: LookupRequest, now: Date = Date()) throws(ServiceError) -> LookupAnswer {
         let fuel = try request.fuel.map { code throws(ServiceError) in try Self.fuel(code) }
         let query = try Query(request, now: now)
         try requireReady()
         let current = holder.load()
-        let matches = current.index.nearest(fuel: fuel, at: query.point, radiusMiles: query.radius,
-                                            limit: query.limit, filter: query.filter)
-        return reply(matches, fuel: fuel, current)
+        let matches = current.index.nearestRanked(fuel: fuel, at: query.point, radiusMiles: query.radius,
+                                                  limit: query.limit, filter: query.filter)
+        return LookupAnswer(ranked: matches, fuel: fuel, index: current.index, version: current.version)
     }
 
     public func station(_ request: StationGetRequest) throws(ServiceError) -> StationGetReply {
@@ -57,15 +67,8 @@ public struct LookupHandler: Sendable {
         return StationGetReply(station: Self.summary(station), prices: prices, updated: station.updated)
     }
 
-    private func reply(_ matches: [Match], fuel: FuelCode?, _ current: IndexHolder.Current) -> LookupReply {
-        let results = matches.map { match in
-            LookupResult(station: Self.summary(match.station), pricePence: match.price?.pence,
-                         fuel: match.price == nil ? nil : fuel?.rawValue,
-                         distanceMiles: (match.distanceMiles * 100).rounded() / 100,
-                         updated: match.station.updated)
-        }
-        return LookupReply(results: results, indexedStations: current.index.count, version: current.version)
-    }
+    /// A distance as replies give it: miles to two decimals.
+    static func roundedMiles(_ miles: Double) -> Double { (miles * 100).rounded() / 100 }
 
     static func summary(_ station: Station) -> StationSummary {
         StationSummary(id: station.id, retailer: station.retailer, brand: station.brand, name: station.name,
@@ -111,5 +114,29 @@ public struct LookupHandler: Sendable {
             filter = LookupFilter(maxAge: request.maxAgeHours.map { $0 * 3600 }, now: now,
                                   brand: request.brand, retailer: request.retailer)
         }
+    }
+}
+
+/// The result of a lookup before it is written: the matches and what the reply says about them.
+public struct LookupAnswer: Sendable {
+    let ranked: [RankedMatch]
+    /// The fuel asked for (nil for a nearest lookup without one).
+    public let fuel: FuelCode?
+    /// The index that answered.
+    let index: PriceIndex
+    public let version: UInt64
+
+    public var matches: [Match] { ranked.map(\.match) }
+    public var indexedStations: Int { index.count }
+
+    /// The answer as the reply value `JSONCoding` would encode.
+    public var reply: LookupReply {
+        let results = matches.map { match in
+            LookupResult(station: LookupHandler.summary(match.station), pricePence: match.price?.pence,
+                         fuel: match.price == nil ? nil : fuel?.rawValue,
+                         distanceMiles: LookupHandler.roundedMiles(match.distanceMiles),
+                         updated: match.station.updated)
+        }
+        return LookupReply(results: results, indexedStations: indexedStations, version: version)
     }
 }

@@ -14,3 +14,9 @@ public struct Match: Sendable, Hashable {
         self.distanceMiles = distanceMiles
     }
 }
+
+/// A match and its station's rank in the index that found it (what `ReplyTextCache` keys by).
+struct RankedMatch: Sendable {
+    let match: Match
+    let rank: Int32
+}

@@ -1,55 +1,37 @@
 import Foundation
 import Messages
 
-/// Writes a `LookupReply` as JSON by hand, in the same form `JSONCoding` would (sorted keys,
-/// ISO-8601 times), in one pass over the results.
+/// Writes a lookup answer as JSON by hand, byte for byte what `JSONCoding` would make of
+/// `answer.reply` (sorted keys, ISO-8601 times), in one pass over the matches: per result the
+/// distance, fuel and price, then the station's text from the `ReplyTextCache`.
 enum LookupReplyWriter {
-    static func write(_ reply: LookupReply) -> [UInt8] {
-        var out = JSONWriter(capacity: 160 + reply.results.count * 400)
-        out.raw(#"{"indexedStations":"#)
-        out.integer(reply.indexedStations)
-        out.raw(#","results":["#)
-        for (position, result) in reply.results.enumerated() {
-            if position > 0 { out.raw(",") }
-            out.raw(#"{"distanceMiles":"#)
-            out.number(result.distanceMiles)
-            if let fuel = result.fuel {
-                out.raw(#","fuel":"#)
-                out.string(fuel)
-            }
-            if let price = result.pricePence {
-                out.raw(#","pricePence":"#)
-                out.number(price)
-            }
-            out.raw(#","station":"#)
-            station(result.station, into: &out)
-            out.raw(#","updated":"#)
-            out.string(CivilCalendar.iso8601(result.updated))
-            out.raw("}")
-        }
-        out.raw(#"],"version":"#)
-        out.integer(reply.version)
-        out.raw("}")
+    static func write(_ answer: LookupAnswer, cache: ReplyTextCache = ReplyTextCache()) -> [UInt8] {
+        var out = JSONWriter(capacity: 64 + answer.ranked.count * 400)
+        write(answer, cache: cache, into: &out)
         return out.bytes
     }
 
-    static func station(_ station: StationSummary, into out: inout JSONWriter) {
-        out.raw(#"{"address":"#)
-        out.string(station.address)
-        out.raw(#","brand":"#)
-        out.string(station.brand)
-        out.raw(#","id":"#)
-        out.string(station.id)
-        out.raw(#","lat":"#)
-        out.number(station.lat)
-        out.raw(#","lng":"#)
-        out.number(station.lng)
-        out.raw(#","name":"#)
-        out.string(station.name)
-        out.raw(#","postcode":"#)
-        out.string(station.postcode)
-        out.raw(#","retailer":"#)
-        out.string(station.retailer)
+    static func write(_ answer: LookupAnswer, cache: ReplyTextCache, into out: inout JSONWriter) {
+        out.raw(#"{"indexedStations":"#)
+        out.integer(answer.index.count)
+        out.raw(#","results":["#)
+        for (position, ranked) in answer.ranked.enumerated() {
+            if position > 0 { out.raw(",") }
+            out.raw(#"{"distanceMiles":"#)
+            out.number(LookupHandler.roundedMiles(ranked.match.distanceMiles))
+            if let price = ranked.match.price {
+                if let fuel = answer.fuel {
+                    out.raw(#","fuel":"#)
+                    out.string(fuel.rawValue)
+                }
+                out.raw(#","pricePence":"#)
+                out.number(price.pence)
+            }
+            out.raw(",")
+            cache.write(ranked, of: answer.index, into: &out)
+        }
+        out.raw(#"],"version":"#)
+        out.integer(answer.version)
         out.raw("}")
     }
 }

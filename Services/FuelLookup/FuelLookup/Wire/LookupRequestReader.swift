@@ -5,34 +5,35 @@ import Messages
 /// a member of the wrong type is `bad_request` naming it (never quoting the value).
 enum LookupRequestReader {
     static func read(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) throws(ServiceError) -> LookupRequest {
-        guard let members = JSONObjectReader.members(bytes, in: range) else {
-            throw .badRequest("the body must be a JSON object")
-        }
         var request = LookupRequest(fuel: nil, lat: .nan, lng: .nan)
         var sawLat = false, sawLng = false
-        for member in members where !JSONObjectReader.isNull(bytes, member.value) {
-            let value = member.value
-            switch member.key {
-            case "fuel": request.fuel = try string(bytes, value, "fuel")
-            case "lat":
+        let isObject = try JSONObjectReader.forEachMember(bytes, in: range) { key, value throws(ServiceError) in
+            guard !JSONObjectReader.isNull(bytes, value) else { return }
+            if key.matches("lat") {
                 request.lat = try number(bytes, value, "lat")
                 sawLat = true
-            case "lng":
+            } else if key.matches("lng") {
                 request.lng = try number(bytes, value, "lng")
                 sawLng = true
-            case "radiusMiles": request.radiusMiles = try number(bytes, value, "radiusMiles")
-            case "limit":
+            } else if key.matches("fuel") {
+                request.fuel = try string(bytes, value, "fuel")
+            } else if key.matches("radiusMiles") {
+                request.radiusMiles = try number(bytes, value, "radiusMiles")
+            } else if key.matches("limit") {
                 let limit = try number(bytes, value, "limit")
                 guard limit == limit.rounded(), abs(limit) < 1e9 else {
                     throw .badRequest("limit must be a whole number")
                 }
                 request.limit = Int(limit)
-            case "maxAgeHours": request.maxAgeHours = try number(bytes, value, "maxAgeHours")
-            case "brand": request.brand = try string(bytes, value, "brand")
-            case "retailer": request.retailer = try string(bytes, value, "retailer")
-            default: continue
+            } else if key.matches("maxAgeHours") {
+                request.maxAgeHours = try number(bytes, value, "maxAgeHours")
+            } else if key.matches("brand") {
+                request.brand = try string(bytes, value, "brand")
+            } else if key.matches("retailer") {
+                request.retailer = try string(bytes, value, "retailer")
             }
         }
+        guard isObject else { throw .badRequest("the body must be a JSON object") }
         guard sawLat else { throw .badRequest("missing field \"lat\"") }
         guard sawLng else { throw .badRequest("missing field \"lng\"") }
         return request
