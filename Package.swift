@@ -23,12 +23,13 @@ let package = Package(
         // C libraries from Debian's packages (module maps link them; no pkg-config flags).
         .systemLibrary(name: "CZeroMQ", path: "Shared/CZeroMQ", providers: [.apt(["libzmq3-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Shared/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CMalloc", path: "Shared/CMalloc"),
 
         // Shared foundation.
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"], path: "Shared/ZeroMQ"),
         .target(name: "Messages", path: "Shared/Messages"),
         .target(name: "SQLite", dependencies: ["CSQLite"], path: "Shared/SQLite"),
-        .target(name: "ServiceKit", dependencies: ["ZeroMQ", "Messages"], path: "Shared/ServiceKit"),
+        .target(name: "ServiceKit", dependencies: ["ZeroMQ", "Messages", "CMalloc"], path: "Shared/ServiceKit"),
         .target(name: "SampleFeeds", dependencies: ["Messages"], path: "Shared/SampleFeeds"),
         // IntentKit: a Swift intent service in a few dozen lines (the router's plug-in protocol).
         .target(name: "IntentKit", dependencies: ["ZeroMQ", "Messages", "ServiceKit"], path: "Shared/IntentKit"),

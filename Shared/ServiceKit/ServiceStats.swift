@@ -31,7 +31,7 @@ public struct ServiceStats: Sendable {
             latencyMicroseconds: .init(count: latency.count, mean: latency.meanMicroseconds,
                                        p50: latency.quantile(0.5), p90: latency.quantile(0.9),
                                        p99: latency.quantile(0.99), max: latency.maxMicroseconds),
-            details: extra)
+            details: extra.merging(["memory": .object(ProcessMemory.statsDetails)]) { own, _ in own })
     }
 }
 

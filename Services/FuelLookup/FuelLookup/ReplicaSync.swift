@@ -157,9 +157,12 @@ public final class ReplicaSync {
     /// Builds a new index from every retailer's stations and swaps it in.
     private func rebuild() {
         let started = ContinuousClock.now
-        let stations = retailers.keys.sorted().flatMap { retailers[$0]!.stations }
-        let index = PriceIndex(stations: stations)
+        let groups = retailers.keys.sorted().compactMap { retailers[$0]?.stations }
+        let index = PriceIndex(stationGroups: StationGroups(groups))
         holder.swap(index, version: version)
+        // The previous index and the decoded updates are garbage now: give their pages back, so
+        // the resident size follows what is held rather than the largest rebuild so far.
+        ProcessMemory.trimHeap()
         let elapsed = ContinuousClock.now - started
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let version = version, caughtUp = !needsResync

@@ -6,9 +6,9 @@ struct IndexContents: Sendable {
     /// Fuels in the order of `fuelTrees`.
     static let fuels = FuelCode.allCases
 
-    /// The input array itself, shared rather than copied; unlocated and superseded records stay
-    /// in it but nothing refers to them.
-    var stations: [Station]
+    /// The input arrays themselves, shared rather than copied; unlocated and superseded records
+    /// stay in them but nothing refers to them.
+    var stations: StationGroups
     /// One per indexed station, in id order: a station's "rank" (its index here) is what the
     /// trees refer to, so comparing ranks compares ids.
     var records: [StationRecord]
@@ -17,7 +17,7 @@ struct IndexContents: Sendable {
     var brandIDs: [String: Int32]
     var retailerIDs: [String: Int32]
 
-    init(_ input: [Station]) {
+    init(_ input: StationGroups) {
         stations = input
         let positions = StationOrdering.locatedUniquePositionsInIDOrder(input)
         var brands = FoldedNameTable(), retailers = FoldedNameTable()
@@ -28,16 +28,17 @@ struct IndexContents: Sendable {
         records.reserveCapacity(positions.count)
         for (rank, position) in positions.enumerated() {
             // Always present: the ordering kept located stations only.
-            let location = input[position].location ?? Coordinate(lat: 0, lng: 0)
+            let station = input[position]
+            let location = station.location ?? Coordinate(lat: 0, lng: 0)
             records.append(StationRecord(position: Int32(position), lat: location.lat, lng: location.lng,
-                                         updatedSeconds: input[position].updated.timeIntervalSinceReferenceDate,
-                                         brand: brands.id(for: input[position].brand),
-                                         retailer: retailers.id(for: input[position].retailer)))
+                                         updatedSeconds: station.updated.timeIntervalSinceReferenceDate,
+                                         brand: brands.id(for: station.brand),
+                                         retailer: retailers.id(for: station.retailer)))
             let unit = UnitVector(location)
             let point = PointRecord(x: Float(unit.x), y: Float(unit.y), z: Float(unit.z), price: 0,
                                     station: Int32(rank))
             allInputs.append(point)
-            for (fuel, price) in input[position].prices {
+            for (fuel, price) in station.prices {
                 guard let slot = Self.fuels.firstIndex(of: fuel) else { continue }
                 var priced = point
                 priced.price = price.tenths

@@ -8,15 +8,20 @@ import Messages
 /// Build a new index off the serving thread and swap the reference: nothing in it ever changes.
 /// Only stations with a usable `location` are indexed; when ids repeat, the last record wins.
 public final class PriceIndex: Sendable {
-    /// The input station array (shared, not copied).
-    private let stations: [Station]
+    /// The input station arrays (shared, not copied).
+    private let stations: StationGroups
     private let records: [StationRecord]
     private let fuelTrees: [SpatialTree]
     private let allStationsTree: SpatialTree
     private let brandIDs: [String: Int32]
     private let retailerIDs: [String: Int32]
 
-    public init(stations input: [Station]) {
+    public convenience init(stations input: [Station]) {
+        self.init(stationGroups: StationGroups([input]))
+    }
+
+    /// An index over several arrays (one per retailer) without concatenating them first.
+    public init(stationGroups input: StationGroups) {
         let contents = IndexContents(input)
         stations = contents.stations
         records = contents.records
@@ -50,15 +55,27 @@ public final class PriceIndex: Sendable {
     /// Stations selling `fuel` within `radiusMiles` of `point`, cheapest first, then nearest, then by id.
     public func cheapest(fuel: FuelCode, at point: Coordinate, radiusMiles: Double, limit: Int = 1,
                          filter: LookupFilter = .none) -> [Match] {
-        guard let tree = tree(for: fuel),
-              let query = makeQuery(point, radiusMiles, limit, ranksByPrice: true, filter) else { return [] }
-        return TreeSearch.run(query, in: tree, stations: records).map { match($0, in: tree, withPrice: true) }
+        cheapestRanked(fuel: fuel, at: point, radiusMiles: radiusMiles, limit: limit, filter: filter).map(\.match)
     }
 
     /// Stations within `radiusMiles` of `point`, nearest first, then by id: those selling `fuel`
     /// (with its price), or every station when `fuel` is nil.
     public func nearest(fuel: FuelCode?, at point: Coordinate, radiusMiles: Double, limit: Int = 1,
                         filter: LookupFilter = .none) -> [Match] {
+        nearestRanked(fuel: fuel, at: point, radiusMiles: radiusMiles, limit: limit, filter: filter).map(\.match)
+    }
+
+    /// `cheapest`, with each station's rank (its place in id order, stable while the index lives).
+    func cheapestRanked(fuel: FuelCode, at point: Coordinate, radiusMiles: Double, limit: Int,
+                        filter: LookupFilter) -> [RankedMatch] {
+        guard let tree = tree(for: fuel),
+              let query = makeQuery(point, radiusMiles, limit, ranksByPrice: true, filter) else { return [] }
+        return TreeSearch.run(query, in: tree, stations: records).map { ranked($0, in: tree, withPrice: true) }
+    }
+
+    /// `nearest`, with each station's rank.
+    func nearestRanked(fuel: FuelCode?, at point: Coordinate, radiusMiles: Double, limit: Int,
+                       filter: LookupFilter) -> [RankedMatch] {
         let tree: SpatialTree
         if let fuel {
             guard let fuelTree = self.tree(for: fuel) else { return [] }
@@ -67,8 +84,9 @@ public final class PriceIndex: Sendable {
             tree = allStationsTree
         }
         guard let query = makeQuery(point, radiusMiles, limit, ranksByPrice: false, filter) else { return [] }
-        return TreeSearch.run(query, in: tree, stations: records).map { match($0, in: tree, withPrice: fuel != nil) }
+        return TreeSearch.run(query, in: tree, stations: records).map { ranked($0, in: tree, withPrice: fuel != nil) }
     }
+
 
     private func tree(for fuel: FuelCode) -> SpatialTree? {
         IndexContents.fuels.firstIndex(of: fuel).map { fuelTrees[$0] }
@@ -101,9 +119,10 @@ public final class PriceIndex: Sendable {
         return resolved
     }
 
-    private func match(_ hit: SearchHit, in tree: SpatialTree, withPrice: Bool) -> Match {
+    private func ranked(_ hit: SearchHit, in tree: SpatialTree, withPrice: Bool) -> RankedMatch {
         let price = withPrice ? Price(tenths: tree.points[Int(hit.point)].price) : nil
-        return Match(station: station(rank: Int(hit.station)), price: price, distanceMiles: hit.distanceMiles)
+        let match = Match(station: station(rank: Int(hit.station)), price: price, distanceMiles: hit.distanceMiles)
+        return RankedMatch(match: match, rank: hit.station)
     }
 
     private func station(rank: Int) -> Station { stations[Int(records[rank].position)] }

@@ -13,7 +13,7 @@ enum StationOrdering {
 
     /// Input positions of the stations with a usable location, one per id (the last in input
     /// order wins), in ascending id order.
-    static func locatedUniquePositionsInIDOrder(_ input: [Station]) -> [Int] {
+    static func locatedUniquePositionsInIDOrder(_ input: StationGroups) -> [Int] {
         var entries: [Entry] = []
         entries.reserveCapacity(input.count)
         var allASCII = true
@@ -44,7 +44,7 @@ enum StationOrdering {
     }
 
     /// Keeps, from each run of equal ids, the entry that came last in the input.
-    private static func latestPerID(_ entries: [Entry], _ input: [Station]) -> [Int] {
+    private static func latestPerID(_ entries: [Entry], _ input: StationGroups) -> [Int] {
         var kept: [Int] = []
         kept.reserveCapacity(entries.count)
         var runStart = 0
