@@ -52,26 +52,41 @@ struct LoadPlan {
         return LoadPlan(target: target, bodies: bodies, typeName: type.rawValue)
     }
 
-    /// Query points: jittered around stations (within ~2 miles) or uniform over the UK.
+    /// Query points: jittered around stations (within ~2 miles) or uniform over the UK, to six
+    /// decimals (about 10 cm), the precision a phone's location arrives with.
     static func points(_ kind: Points, stations: [Coordinate], count: Int, seed: UInt64) -> [Coordinate] {
         var random = SeededRandom(seed: seed &+ 1)
+        func sixDecimals(_ degrees: Double) -> Double { (degrees * 1e6).rounded() / 1e6 }
         if kind == .uniform || stations.isEmpty {
             return (0..<count).map { _ in
-                Coordinate(lat: random.uniform(latitudes.lowerBound, latitudes.upperBound),
-                           lng: random.uniform(longitudes.lowerBound, longitudes.upperBound))
+                Coordinate(lat: sixDecimals(random.uniform(latitudes.lowerBound, latitudes.upperBound)),
+                           lng: sixDecimals(random.uniform(longitudes.lowerBound, longitudes.upperBound)))
             }
         }
         return (0..<count).map { _ in
             let base = stations[random.below(stations.count)]
-            return Coordinate(lat: base.lat + random.uniform(-0.03, 0.03), lng: base.lng + random.uniform(-0.045, 0.045))
+            return Coordinate(lat: sixDecimals(base.lat + random.uniform(-0.03, 0.03)),
+                              lng: sixDecimals(base.lng + random.uniform(-0.045, 0.045)))
         }
     }
 
     /// The whole request frame for request number `sequence`.
     func frame(_ sequence: Int) -> Data {
-        var data = Data(#"{"v":1,"id":"\#(sequence)","type":"\#(typeName)","body":"#.utf8)
-        data.append(bodies[sequence % bodies.count])
-        data.append(UInt8(ascii: "}"))
-        return data
+        var bytes: [UInt8] = []
+        frame(sequence, into: &bytes)
+        return Data(bytes)
+    }
+
+    /// Writes the request frame for request number `sequence` into `bytes` (reused between
+    /// requests, so the generator allocates nothing per request).
+    func frame(_ sequence: Int, into bytes: inout [UInt8]) {
+        bytes.removeAll(keepingCapacity: true)
+        bytes.append(contentsOf: #"{"v":1,"id":""#.utf8)
+        bytes.append(contentsOf: String(sequence).utf8)
+        bytes.append(contentsOf: #"","type":""#.utf8)
+        bytes.append(contentsOf: typeName.utf8)
+        bytes.append(contentsOf: #"","body":"#.utf8)
+        bytes.append(contentsOf: bodies[sequence % bodies.count])
+        bytes.append(UInt8(ascii: "}"))
     }
 }

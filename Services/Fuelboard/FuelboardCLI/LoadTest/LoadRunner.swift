@@ -52,6 +52,7 @@ struct LoadRunner {
 
         var result = Result()
         var inFlight: [Int: ContinuousClock.Instant] = [:]  // sequence -> intended send time
+        inFlight.reserveCapacity(settings.concurrency * 2)
         var sequence = 0
         let start = ContinuousClock.now
         let measureFrom = start + settings.warmup
@@ -60,13 +61,48 @@ struct LoadRunner {
         var secondErrors = 0
         var secondIndex = 0
         var nextSecond = measureFrom + .seconds(1)
+        var nextExpiryCheck = start + .milliseconds(100)
         let interval: Duration? = settings.rate.map { .nanoseconds(Int64(1e9 / max($0, 0.001))) }
         var nextOpenLoopSend = start
+        var frame: [UInt8] = []
+        let delimiter = [Data()]
 
         func send(intended: ContinuousClock.Instant) throws {
-            try socket.send([Data(), plan.frame(sequence)])
+            plan.frame(sequence, into: &frame)
+            try socket.send(delimiter, then: frame)
             inFlight[sequence] = intended
             sequence += 1
+        }
+
+        /// Takes one reply off the socket if there is one; false when none is waiting.
+        func receiveOne() throws -> Bool {
+            let scanned: (Int, Bool, String?)?
+            do {
+                scanned = try socket.receiveLastFrame(dontWait: true) { _, payload in
+                    Self.scan(payload.bindMemory(to: UInt8.self))
+                }
+            } catch {
+                if error.isTimeout { return false }
+                throw error
+            }
+            let received = ContinuousClock.now
+            guard let (id, ok, code) = scanned, let intended = inFlight.removeValue(forKey: id) else {
+                result.invalidReplies += 1
+                return true
+            }
+            if intended >= measureFrom {
+                let latency = received - intended
+                let micros = Double(latency.components.seconds) * 1e6 + Double(latency.components.attoseconds) / 1e12
+                result.histogram.record(microseconds: micros)
+                secondHistogram.record(microseconds: micros)
+                result.completed += 1
+                if !ok {
+                    result.errorsByCode[code ?? "unreadable", default: 0] += 1
+                    secondErrors += 1
+                }
+            }
+            if interval == nil && received < end { try send(intended: received) }
+            return true
         }
 
         if interval == nil {
@@ -84,36 +120,20 @@ struct LoadRunner {
             let wait: Duration = interval == nil ? .milliseconds(100) : max(.zero, nextOpenLoopSend - .now)
             let ready = try poller.poll(timeout: min(wait, .milliseconds(100)))
             if !ready.isEmpty {
-                while let frames = try? socket.receive(dontWait: true) {
-                    let received = ContinuousClock.now
-                    guard let payload = frames.last, let (id, ok, code) = Self.scan(payload),
-                          let intended = inFlight.removeValue(forKey: id) else {
-                        result.invalidReplies += 1
-                        continue
-                    }
-                    if intended >= measureFrom {
-                        let latency = received - intended
-                        let micros = Double(latency.components.seconds) * 1e6
-                            + Double(latency.components.attoseconds) / 1e12
-                        result.histogram.record(microseconds: micros)
-                        secondHistogram.record(microseconds: micros)
-                        result.completed += 1
-                        if !ok {
-                            result.errorsByCode[code ?? "unreadable", default: 0] += 1
-                            secondErrors += 1
-                        }
-                    }
-                    if interval == nil && ContinuousClock.now < end { try send(intended: .now) }
+                while try receiveOne() {}
+            }
+            let checked = ContinuousClock.now
+            if checked >= nextExpiryCheck {
+                // Requests that never came back count as timeouts (and free their slot).
+                nextExpiryCheck = checked + .milliseconds(100)
+                let expired = inFlight.filter { checked - $0.value > settings.timeout }
+                for (id, _) in expired {
+                    inFlight[id] = nil
+                    result.timeouts += 1
+                    if interval == nil { try send(intended: .now) }
                 }
             }
-            // Requests that never came back count as timeouts (and free their slot).
-            let expired = inFlight.filter { ContinuousClock.now - $0.value > settings.timeout }
-            for (id, _) in expired {
-                inFlight[id] = nil
-                result.timeouts += 1
-                if interval == nil { try send(intended: .now) }
-            }
-            if ContinuousClock.now >= nextSecond {
+            if checked >= nextSecond {
                 let second = Second(second: secondIndex + 1, requests: Int(secondHistogram.count), errors: secondErrors,
                                     p50: secondHistogram.quantile(0.5), p99: secondHistogram.quantile(0.99))
                 result.seconds.append(second)
@@ -131,40 +151,38 @@ struct LoadRunner {
     /// Reads the id, `ok` and error code from a reply without decoding it (the generator must
     /// stay cheap); nil when the reply is not valid JSON or has no numeric id. Replies are encoded
     /// with sorted keys, so the top-level `"id"` is the last unescaped one.
-    static func scan(_ payload: Data) -> (Int, Bool, String?)? {
-        guard StrictJSON.check(payload) == nil else { return nil }
-        return payload.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> (Int, Bool, String?)? in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            guard let idStart = lastIndex(of: Array(#""id":""#.utf8), in: bytes) else { return nil }
-            var index = idStart, id = 0, digits = 0
-            while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
-                id = id * 10 + Int(bytes[index] - 48)
-                index += 1
-                digits += 1
-            }
-            guard digits > 0, digits < 18 else { return nil }
-            let ok = lastIndex(of: Array(#""ok":true"#.utf8), in: bytes) != nil
-            var code: String?
-            if !ok, let codeStart = lastIndex(of: Array(#""code":""#.utf8), in: bytes) {
-                var end = codeStart
-                while end < bytes.count, bytes[end] != UInt8(ascii: "\"") { end += 1 }
-                code = String(decoding: UnsafeBufferPointer(rebasing: bytes[codeStart..<end]), as: UTF8.self)
-            }
-            return (id, ok, code)
+    static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> (Int, Bool, String?)? {
+        guard StrictJSON.check(bytes) == nil, let idStart = lastIndex(of: #""id":""#, in: bytes) else { return nil }
+        var index = idStart, id = 0, digits = 0
+        while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
+            id = id * 10 + Int(bytes[index] - 48)
+            index += 1
+            digits += 1
         }
+        guard digits > 0, digits < 18 else { return nil }
+        let ok = lastIndex(of: #""ok":true"#, in: bytes) != nil
+        var code: String?
+        if !ok, let codeStart = lastIndex(of: #""code":""#, in: bytes) {
+            var end = codeStart
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\"") { end += 1 }
+            code = String(decoding: UnsafeBufferPointer(rebasing: bytes[codeStart..<end]), as: UTF8.self)
+        }
+        return (id, ok, code)
     }
 
     /// The index just past the last occurrence of `needle` in `bytes`.
-    private static func lastIndex(of needle: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard bytes.count >= needle.count else { return nil }
-        var start = bytes.count - needle.count
+    private static func lastIndex(of needle: StaticString, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        let count = needle.utf8CodeUnitCount
+        guard bytes.count >= count else { return nil }
+        let pattern = UnsafeBufferPointer(start: needle.utf8Start, count: count)
+        var start = bytes.count - count
         while start >= 0 {
             var matches = true
-            for offset in 0..<needle.count where bytes[start + offset] != needle[offset] {
+            for offset in 0..<count where bytes[start + offset] != pattern[offset] {
                 matches = false
                 break
             }
-            if matches { return start + needle.count }
+            if matches { return start + count }
             start -= 1
         }
         return nil
