@@ -187,7 +187,9 @@ public final class IntentRouterService {
         stats.record(reply)
         let elapsed = (ContinuousClock.now - ask.started).components
         let milliseconds = elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000
-        logger.info(ask.kind, metadata: [
+        // One line per ask that did not succeed; successful asks only at debug (under load a
+        // line per ask is more log than anyone reads: sys.stats counts them).
+        logger.log(reply.code == .success ? .debug : .info, ask.kind, metadata: [
             "svc.request.id": ask.requestID, "intent": reply.intent ?? "-", "code": reply.code.rawValue,
             "outcome": reply.outcome?.rawValue ?? "-", "ms": "\(milliseconds)",
         ])
@@ -250,6 +252,8 @@ public final class IntentRouterService {
             "backendCallsInFlight": perBackend { UInt64($0.inFlight) },
             "backendDown": perBackend { $0.isDown ? 1 : 0 },
             "sessionsOpen": .number(Double(engine.sessions.count)),
+            "utterancesRemembered": .number(Double(engine.understandingCounts.remembered)),
+            "utterancesUnderstoodAfresh": .number(Double(engine.understandingCounts.fresh)),
             "asksInFlight": .number(Double(inFlight.count)),
             "fallbackDialogs": .number(Double(speaker.fallbacks)),
             "deadlineMisses": .number(Double(stats.deadlineMisses)),

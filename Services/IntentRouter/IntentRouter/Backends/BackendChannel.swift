@@ -27,7 +27,7 @@ final class BackendChannel {
     private struct Pending {
         let deadline: ContinuousClock.Instant
         let type: String
-        let complete: (Result<Data, ServiceError>) -> Void
+        let complete: (Result<ReplyEnvelope, ServiceError>) -> Void
     }
 
     private var pending: [String: Pending] = [:]
@@ -73,12 +73,12 @@ final class BackendChannel {
 
     /// Sends a request; `complete` later receives the whole reply JSON or an error.
     func send<Body: Encodable>(_ type: MessageType, _ body: Body, deadline: ContinuousClock.Instant,
-                               complete: @escaping (Result<Data, ServiceError>) -> Void) {
+                               complete: @escaping (Result<ReplyEnvelope, ServiceError>) -> Void) {
         counter &+= 1
         let id = "\(idPrefix)-\(counter)"
         let payload: Data
         do {
-            payload = try JSONCoding.encode(OutgoingCall(v: wireVersion, id: id, type: type.rawValue, body: body))
+            payload = try RequestFrame.make(id: id, type: type.rawValue, body: body)
         } catch {
             schedule { complete(.failure(ServiceError(.internal, "\(type.rawValue) could not be encoded"))) }
             return
@@ -120,14 +120,13 @@ final class BackendChannel {
 
     /// One message read from the socket: completes the call it answers.
     func received(_ frames: [Data]) {
-        guard let payload = frames.last,
-              let head = try? JSONCoding.makeDecoder().decode(RequestHead.self, from: payload),
-              let id = head.id?.stringValue, let call = pending.removeValue(forKey: id) else {
+        guard let payload = frames.last, let reply = ReplyEnvelope(payload),
+              let id = reply.id, let call = pending.removeValue(forKey: id) else {
             lateReplies += 1
             return
         }
         consecutiveTimeouts = 0
-        call.complete(.success(payload))
+        call.complete(.success(reply))
     }
 
     /// Completes every call whose deadline has passed with `timeout`.
@@ -174,30 +173,7 @@ final class BackendChannel {
                                                _ done: @escaping (Result<Out, ServiceError>) -> Void) {
         let name = name
         send(type, body, deadline: deadline) { result in
-            done(result.flatMap { data in Self.decode(data, as: Out.self, from: name) })
+            done(result.flatMap { reply in reply.result(as: Out.self, from: name) })
         }
     }
-
-    static func decode<Out: Decodable>(_ data: Data, as: Out.Type, from name: String) -> Result<Out, ServiceError> {
-        do {
-            let reply = try JSONCoding.makeDecoder().decode(WireReply<Out>.self, from: data)
-            if reply.ok, let body = reply.body { return .success(body) }
-            return .failure(reply.error ?? ServiceError(.internal, "\(name) replied with neither body nor error"))
-        } catch {
-            return .failure(ServiceError(.internal, "unreadable reply from \(name)"))
-        }
-    }
-}
-
-private struct OutgoingCall<Body: Encodable>: Encodable {
-    let v: Int
-    let id: String
-    let type: String
-    let body: Body
-}
-
-private struct WireReply<Body: Decodable>: Decodable {
-    let ok: Bool
-    let body: Body?
-    let error: ServiceError?
 }

@@ -8,6 +8,7 @@ public final class DialogueEngine {
     public let sessions: SessionStore
     /// Answers that miss the question before the session gives up.
     public let maxMisunderstandings: Int
+    private let memo = UnderstandingMemo()
 
     public init(recognizer: IntentRecognizer, sessions: SessionStore, maxMisunderstandings: Int = 2) {
         self.recognizer = recognizer
@@ -15,19 +16,28 @@ public final class DialogueEngine {
         self.maxMisunderstandings = max(1, maxMisunderstandings)
     }
 
+    /// The words of `text` and the built-in intent it asks for (remembered for repeated texts).
+    public func understand(_ text: String) -> Understanding {
+        memo.understanding(of: text, by: recognizer)
+    }
+
+    /// Repeated utterance texts answered from memory, and texts understood afresh.
+    public var understandingCounts: (remembered: UInt64, fresh: UInt64) { (memo.hits, memo.misses) }
+
     /// One utterance, perhaps answering the question of session `sessionID`.
     public func ask(user: String, utterance text: String, session sessionID: String? = nil,
                     location: Coordinate? = nil) -> Decision {
-        let utterance = recognizer.normalizer.normalize(text)
+        let understood = understand(text)
+        let utterance = understood.utterance
         if let sessionID, let session = sessions.find(sessionID, user: user) {
             if let decision = answer(session, utterance, location: location) { return decision }
-            if let call = recognizer.recognize(utterance) {
+            if let call = understood.call {
                 sessions.close(session.id)
                 return resolve(call, user: user, location: location ?? session.location)
             }
             return misunderstood(session)
         }
-        if let call = recognizer.recognize(utterance) {
+        if let call = understood.call {
             return resolve(call, user: user, location: location)
         }
         if recognizer.followUp(utterance, among: [.cancel]) != nil {

@@ -9,7 +9,8 @@ extension IntentRouterService {
     func askPlugin(_ request: IncomingRequest, _ body: AssistantAskRequest,
                    started: ContinuousClock.Instant) -> ReplyServer.Outcome? {
         let registry = plugins.registry
-        let utterance = engine.recognizer.normalizer.normalize(body.utterance)
+        let understood = engine.understand(body.utterance)
+        let utterance = understood.utterance
         if let id = body.session, let session = plugins.sessions.find(id, user: body.user) {
             let (outcome, ask) = pluginAsk(request, user: body.user, locale: body.locale, now: body.now,
                                            location: body.location, started: started)
@@ -19,7 +20,7 @@ extension IntentRouterService {
             return nil
         }
         guard !registry.services.isEmpty, !utterance.content.isEmpty,
-              engine.recognizer.recognize(utterance) == nil,
+              understood.call == nil,
               let (grammar, match) = registry.recognize(utterance.content) else { return nil }
         let (outcome, ask) = pluginAsk(request, user: body.user, locale: body.locale, now: body.now,
                                        location: body.location, started: started)

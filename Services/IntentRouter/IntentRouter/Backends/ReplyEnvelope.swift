@@ -1,0 +1,72 @@
+import Foundation
+import Messages
+
+/// A backend's reply frame read in place: its id, whether it is a success, and where its body
+/// or error is. Only the part a caller asks for is then decoded, so the router never decodes a
+/// reply twice (once for its id, once for its body) nor walks the envelope with a decoder.
+struct ReplyEnvelope {
+    let payload: Data
+    let id: String?
+    let ok: Bool
+    let body: Range<Int>?
+    let error: Range<Int>?
+
+    /// Nil when the frame is not a JSON object.
+    init?(_ payload: Data) {
+        guard StrictJSON.check(payload) == nil else { return nil }
+        var id: String?, ok = false, body: Range<Int>?, error: Range<Int>?
+        let isObject = payload.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            return JSONObjectReader.forEachMember(bytes, in: 0..<bytes.count) { key, value in
+                if key.matches("id") {
+                    id = JSONObjectReader.string(bytes, value)
+                } else if key.matches("ok") {
+                    ok = value.count == 4 && bytes[value.lowerBound] == UInt8(ascii: "t")
+                } else if key.matches("body") {
+                    body = value
+                } else if key.matches("error") {
+                    error = value
+                }
+            }
+        }
+        guard isObject else { return nil }
+        self.payload = payload
+        (self.id, self.ok, self.body, self.error) = (id, ok, body, error)
+    }
+
+    /// The error of a failure reply (nil for a success or an unreadable error).
+    var serviceError: ServiceError? {
+        guard !ok, let error else { return nil }
+        return try? JSONCoding.decode(ServiceError.self, from: payload.subdata(in: error))
+    }
+
+    /// The body as `Out`, or the reply's error.
+    func result<Out: Decodable>(as: Out.Type, from name: String) -> Result<Out, ServiceError> {
+        guard ok else {
+            return .failure(serviceError ?? ServiceError(.internal, "\(name) replied with an unreadable error"))
+        }
+        guard let body else { return .failure(ServiceError(.internal, "\(name) replied with neither body nor error")) }
+        do {
+            return .success(try JSONCoding.decode(Out.self, from: payload.subdata(in: body)))
+        } catch {
+            return .failure(ServiceError(.internal, "unreadable reply from \(name)"))
+        }
+    }
+}
+
+/// A request frame written by hand around a body the encoder wrote (ids and types are ASCII
+/// names of ours, never escaped).
+enum RequestFrame {
+    static func make<Body: Encodable>(id: String, type: String, body: Body) throws -> Data {
+        let bodyJSON = try JSONCoding.encode(body)
+        var frame = Data(capacity: bodyJSON.count + id.utf8.count + type.utf8.count + 40)
+        frame.append(contentsOf: #"{"v":1,"id":""#.utf8)
+        frame.append(contentsOf: id.utf8)
+        frame.append(contentsOf: #"","type":""#.utf8)
+        frame.append(contentsOf: type.utf8)
+        frame.append(contentsOf: #"","body":"#.utf8)
+        frame.append(bodyJSON)
+        frame.append(UInt8(ascii: "}"))
+        return frame
+    }
+}

@@ -1,0 +1,35 @@
+import Messages
+
+/// What the built-in grammar makes of an utterance's text: its words and the intent call it
+/// asks for (nil when none). Both depend on the text alone.
+public struct Understanding: Sendable, Equatable {
+    public let utterance: NormalizedUtterance
+    public let call: IntentCall?
+}
+
+/// Remembers the understanding of recent utterance texts. People ask the same few things ("the
+/// cheapest diesel near me"), and normalising and matching are most of an ask's work in the
+/// router, so a repeated text skips both. Bounded: when full it starts again.
+final class UnderstandingMemo {
+    let capacity: Int
+    private var known: [String: Understanding] = [:]
+    private(set) var hits: UInt64 = 0
+    private(set) var misses: UInt64 = 0
+
+    init(capacity: Int = 4096) {
+        self.capacity = max(1, capacity)
+    }
+
+    func understanding(of text: String, by recognizer: IntentRecognizer) -> Understanding {
+        if let remembered = known[text] {
+            hits += 1
+            return remembered
+        }
+        misses += 1
+        let utterance = recognizer.normalizer.normalize(text)
+        let understood = Understanding(utterance: utterance, call: recognizer.recognize(utterance))
+        if known.count >= capacity { known.removeAll(keepingCapacity: true) }
+        known[text] = understood
+        return understood
+    }
+}
