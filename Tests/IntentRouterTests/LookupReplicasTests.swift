@@ -36,4 +36,18 @@ struct LookupReplicasTests {
         // an ask already on its way there is lost to it; the rest are found by the survivor.
         #expect(found >= 9, "found \(found) of 10 after one replica died")
     }
+
+    @Test func aReplicaStillLoading_isRetriedOnAnother_soEveryAskIsAnswered() throws {
+        let services = try RealServices(lookupReplicas: 1, loadingReplicas: 1)
+        defer { services.stop() }
+        var found = 0
+        for _ in 0..<20 {
+            let reply = try services.ask("Ask FuelBoard for the cheapest diesel near me", at: RealServices.selby)
+            if reply.outcome == .found { found += 1 }
+        }
+        #expect(found == 20, "found \(found) of 20 with one replica still loading")
+        let shares = try services.lookupEndpoints.map(cheapestLookups)
+        #expect(shares[1] >= 1, "the loading replica was asked: \(shares)")
+        #expect(shares[0] == 20, "the loaded replica answered every ask: \(shares)")
+    }
 }

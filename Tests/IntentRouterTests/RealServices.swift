@@ -24,7 +24,9 @@ final class RealServices {
     let client: RequestClient
 
     /// Starts everything; `dialogDown` leaves dialog-renderer out (nobody serves its endpoint).
-    init(dialogDown: Bool = false, lookupReplicas: Int = 1) throws {
+    /// `loadingReplicas` more fuel-lookups listen but never load prices (their price-ingest is
+    /// nowhere), so they answer every lookup `unavailable`, as a replica does while it starts.
+    init(dialogDown: Bool = false, lookupReplicas: Int = 1, loadingReplicas: Int = 0) throws {
         let quiet = Logger(label: "test", level: .critical)
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("router-it-\(UUID().uuidString)")
         ingest = try ServiceProcess("price-ingest", ["--data-dir", dataDirectory.appendingPathComponent("ingest").path,
@@ -41,6 +43,13 @@ final class RealServices {
                 guard line.contains("index swapped"), let range = line.range(of: "version=") else { return false }
                 return UInt64(line[range.upperBound...].prefix { $0.isNumber }) ?? 0 >= version
             }
+        }
+        for _ in 0..<loadingReplicas {
+            let nowhere = try RouterHarness.unservedEndpoint()
+            let lookup = try ServiceProcess("fuel-lookup", ["--ingest", nowhere, "--ingest-pub", nowhere,
+                                                            "--bind", "tcp://127.0.0.1:*"])
+            lookups.append(lookup)
+            lookupEndpoints.append(try lookup.endpoint())
         }
         let lookupEndpoint = lookupEndpoints.joined(separator: ",")
         let locationDirectory = dataDirectory.appendingPathComponent("location")

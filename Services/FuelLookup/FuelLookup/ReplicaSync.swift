@@ -72,7 +72,10 @@ public final class ReplicaSync {
             poller.add(subscriber)
             while true {
                 var changed = false
-                if needsResync { changed = resync(client) || changed }
+                if needsResync, resync(client) {
+                    // Serve the snapshot's state now, not after the next update or heartbeat.
+                    rebuild()
+                }
                 let ready = try poller.poll(timeout: .seconds(1))
                 if !ready.isEmpty {
                     while let frames = try? subscriber.receive(dontWait: true) {

@@ -249,6 +249,7 @@ public final class IntentRouterService {
             "backendUnavailable": perBackend(\.unavailable),
             "backendReconnects": perBackend(\.reconnects),
             "backendLateReplies": perBackend(\.lateReplies),
+            "backendRetries": perBackend(\.retries),
             "backendCallsInFlight": perBackend { UInt64($0.inFlight) },
             "backendDown": perBackend { $0.isDown ? 1 : 0 },
             "sessionsOpen": .number(Double(engine.sessions.count)),

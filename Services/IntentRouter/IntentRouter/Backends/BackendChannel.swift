@@ -12,7 +12,12 @@ import ZeroMQ
 /// start-up or after a restart), retried every tick, then fails with `unavailable`; from then on
 /// the backend counts as down and refused calls fail at once, until a send goes through. After
 /// several timeouts in a row the connection is dropped and reopened (Lazy Pirate), which
-/// discards whatever was queued to a hung peer.
+/// discards whatever was queued to a hung peer. ZeroMQ heartbeats close a connection whose peer
+/// has gone silent (a cut link, a stopped process), so calls stop going to it.
+///
+/// A call marked retryable (a read such as a lookup) is sent again once, usually to another
+/// replica, when the first answer is `unavailable` (a replica still loading) or none has come by
+/// half its time.
 final class BackendChannel {
     let name: String
     let endpoint: String
@@ -23,11 +28,19 @@ final class BackendChannel {
     static let sendGrace: Duration = .milliseconds(250)
     /// Calls waiting to be sent, at most; more fail at once.
     static let maxUnsent = 10_000
+    /// How often a silent connection is probed, and after how long without traffic it is closed.
+    static let heartbeatInterval: Duration = .milliseconds(500)
+    static let heartbeatTimeout: Duration = .milliseconds(1500)
 
     private struct Pending {
         let deadline: ContinuousClock.Instant
         let type: String
         let complete: (Result<ReplyEnvelope, ServiceError>) -> Void
+        /// The frame, kept for a retry.
+        var payload: Data
+        /// When to send it again if no answer has come (the deadline when no retry is left).
+        var retryAt: ContinuousClock.Instant
+        var retriesLeft: Int
     }
 
     private var pending: [String: Pending] = [:]
@@ -45,6 +58,7 @@ final class BackendChannel {
     private(set) var unavailable: UInt64 = 0
     private(set) var reconnects: UInt64 = 0
     private(set) var lateReplies: UInt64 = 0
+    private(set) var retries: UInt64 = 0
 
     init(name: String, context: Context, endpoint: String,
          schedule: @escaping (@escaping () -> Void) -> Void) throws(ZMQError) {
@@ -58,6 +72,7 @@ final class BackendChannel {
         socket.receiveHighWaterMark = 100_000
         socket.maxMessageSize = 4 << 20
         socket.reconnectInterval = .milliseconds(100)
+        socket.setHeartbeat(interval: Self.heartbeatInterval, timeout: Self.heartbeatTimeout)
         for replica in Self.replicas(endpoint) { try socket.connect(replica) }
     }
 
@@ -71,8 +86,10 @@ final class BackendChannel {
     /// Calls waiting for a reply.
     var inFlight: Int { pending.count }
 
-    /// Sends a request; `complete` later receives the whole reply JSON or an error.
+    /// Sends a request; `complete` later receives the reply or an error. A `retryable` call (one
+    /// that changes nothing) is sent once more on `unavailable` or silence (see the type's notes).
     func send<Body: Encodable>(_ type: MessageType, _ body: Body, deadline: ContinuousClock.Instant,
+                               retryable: Bool = false,
                                complete: @escaping (Result<ReplyEnvelope, ServiceError>) -> Void) {
         counter &+= 1
         let id = "\(idPrefix)-\(counter)"
@@ -83,9 +100,12 @@ final class BackendChannel {
             schedule { complete(.failure(ServiceError(.internal, "\(type.rawValue) could not be encoded"))) }
             return
         }
+        let now = ContinuousClock.now
+        let call = Pending(deadline: deadline, type: type.rawValue, complete: complete, payload: payload,
+                           retryAt: retryable ? now + (deadline - now) / 2 : deadline, retriesLeft: retryable ? 1 : 0)
         if unsent.isEmpty, (try? socket.send([Data(), payload], dontWait: true)) != nil {
             isDown = false
-            pending[id] = Pending(deadline: deadline, type: type.rawValue, complete: complete)
+            pending[id] = call
             return
         }
         guard !isDown, unsent.count < Self.maxUnsent else {
@@ -94,8 +114,8 @@ final class BackendChannel {
             schedule { complete(.failure(.unavailable("\(name) is not reachable"))) }
             return
         }
-        pending[id] = Pending(deadline: deadline, type: type.rawValue, complete: complete)
-        unsent.append((id, payload, min(deadline, .now + Self.sendGrace)))
+        pending[id] = call
+        unsent.append((id, payload, min(deadline, now + Self.sendGrace)))
         flush()
     }
 
@@ -126,13 +146,30 @@ final class BackendChannel {
             return
         }
         consecutiveTimeouts = 0
+        if call.retriesLeft > 0, reply.serviceError?.code == .unavailable, resend(id, call) { return }
         call.complete(.success(reply))
     }
 
-    /// Completes every call whose deadline has passed with `timeout`.
+    /// Sends a call's frame again (same id: whichever answer comes first completes it). False
+    /// when the socket refuses it.
+    private func resend(_ id: String, _ call: Pending) -> Bool {
+        guard (try? socket.send([Data(), call.payload], dontWait: true)) != nil else { return false }
+        var again = call
+        again.retriesLeft -= 1
+        again.retryAt = call.deadline
+        pending[id] = again
+        retries += 1
+        return true
+    }
+
+    /// Sends again the retryable calls that have waited half their time, and completes every
+    /// call whose deadline has passed with `timeout`.
     func expire(now: ContinuousClock.Instant) {
         flush()
         failUnsendable(now: now)
+        for (id, call) in pending where call.retriesLeft > 0 && call.retryAt <= now && call.deadline > now {
+            _ = resend(id, call)
+        }
         let expired = pending.filter { $0.value.deadline <= now }
         guard !expired.isEmpty else { return }
         for id in expired.keys { pending[id] = nil }
@@ -169,10 +206,10 @@ final class BackendChannel {
 
     /// Sends a request and decodes the reply body as `Out`; error replies arrive as failures.
     func call<Body: Encodable, Out: Decodable>(_ type: MessageType, _ body: Body, as: Out.Type,
-                                               deadline: ContinuousClock.Instant,
+                                               deadline: ContinuousClock.Instant, retryable: Bool = false,
                                                _ done: @escaping (Result<Out, ServiceError>) -> Void) {
         let name = name
-        send(type, body, deadline: deadline) { result in
+        send(type, body, deadline: deadline, retryable: retryable) { result in
             done(result.flatMap { reply in reply.result(as: Out.self, from: name) })
         }
     }

@@ -62,7 +62,7 @@ final class ActionRunner {
                 let request = LookupRequest(fuel: fuel.rawValue, lat: point.lat, lng: point.lng,
                                             radiusMiles: preferences.radiusMiles, limit: 1)
                 backends.lookup.call(.lookupCheapest, request, as: LookupReply.self,
-                                     deadline: ask.dataDeadline) { result in
+                                     deadline: ask.dataDeadline, retryable: true) { result in
                     done(Self.lookupOutcome(result, fuel: fuel, directions: directions, preferences: preferences))
                 }
             }
