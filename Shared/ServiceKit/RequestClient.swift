@@ -31,11 +31,17 @@ public final class RequestClient {
         socket = try Self.openSocket(context, endpoint)
     }
 
+    /// One DEALER connected to every endpoint of a comma-separated list (several routers in
+    /// front, say): requests go round-robin to the connected ones only (`immediate`), so one that
+    /// is down is skipped, and a retry after a timeout goes to the next.
     private static func openSocket(_ context: Context, _ endpoint: String) throws(ZMQError) -> Socket {
         let socket = try Socket(context, .dealer)
         socket.linger = .zero
         socket.maxMessageSize = 1 << 30
-        try socket.connect(endpoint)
+        let endpoints = endpoint.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+        if endpoints.count > 1 { socket.immediate = true }
+        for one in endpoints.isEmpty ? [endpoint] : endpoints { try socket.connect(one) }
         return socket
     }
 

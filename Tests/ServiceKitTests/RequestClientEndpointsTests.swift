@@ -1,0 +1,47 @@
+import Foundation
+import Messages
+import ServiceKit
+import ServiceTesting
+import Testing
+import ZeroMQ
+
+/// A client given several endpoints (several routers in front) spreads its calls over those
+/// that answer and skips one that is down.
+struct RequestClientEndpointsTests {
+    private static func pingService(_ name: String) throws -> InProcessService {
+        try InProcessService.start { context in
+            try ReplyServer(name: name, context: context, bind: "tcp://127.0.0.1:*",
+                            logger: Logger(label: name, level: .critical))
+        }
+    }
+
+    /// An endpoint nobody serves (bound once, then released).
+    private static func deadEndpoint() throws -> String {
+        let socket = try Socket(Context(), .router)
+        defer { socket.close() }
+        return try socket.bind("tcp://127.0.0.1:*")
+    }
+
+    @Test func twoLiveEndpoints_shareTheCalls() throws {
+        let first = try Self.pingService("first"), second = try Self.pingService("second")
+        defer { first.stop(); second.stop() }
+        let client = try RequestClient(context: Context(), endpoint: "\(first.endpoint), \(second.endpoint)",
+                                       timeout: .seconds(2), retries: 2)
+        var answeredBy: [String: Int] = [:]
+        for _ in 0..<40 {
+            answeredBy[try client.call(.sysPing, EmptyBody(), as: PingBody.self).service, default: 0] += 1
+        }
+        #expect(answeredBy.values.reduce(0, +) == 40)
+        #expect((answeredBy["first"] ?? 0) >= 5 && (answeredBy["second"] ?? 0) >= 5, "\(answeredBy)")
+    }
+
+    @Test func anEndpointThatIsDown_isSkipped() throws {
+        let live = try Self.pingService("live")
+        defer { live.stop() }
+        let client = try RequestClient(context: Context(), endpoint: "\(try Self.deadEndpoint()),\(live.endpoint)",
+                                       timeout: .seconds(1), retries: 2)
+        for _ in 0..<20 {
+            #expect(try client.call(.sysPing, EmptyBody(), as: PingBody.self).service == "live")
+        }
+    }
+}
