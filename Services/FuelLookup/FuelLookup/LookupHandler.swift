@@ -126,7 +126,7 @@ public struct LookupAnswer: Sendable {
     let index: PriceIndex
     public let version: UInt64
 
-    public var matches: [Match] { ranked.map(\.match) }
+    public var matches: [Match] { ranked.map(index.match) }
     public var indexedStations: Int { index.count }
 
     /// The answer as the reply value `JSONCoding` would encode.

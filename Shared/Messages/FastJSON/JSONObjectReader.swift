@@ -16,21 +16,18 @@ public struct JSONObjectReader {
         let bytes: UnsafeBufferPointer<UInt8>
         /// The key's text between its quotes.
         let range: Range<Int>
+        /// Whether the text holds an escape (then it is compared after resolving it).
+        let hasEscape: Bool
 
         /// True when the key is `name` (a key written with escapes is resolved first).
+        @inline(__always)
         public func matches(_ name: StaticString) -> Bool {
-            name.withUTF8Buffer { expected in
-                if range.count == expected.count {
-                    var index = range.lowerBound
-                    for byte in expected {
-                        guard bytes[index] == byte else { break }
-                        index += 1
-                    }
-                    if index == range.upperBound { return true }
-                }
-                guard bytes[range].contains(UInt8(ascii: "\\")) else { return false }
-                return text == String(decoding: expected, as: UTF8.self)
+            let count = name.utf8CodeUnitCount
+            if hasEscape {
+                return text == String(decoding: UnsafeBufferPointer(start: name.utf8Start, count: count), as: UTF8.self)
             }
+            guard range.count == count, let start = bytes.baseAddress else { return false }
+            return memcmp(start + range.lowerBound, name.utf8Start, count) == 0
         }
 
         /// The key as a `String` (escapes resolved).
@@ -60,7 +57,8 @@ public struct JSONObjectReader {
             }
             let keyEnd = endOfValue(bytes, index, range.upperBound)
             guard bytes[index] == UInt8(ascii: "\""), keyEnd - index >= 2 else { return false }
-            let key = RawKey(bytes: bytes, range: (index + 1)..<(keyEnd - 1))
+            let keyText = (index + 1)..<(keyEnd - 1)
+            let key = RawKey(bytes: bytes, range: keyText, hasEscape: bytes[keyText].contains(UInt8(ascii: "\\")))
             index = skipWhitespace(bytes, keyEnd, range.upperBound) + 1  // past ':'
             let valueStart = skipWhitespace(bytes, index, range.upperBound)
             let valueEnd = endOfValue(bytes, valueStart, range.upperBound)

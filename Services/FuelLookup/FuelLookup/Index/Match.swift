@@ -15,8 +15,11 @@ public struct Match: Sendable, Hashable {
     }
 }
 
-/// A match and its station's rank in the index that found it (what `ReplyTextCache` keys by).
+/// A match as the index found it: its station's rank (place in id order), price and distance,
+/// without the `Station` itself, which the hot path only needs when its reply text is not
+/// written yet (`PriceIndex.match(_:)` makes the full `Match`).
 struct RankedMatch: Sendable {
-    let match: Match
     let rank: Int32
+    let price: Price?
+    let distanceMiles: Double
 }

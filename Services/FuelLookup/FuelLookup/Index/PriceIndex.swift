@@ -55,14 +55,14 @@ public final class PriceIndex: Sendable {
     /// Stations selling `fuel` within `radiusMiles` of `point`, cheapest first, then nearest, then by id.
     public func cheapest(fuel: FuelCode, at point: Coordinate, radiusMiles: Double, limit: Int = 1,
                          filter: LookupFilter = .none) -> [Match] {
-        cheapestRanked(fuel: fuel, at: point, radiusMiles: radiusMiles, limit: limit, filter: filter).map(\.match)
+        cheapestRanked(fuel: fuel, at: point, radiusMiles: radiusMiles, limit: limit, filter: filter).map(match)
     }
 
     /// Stations within `radiusMiles` of `point`, nearest first, then by id: those selling `fuel`
     /// (with its price), or every station when `fuel` is nil.
     public func nearest(fuel: FuelCode?, at point: Coordinate, radiusMiles: Double, limit: Int = 1,
                         filter: LookupFilter = .none) -> [Match] {
-        nearestRanked(fuel: fuel, at: point, radiusMiles: radiusMiles, limit: limit, filter: filter).map(\.match)
+        nearestRanked(fuel: fuel, at: point, radiusMiles: radiusMiles, limit: limit, filter: filter).map(match)
     }
 
     /// `cheapest`, with each station's rank (its place in id order, stable while the index lives).
@@ -121,9 +121,14 @@ public final class PriceIndex: Sendable {
 
     private func ranked(_ hit: SearchHit, in tree: SpatialTree, withPrice: Bool) -> RankedMatch {
         let price = withPrice ? Price(tenths: tree.points[Int(hit.point)].price) : nil
-        let match = Match(station: station(rank: Int(hit.station)), price: price, distanceMiles: hit.distanceMiles)
-        return RankedMatch(match: match, rank: hit.station)
+        return RankedMatch(rank: hit.station, price: price, distanceMiles: hit.distanceMiles)
     }
 
-    private func station(rank: Int) -> Station { stations[Int(records[rank].position)] }
+    /// The full match of a ranked one.
+    func match(_ ranked: RankedMatch) -> Match {
+        Match(station: station(rank: Int(ranked.rank)), price: ranked.price, distanceMiles: ranked.distanceMiles)
+    }
+
+    /// The station of `rank` (its place in id order).
+    func station(rank: Int) -> Station { stations[Int(records[rank].position)] }
 }

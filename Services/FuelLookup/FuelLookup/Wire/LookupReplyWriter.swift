@@ -18,8 +18,8 @@ enum LookupReplyWriter {
         for (position, ranked) in answer.ranked.enumerated() {
             if position > 0 { out.raw(",") }
             out.raw(#"{"distanceMiles":"#)
-            out.number(LookupHandler.roundedMiles(ranked.match.distanceMiles))
-            if let price = ranked.match.price {
+            out.number(LookupHandler.roundedMiles(ranked.distanceMiles))
+            if let price = ranked.price {
                 if let fuel = answer.fuel {
                     out.raw(#","fuel":"#)
                     out.string(fuel.rawValue)

@@ -32,7 +32,7 @@ final class ReplyTextCache {
         if ends[rank] == 0 {
             misses += 1
             var text = JSONWriter(capacity: 320)
-            Self.write(ranked.match.station, into: &text)
+            Self.write(answerIndex.station(rank: rank), into: &text)
             if bytes.count + text.count > capacityBytes { reset(for: answerIndex) }
             starts[rank] = UInt32(bytes.count)
             text.withBytes { bytes.append(contentsOf: $0) }
