@@ -19,9 +19,19 @@ public struct RenderHandler: Sendable {
         let texts = catalog.texts(for: request.locale)
         let phrases = Phrasebook(texts: texts)
         let outcome = request.outcome
+        let renderedAt = request.now ?? now
+        // The feed's age on the London calendar, worked out once (calendar arithmetic is the
+        // dearest part of a render) for the freshness words and the stale note alike.
+        var ageOnce: FeedAge?
+        func age() throws(ServiceError) -> FeedAge {
+            if let ageOnce { return ageOnce }
+            let worked = FeedAge(updated: try facts.updated(), now: renderedAt, calendar: calendar)
+            ageOnce = worked
+            return worked
+        }
         var values: [String: String] = [:]
         for fact in outcome.facts.sorted(by: { $0.rawValue < $1.rawValue }) {
-            values[fact.rawValue] = try value(of: fact, facts, phrases, now: request.now ?? now)
+            values[fact.rawValue] = try value(of: fact, facts, phrases, age: age)
         }
         var dialog = texts.text(TemplateKeys.dialog(outcome), values)
         let value = texts.template(TemplateKeys.value(outcome))?.render(values)
@@ -30,21 +40,21 @@ public struct RenderHandler: Sendable {
         }
         let station = try facts.station()
         let price = try facts.price()
-        let age = FeedAge(updated: try facts.updated(), now: request.now ?? now, calendar: calendar)
-        if age.stale { dialog += " " + phrases.staleNote }
+        let feedAge = try age()
+        if feedAge.stale { dialog += " " + phrases.staleNote }
         let snippet = Snippet(
             title: texts.text(TemplateKeys.snippetTitle, values),
             subtitle: texts.text(TemplateKeys.snippetSubtitle, values),
             freshness: texts.text(TemplateKeys.snippetFreshness, values),
             price: phrases.price(price),
             id: station.id, postcode: station.postcode, lat: station.lat, lng: station.lng,
-            pricePence: price.pence, stale: age.stale)
+            pricePence: price.pence, stale: feedAge.stale)
         let url = outcome == .directions ? MapsLink.directions(lat: station.lat, lng: station.lng) : nil
         return RenderReply(dialog: dialog, value: value, snippet: snippet, opensURL: url)
     }
 
     private func value(of fact: Fact, _ facts: RenderFacts, _ phrases: Phrasebook,
-                       now: Date) throws(ServiceError) -> String {
+                       age: () throws(ServiceError) -> FeedAge) throws(ServiceError) -> String {
         switch fact {
         case .station: try facts.station().name.trimmingCharacters(in: .whitespacesAndNewlines)
         case .postcode: try facts.station().postcode
@@ -52,7 +62,7 @@ public struct RenderHandler: Sendable {
         case .fuelTitle: phrases.fuelTitle(try facts.fuel())
         case .price: phrases.price(try facts.price())
         case .distance: phrases.distance(miles: try facts.distanceMiles(), unit: facts.unit)
-        case .freshness: phrases.freshness(FeedAge(updated: try facts.updated(), now: now, calendar: calendar))
+        case .freshness: phrases.freshness(try age())
         case .radius: phrases.radius(miles: try facts.radiusMiles(), unit: facts.unit)
         case .unit: phrases.unitName(facts.unit)
         case .word: try facts.word()

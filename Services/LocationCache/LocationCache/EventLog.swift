@@ -45,21 +45,26 @@ public struct LogEntry: Sendable, Equatable {
 public struct EventLog: Sendable {
     public let pseudonym: UserPseudonym
     private let write: @Sendable (LogEntry) -> Void
+    /// Entries below this level are not even built (a pseudonym costs a keyed hash).
+    private let minimumLevel: Logger.Level
 
     /// Writes through `logger` (stderr, one line per event).
     public init(logger: Logger, pseudonym: UserPseudonym = UserPseudonym()) {
         self.pseudonym = pseudonym
+        minimumLevel = logger.level
         write = { entry in logger.log(entry.level, entry.message, metadata: entry.metadata) }
     }
 
     /// Hands every entry to `write` (tests capture them).
     public init(pseudonym: UserPseudonym = UserPseudonym(), write: @escaping @Sendable (LogEntry) -> Void) {
         self.pseudonym = pseudonym
+        minimumLevel = .trace
         self.write = write
     }
 
     public func record(_ level: Logger.Level, _ message: StaticString, requestID: String? = nil,
                        user: String? = nil, counts: [String: Int] = [:], failure: (any Error)? = nil) {
+        guard level >= minimumLevel else { return }
         write(entry(level, message, requestID: requestID, user: user, counts: counts, failure: failure))
     }
 
