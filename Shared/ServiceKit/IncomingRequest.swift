@@ -16,6 +16,8 @@ public struct IncomingRequest {
     public private(set) var type: String = ""
     /// Where the body's JSON text is inside `payload` (nil when the request has no body).
     public private(set) var bodyRange: Range<Int>?
+    /// The members of the envelope and of the objects in it, found by the strict check.
+    private var members: [StrictJSON.Member] = []
     var deferredID: UInt64 = 0
 
     init(route: [Data], payload: Data, server: ReplyServer) {
@@ -40,15 +42,24 @@ public struct IncomingRequest {
 
     var logType: String { String(type.prefix(60)) }
 
-    /// Reads `v`, `id`, `type` and where `body` is; anything unreadable is `bad_request`.
+    /// Reads `v`, `id`, `type` and where `body` is; anything unreadable is `bad_request`. One
+    /// strict pass over the frame checks it and finds the members of the envelope and the body.
     mutating func decodeHead() throws(ServiceError) {
-        if let failure = StrictJSON.check(payload) {
-            throw .badRequest("request is not JSON: \(failure)")
-        }
-        let head = payload.withUnsafeBytes { raw -> Head? in
+        var members: [StrictJSON.Member] = []
+        members.reserveCapacity(16)
+        let head = payload.withUnsafeBytes { raw -> Result<Head, ServiceError> in
             let bytes = raw.bindMemory(to: UInt8.self)
+            if let failure = StrictJSON.check(bytes, members: &members) {
+                return .failure(.badRequest("request is not JSON: \(failure)"))
+            }
+            let first = bytes.firstIndex { !(UInt8(ascii: " ") == $0 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }
+            guard let first, bytes[first] == UInt8(ascii: "{") else {
+                return .failure(.badRequest("request is not a JSON object"))
+            }
             var fields = Head()
-            let isObject = JSONObjectReader.forEachMember(bytes, in: 0..<bytes.count) { key, value in
+            for member in members where member.depth == 1 {
+                let key = JSONObjectReader.RawKey(bytes: bytes, range: member.key, hasEscape: member.keyHasEscape)
+                let value = member.value
                 if key.matches("id") {
                     fields.id = Array(UnsafeBufferPointer(rebasing: bytes[value]))
                 } else if key.matches("type") {
@@ -59,18 +70,42 @@ public struct IncomingRequest {
                     fields.body = value
                 }
             }
-            return isObject ? fields : nil
+            return .success(fields)
         }
-        guard let head else { throw .badRequest("request is not a JSON object") }
-        if let id = head.id { idJSON = id }
-        bodyRange = head.body
-        guard let type = head.type, !type.isEmpty, type != Head.notAString else {
+        let fields = try head.get()
+        self.members = members
+        if let id = fields.id { idJSON = id }
+        bodyRange = fields.body
+        guard let type = fields.type, !type.isEmpty, type != Head.notAString else {
             throw .badRequest("request has no \"type\" string")
         }
         self.type = type
-        if let version = head.version, version != Double(wireVersion) {
+        if let version = fields.version, version != Double(wireVersion) {
             throw .badRequest("unsupported protocol version (this service speaks v\(wireVersion))")
         }
+    }
+
+    /// Calls `visit` with each member of the body object, in order, from what the strict check
+    /// found (no second pass). Returns false when the body is not an object; a request without
+    /// a body has an empty one.
+    public func forEachBodyMember<Failure: Error>(
+        _ visit: (UnsafeBufferPointer<UInt8>, JSONObjectReader.RawKey, Range<Int>) throws(Failure) -> Void
+    ) throws(Failure) -> Bool {
+        guard let bodyRange else { return true }
+        let outcome = payload.withUnsafeBytes { raw -> Result<Bool, Failure> in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            guard bytes[bodyRange.lowerBound] == UInt8(ascii: "{") else { return .success(false) }
+            do throws(Failure) {
+                for member in members where member.depth == 2 && bodyRange.contains(member.value.lowerBound) {
+                    let key = JSONObjectReader.RawKey(bytes: bytes, range: member.key, hasEscape: member.keyHasEscape)
+                    try visit(bytes, key, member.value)
+                }
+            } catch {
+                return .failure(error)
+            }
+            return .success(true)
+        }
+        return try outcome.get()
     }
 
     private struct Head {

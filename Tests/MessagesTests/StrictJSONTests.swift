@@ -1,5 +1,5 @@
 import Foundation
-import Messages
+@testable import Messages
 import Testing
 import TestSupport
 
@@ -39,5 +39,53 @@ struct StrictJSONTests {
             checked += 1
         }
         #expect(checked > 250)
+    }
+}
+
+/// The members the strict check lists are those a reader finds in the envelope and its objects.
+struct StrictJSONMembersTests {
+    private static func scanned(_ text: String) -> (StrictJSON.Failure?, [StrictJSON.Member]) {
+        var members: [StrictJSON.Member] = [StrictJSON.Member(depth: 9, key: 0..<0, keyHasEscape: false, value: 0..<0)]
+        let failure = Array(text.utf8).withUnsafeBufferPointer { StrictJSON.check($0, members: &members) }
+        return (failure, members)
+    }
+
+    /// What `JSONObjectReader` finds: members of the top object (depth 1) and of objects in it (depth 2).
+    private static func read(_ text: String) -> [StrictJSON.Member] {
+        Array(text.utf8).withUnsafeBufferPointer { bytes in
+            var found: [StrictJSON.Member] = []
+            JSONObjectReader.forEachMember(bytes, in: 0..<bytes.count) { key, value in
+                var inner: [StrictJSON.Member] = []
+                JSONObjectReader.forEachMember(bytes, in: value) { innerKey, innerValue in
+                    inner.append(.init(depth: 2, key: innerKey.range, keyHasEscape: innerKey.hasEscape, value: innerValue))
+                }
+                found += inner
+                found.append(.init(depth: 1, key: key.range, keyHasEscape: key.hasEscape, value: value))
+            }
+            return found
+        }
+    }
+
+    @Test(arguments: [
+        #"{"v":1,"id":"7","type":"lookup.cheapest","body":{"fuel":"B7","lat":52.5,"lng":-1.2,"limit":1}}"#,
+        #" { "a" : [ {"x":1}, 2 ] , "b":{ "c":{"d":{}} , "e" : "f\"g" , "h\u0031":[] } , "i":{} , "j":null } "#,
+        #"{"body":{}}"#, "{}", #"{"k":"v"}"#,
+    ])
+    func members_areWhatAReaderFinds(text: String) {
+        let (failure, members) = Self.scanned(text)
+        #expect(failure == nil)
+        #expect(members == Self.read(text))
+    }
+
+    @Test func aDocumentThatIsNotAnObject_hasNoMembers() {
+        #expect(Self.scanned("[1,{\"a\":2}]").1.isEmpty)
+        #expect(Self.scanned("\"text\"").1.isEmpty)
+    }
+
+    @Test func anInvalidDocument_isRefusedAsByTheCheck() {
+        for text in [#"{"a":1,}"#, #"{"a":{"b":}}"#, #"{"a" 1}"#] {
+            #expect(Self.scanned(text).0 != nil)
+            #expect(StrictJSON.check(Data(text.utf8)) != nil)
+        }
     }
 }

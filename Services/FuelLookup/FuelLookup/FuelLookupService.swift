@@ -16,9 +16,7 @@ public final class FuelLookupService {
     private static func answer(_ request: IncomingRequest, cache: ReplyTextCache,
                                _ lookup: (LookupRequest) throws(ServiceError) -> LookupAnswer) -> ReplyServer.Outcome {
         do {
-            let body = try request.withBodyBytes { bytes, range throws(ServiceError) in
-                try LookupRequestReader.read(bytes, range)
-            }
+            let body = try LookupRequestReader.read(request)
             let answer = try lookup(body)
             return request.reply(capacity: 96 + answer.ranked.count * 400) { out in
                 LookupReplyWriter.write(answer, cache: cache, into: &out)

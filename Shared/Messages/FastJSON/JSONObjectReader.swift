@@ -19,6 +19,13 @@ public struct JSONObjectReader {
         /// Whether the text holds an escape (then it is compared after resolving it).
         let hasEscape: Bool
 
+        /// The key whose text (between its quotes) is at `range` in `bytes`.
+        public init(bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>, hasEscape: Bool) {
+            self.bytes = bytes
+            self.range = range
+            self.hasEscape = hasEscape
+        }
+
         /// True when the key is `name` (a key written with escapes is resolved first).
         @inline(__always)
         public func matches(_ name: StaticString) -> Bool {

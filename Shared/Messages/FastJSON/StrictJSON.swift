@@ -30,9 +30,39 @@ public enum StrictJSON {
         return result
     }
 
+    /// A member of an object one or two levels deep, found while checking: where its key's text
+    /// (between the quotes) and its value are. Depth 1 is the document's own object.
+    public struct Member: Sendable, Equatable {
+        public let depth: Int
+        public let key: Range<Int>
+        public let keyHasEscape: Bool
+        public let value: Range<Int>
+    }
+
+    /// `check`, also listing the members of the top-level object and of the objects directly in
+    /// it (a request's envelope and its body) in document order, so a reader needs no second pass.
+    /// `members` is emptied first; on failure it holds whatever was found before.
+    public static func check(_ bytes: UnsafeBufferPointer<UInt8>, members: inout [Member]) -> Failure? {
+        var scanner = Scanner(bytes)
+        members.removeAll(keepingCapacity: true)
+        swap(&scanner.members, &members)
+        scanner.collecting = true
+        let failure = scanner.document()
+        swap(&scanner.members, &members)
+        return failure
+    }
+
     private struct Scanner {
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
+        /// Whether members of depth 1 and 2 are listed in `members`.
+        var collecting = false
+        var members: [Member] = []
+        /// The member being read at depth 1 and 2: its key, whether the key has escapes, and
+        /// where its value starts (nil until it does).
+        var key1 = 0..<0, key2 = 0..<0
+        var escaped1 = false, escaped2 = false
+        var valueStart1: Int?, valueStart2: Int?
         /// Open containers.
         var stack = ContainerStack()
 
@@ -55,6 +85,8 @@ public enum StrictJSON {
 
         mutating func document() -> Failure? {
             skipWhitespace()
+            // Members are listed only under a top-level object (not in objects inside an array).
+            collecting = collecting && peek == UInt8(ascii: "{")
             if let failure = value() { return failure }
             skipWhitespace()
             return index == bytes.count ? nil : fail("unexpected text after the JSON value")
@@ -65,6 +97,7 @@ public enum StrictJSON {
             while true {
                 // Expect the start of a value.
                 skipWhitespace()
+                if collecting { memberValueStarts() }
                 guard let byte = peek else { return fail("unexpected end of input, expected a value") }
                 switch byte {
                 case UInt8(ascii: "{"), UInt8(ascii: "["):
@@ -93,6 +126,7 @@ public enum StrictJSON {
                     return fail("unexpected character, expected a value")
                 }
                 // A value is complete: close containers or move to the next element.
+                if collecting { memberValueEnds() }
                 while true {
                     guard let isObject = stack.innermostIsObject else { return nil }
                     skipWhitespace()
@@ -105,6 +139,7 @@ public enum StrictJSON {
                     if next == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                         index += 1
                         stack.pop()
+                        if collecting { memberValueEnds() }
                         continue
                     }
                     return fail(isObject ? "expected ',' or '}'" : "expected ',' or ']'")
@@ -112,11 +147,35 @@ public enum StrictJSON {
             }
         }
 
+        /// A member's value at depth 1 or 2 starts here.
+        mutating func memberValueStarts() {
+            guard stack.innermostIsObject == true else { return }
+            if stack.depth == 1 { valueStart1 = index } else if stack.depth == 2 { valueStart2 = index }
+        }
+
+        /// The value just completed ends here: list its member if it is one of depth 1 or 2.
+        mutating func memberValueEnds() {
+            guard stack.innermostIsObject == true else { return }
+            if stack.depth == 1, let start = valueStart1 {
+                members.append(Member(depth: 1, key: key1, keyHasEscape: escaped1, value: start..<index))
+                valueStart1 = nil
+            } else if stack.depth == 2, let start = valueStart2 {
+                members.append(Member(depth: 2, key: key2, keyHasEscape: escaped2, value: start..<index))
+                valueStart2 = nil
+            }
+        }
+
         /// Scans `"name" :` inside an object.
         mutating func key() -> Failure? {
             skipWhitespace()
             guard peek == UInt8(ascii: "\"") else { return fail("expected a quoted member name") }
+            let start = index
             if let failure = string() { return failure }
+            if collecting && stack.depth <= 2 {
+                let text = (start + 1)..<(index - 1)
+                let escaped = bytes[text].contains(UInt8(ascii: "\\"))
+                if stack.depth == 1 { (key1, escaped1) = (text, escaped) } else { (key2, escaped2) = (text, escaped) }
+            }
             skipWhitespace()
             guard peek == UInt8(ascii: ":") else { return fail("expected ':' after a member name") }
             index += 1

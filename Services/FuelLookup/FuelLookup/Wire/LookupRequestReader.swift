@@ -1,13 +1,14 @@
 import Messages
+import ServiceKit
 
 /// Reads a `lookup.cheapest` / `lookup.nearest` body straight from the request bytes (the hot
 /// path: no decoder, no intermediate tree). Unknown members are ignored, as the decoder would;
 /// a member of the wrong type is `bad_request` naming it (never quoting the value).
 enum LookupRequestReader {
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) throws(ServiceError) -> LookupRequest {
+    static func read(_ incoming: IncomingRequest) throws(ServiceError) -> LookupRequest {
         var request = LookupRequest(fuel: nil, lat: .nan, lng: .nan)
         var sawLat = false, sawLng = false
-        let isObject = try JSONObjectReader.forEachMember(bytes, in: range) { key, value throws(ServiceError) in
+        let isObject = try incoming.forEachBodyMember { bytes, key, value throws(ServiceError) in
             guard !JSONObjectReader.isNull(bytes, value) else { return }
             if key.matches("lat") {
                 request.lat = try number(bytes, value, "lat")
