@@ -19,6 +19,8 @@ public struct IncomingRequest {
     /// The members of the envelope and of the objects in it, found by the strict check.
     private var members: [StrictJSON.Member] = []
     var deferredID: UInt64 = 0
+    /// A handler for `type` is registered (set when the request is dispatched).
+    var knownType = false
 
     init(route: [Data], payload: Data, server: ReplyServer) {
         self.route = route

@@ -34,7 +34,7 @@ public final class ReplyServer {
     private var handlers: [String: Handler] = [:]
     private var watched: [(Socket, ([Data]) -> Void)] = []
     private var timers: [Timer] = []
-    private var deferredStart: [UInt64: (type: String, start: ContinuousClock.Instant)] = [:]
+    private var deferredStart: [UInt64: (type: String, start: UInt64)] = [:]
     private var nextDeferredID: UInt64 = 0
 
     private struct Timer {
@@ -168,7 +168,7 @@ public final class ReplyServer {
     }
 
     private func handle(_ frames: [Data]) {
-        let start = ContinuousClock.now
+        let start = Self.monotonicNanoseconds()
         let (route, payload) = Self.split(frames)
         var request = IncomingRequest(route: route, payload: payload ?? Data(), server: self)
         let outcome: Outcome
@@ -196,6 +196,7 @@ public final class ReplyServer {
         guard let handler = handlers[request.type] else {
             return request.reply(error: .init(.unknownType, "unknown request type '\(request.type.prefix(60))'"))
         }
+        request.knownType = true
         request.deferredID = nextDeferredID
         nextDeferredID &+= 1
         return handler(request)
@@ -221,11 +222,9 @@ public final class ReplyServer {
         }
     }
 
-    private func record(_ request: IncomingRequest, start: ContinuousClock.Instant, error: ServiceError?) {
-        let elapsed = ContinuousClock.now - start
-        let microseconds = Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12
-        stats.record(type: request.type, knownType: handlers[request.type] != nil, error: error?.code,
-                     microseconds: microseconds)
+    private func record(_ request: IncomingRequest, start: UInt64, error: ServiceError?) {
+        let microseconds = Double(Self.monotonicNanoseconds() &- start) / 1000
+        stats.record(type: request.type, knownType: request.knownType, error: error?.code, microseconds: microseconds)
         if let error, error.code != .notFound {
             logger.info("request failed", metadata: ["svc.request.id": request.logID, "svc.type": request.logType,
                                                      "code": error.code.rawValue, "message": error.message])
@@ -241,5 +240,13 @@ public final class ReplyServer {
         if let started = deferredStart.removeValue(forKey: request.deferredID) {
             record(request, start: started.start, error: error)
         }
+    }
+
+    /// The monotonic clock in nanoseconds (one vDSO read: cheaper than `ContinuousClock` and its
+    /// `Duration` arithmetic, on the path of every request).
+    static func monotonicNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
     }
 }

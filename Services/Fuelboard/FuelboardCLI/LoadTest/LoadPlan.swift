@@ -17,8 +17,8 @@ struct LoadPlan {
     }
 
     let target: Target
-    /// Request frames without their id (`{"v":1,"id":"` is prepended per request).
-    let bodies: [Data]
+    /// Request bodies (the envelope and id are written around them per request).
+    let bodies: [[UInt8]]
     let typeName: String
 
     /// UK bounding box used for uniform points.
@@ -49,7 +49,7 @@ struct LoadPlan {
             }
             bodies.append(body)
         }
-        return LoadPlan(target: target, bodies: bodies, typeName: type.rawValue)
+        return LoadPlan(target: target, bodies: bodies.map { Array($0) }, typeName: type.rawValue)
     }
 
     /// Query points: jittered around stations (within ~2 miles) or uniform over the UK, to six
@@ -82,11 +82,23 @@ struct LoadPlan {
     func frame(_ sequence: Int, into bytes: inout [UInt8]) {
         bytes.removeAll(keepingCapacity: true)
         bytes.append(contentsOf: #"{"v":1,"id":""#.utf8)
-        bytes.append(contentsOf: String(sequence).utf8)
+        Self.appendDigits(of: sequence, to: &bytes)
         bytes.append(contentsOf: #"","type":""#.utf8)
         bytes.append(contentsOf: typeName.utf8)
         bytes.append(contentsOf: #"","body":"#.utf8)
         bytes.append(contentsOf: bodies[sequence % bodies.count])
         bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// The decimal digits of a non-negative number, without making a `String`.
+    static func appendDigits(of value: Int, to bytes: inout [UInt8]) {
+        var divisor = 1
+        while divisor <= value / 10 { divisor *= 10 }
+        var rest = value
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        } while divisor > 0
     }
 }

@@ -1,0 +1,80 @@
+import Foundation
+import Messages
+import ServiceKit
+import ServiceTesting
+import Testing
+import ZeroMQ
+
+/// `fuelboard loadtest` against a real fuel-lookup fed by a real price-ingest: the report a user
+/// reads (JSON), the chart they open (SVG), and the exit status.
+struct LoadTestCommandTests {
+    private static func loadedStack() throws -> DataPathStack {
+        let stack = try DataPathStack()
+        let file = try FeedFixtures.write(FeedFixtures.feed(FeedFixtures.selby), name: "tesco")
+        try stack.waitForLookupVersion(try stack.ingestFile(file, retailer: "tesco").version)
+        return stack
+    }
+
+    private static func run(_ stack: DataPathStack, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let cli = try ServiceProcess("fuelboard", ["loadtest", "--ingest", stack.ingestEndpoint,
+                                                   "--lookup", stack.lookupEndpoint ?? ""] + arguments)
+        let status = try cli.waitForExit(timeout: .seconds(60))
+        return (status, cli.log)
+    }
+
+    /// The JSON report: the last `{...}` block of the output (progress lines come before it).
+    private static func report(_ output: String) throws -> [String: Any] {
+        let start = try #require(output.range(of: "\n{")?.lowerBound ?? (output.hasPrefix("{") ? output.startIndex : nil))
+        let json = try JSONSerialization.jsonObject(with: Data(output[start...].utf8))
+        return try #require(json as? [String: Any])
+    }
+
+    @Test func closedLoop_withARequestCount_reportsEveryRequestAndOrderedPercentiles() throws {
+        let stack = try Self.loadedStack()
+        let (status, output) = try Self.run(stack, ["--concurrency", "8", "--requests", "2000", "--duration", "30s",
+                                                    "--warmup", "0s", "--points", "stations", "--seed", "3", "--json"])
+        #expect(status == 0, "\(output.suffix(600))")
+        let report = try Self.report(output)
+        #expect((report["requests"] as? Int ?? 0) >= 2000)
+        #expect((report["errorsByCode"] as? [String: Int])?.isEmpty == true)
+        #expect(report["invalidReplies"] as? Int == 0)
+        #expect(report["timeouts"] as? Int == 0)
+        #expect(report["mode"] as? String == "closed")
+        #expect(report["concurrency"] as? Int == 8)
+        let latency = try #require(report["latencyMicroseconds"] as? [String: Double])
+        let ordered = ["p50", "p90", "p99", "p999", "max"].compactMap { latency[$0] }
+        #expect(ordered.count == 5 && ordered == ordered.sorted() && ordered[0] > 0, "\(latency)")
+    }
+
+    @Test func openLoop_atAFixedRate_sendsAboutThatRate_andDrawsAChart() throws {
+        let stack = try Self.loadedStack()
+        let chart = FileManager.default.temporaryDirectory.appendingPathComponent("loadtest-\(UUID().uuidString).svg")
+        defer { try? FileManager.default.removeItem(at: chart) }
+        let (status, output) = try Self.run(stack, ["--rate", "500", "--duration", "2s", "--warmup", "0s",
+                                                    "--type", "nearest", "--points", "uniform", "--json",
+                                                    "--svg", chart.path])
+        #expect(status == 0, "\(output.suffix(600))")
+        let report = try Self.report(output)
+        let throughput = try #require(report["throughput"] as? Double)
+        #expect(throughput > 400 && throughput < 600, "open loop at 500/s gave \(throughput)/s")
+        #expect((report["perSecond"] as? [Any])?.count == 2)
+        let svg = try String(contentsOf: chart, encoding: .utf8)
+        #expect(svg.hasPrefix("<svg"))
+        #expect(svg.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("</svg>"))
+        // Latency over time and the latency distribution: one line each at least.
+        #expect(svg.components(separatedBy: "<polyline").count - 1 >= 2)
+    }
+
+    @Test func aServerThatIsNotThere_isReportedAsTimeouts_withExitStatus1() throws {
+        let stack = try DataPathStack(startLookup: false)
+        let socket = try Socket(stack.context, .router)
+        let nowhere = try socket.bind("tcp://127.0.0.1:*")
+        socket.close()  // an ephemeral port that nobody serves
+        let cli = try ServiceProcess("fuelboard", ["loadtest", "--ingest", stack.ingestEndpoint, "--lookup", nowhere,
+                                                   "--requests", "5", "--duration", "2s", "--warmup", "0s",
+                                                   "--timeout", "300ms", "--points", "uniform", "--json"])
+        #expect(try cli.waitForExit(timeout: .seconds(30)) == 1)
+        let report = try Self.report(cli.log)
+        #expect((report["timeouts"] as? Int ?? 0) > 0)
+    }
+}
