@@ -37,8 +37,9 @@ final class ActionRunner {
 
     /// Stores a location the ask carried as the user's last-known one (nobody waits for it).
     func storeLocation(_ location: Coordinate, _ ask: AskContext) {
-        backends.location.call(.locationPut, LocationPutRequest(user: ask.user, lat: location.lat, lng: location.lng),
-                               as: JSONValue.self, deadline: ask.dataDeadline) { _ in }
+        // Nobody reads the reply, so it is not decoded either.
+        backends.location.send(.locationPut, LocationPutRequest(user: ask.user, lat: location.lat, lng: location.lng),
+                               deadline: ask.dataDeadline) { _ in }
     }
 
     static func settingOutcome(_ result: Result<Preferences, ServiceError>, outcome: DialogOutcome) -> Handled {

@@ -37,8 +37,8 @@ extension IntentRouterService {
         trackPlugin(ask)
         if let location {
             // As for built-in intents: a location sent with the ask becomes the last-known one.
-            backends.location.call(.locationPut, LocationPutRequest(user: user, lat: location.lat, lng: location.lng),
-                                   as: JSONValue.self, deadline: started + configuration.deadline) { _ in }
+            backends.location.send(.locationPut, LocationPutRequest(user: user, lat: location.lat, lng: location.lng),
+                                   deadline: started + configuration.deadline) { _ in }
         }
         return (outcome, ask)
     }
