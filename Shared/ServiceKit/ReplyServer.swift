@@ -191,6 +191,8 @@ public final class ReplyServer {
         do {
             try request.decodeHead()
         } catch {
+            // A served type with a bad version still counts under its type.
+            request.knownType = !request.type.isEmpty && handlers[request.type] != nil
             return request.reply(error: error)
         }
         guard let handler = handlers[request.type] else {

@@ -18,6 +18,7 @@ public final class RequestClient {
     private let context: Context
     private var socket: Socket
     private var counter: UInt64 = 0
+    private var reconnects = 0
     private let idPrefix: String
 
     public init(context: Context, endpoint: String, timeout: Duration = .seconds(2), retries: Int = 2)
@@ -34,13 +35,21 @@ public final class RequestClient {
     /// One DEALER connected to every endpoint of a comma-separated list (several routers in
     /// front, say): requests go round-robin to the connected ones only (`immediate`), so one that
     /// is down is skipped, and a retry after a timeout goes to the next.
-    private static func openSocket(_ context: Context, _ endpoint: String) throws(ZMQError) -> Socket {
+    /// After a reconnect the list is rotated (`startingAt`), so the retry of a call that got no
+    /// answer goes to the next endpoint first.
+    private static func openSocket(_ context: Context, _ endpoint: String, startingAt offset: Int = 0)
+        throws(ZMQError) -> Socket
+    {
         let socket = try Socket(context, .dealer)
         socket.linger = .zero
         socket.maxMessageSize = 1 << 30
-        let endpoints = endpoint.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        var endpoints = endpoint.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
-        if endpoints.count > 1 { socket.immediate = true }
+        if endpoints.count > 1 {
+            socket.immediate = true
+            let first = offset % endpoints.count
+            endpoints = Array(endpoints[first...] + endpoints[..<first])
+        }
         for one in endpoints.isEmpty ? [endpoint] : endpoints { try socket.connect(one) }
         return socket
     }
@@ -95,8 +104,12 @@ public final class RequestClient {
     private func exchange(_ payload: Data, id: String?, timeout: Duration, retries: Int) throws(ServiceError) -> Data {
         for attempt in 0...max(0, retries) {
             do {
+                let deadline = ContinuousClock.now + timeout
+                // With several endpoints the socket only sends to a completed connection, so a
+                // send may wait for one: never longer than the attempt.
+                socket.sendTimeout = max(timeout, .milliseconds(1))
                 try socket.send([Data(), payload])
-                if let reply = try awaitReply(id: id, deadline: .now + timeout) { return reply }
+                if let reply = try awaitReply(id: id, deadline: deadline) { return reply }
             } catch where error.isTerminated {
                 throw ServiceError(.unavailable, "shutting down")
             } catch {
@@ -132,8 +145,9 @@ public final class RequestClient {
 
     private func reconnect() throws(ServiceError) {
         socket.close()
+        reconnects += 1
         do {
-            socket = try Self.openSocket(context, endpoint)
+            socket = try Self.openSocket(context, endpoint, startingAt: reconnects)
         } catch {
             throw ServiceError(.unavailable, "cannot reconnect to \(endpoint): \(error)")
         }

@@ -30,4 +30,14 @@ struct UnderstandingMemoTests {
         }
         #expect(memo.misses == 30)
     }
+
+    @Test func aLongText_isUnderstoodButNotRemembered() {
+        let memo = UnderstandingMemo(capacity: 8)
+        let text = "Ask FuelBoard for the cheapest diesel near me " + String(repeating: "please ", count: 60)
+        for _ in 0..<3 {
+            #expect(memo.understanding(of: text, by: Self.recognizer).call == Self.recognizer.recognize(text))
+        }
+        #expect(memo.hits == 0)
+        #expect(memo.misses == 3)
+    }
 }

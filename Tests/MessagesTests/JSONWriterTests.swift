@@ -18,7 +18,7 @@ struct JSONWriterTests {
         var random = SystemRandomNumberGenerator()
         var values: [Double] = [0, -0.0, 1, -1, 0.1, 0.5, 12.34, 145.9, 52.123456, -1.000001, 0.0001, 0.00001,
                                 1e-7, 123456789.123, 999999999.999999, 1e15, 1e16, 2.5e-8, 3.14159265358979,
-                                Double.ulpOfOne, 1 / 3, 2 / 3, 100.0 / 3]
+                                Double.ulpOfOne, 1 / 3, 2 / 3, 100.0 / 3, 0x1p53, -0x1p53, 0x1p53 - 1, 0x1p53 + 2]
         for decimals in 0...8 {
             let scale = pow(10, Double(decimals))
             for _ in 0..<400 {

@@ -44,4 +44,14 @@ struct RequestClientEndpointsTests {
             #expect(try client.call(.sysPing, EmptyBody(), as: PingBody.self).service == "live")
         }
     }
+
+    @Test(.timeLimit(.minutes(1)))
+    func everyEndpointDown_isUnavailableAfterTheAttempts_notAHang() throws {
+        let client = try RequestClient(context: Context(),
+                                       endpoint: "\(try Self.deadEndpoint()),\(try Self.deadEndpoint())",
+                                       timeout: .milliseconds(200), retries: 1)
+        let started = ContinuousClock.now
+        #expect(throws: ServiceError.self) { try client.call(.sysPing, EmptyBody(), as: PingBody.self) }
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
 }

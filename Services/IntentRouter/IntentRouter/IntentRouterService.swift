@@ -114,8 +114,9 @@ public final class IntentRouterService {
         }
         logger.debug("utterance", metadata: ["svc.request.id": request.logID,
                                              "text": String(body.utterance.prefix(60))])
-        if let outcome = askPlugin(request, body, started: started) { return outcome }
-        let decision = engine.ask(user: body.user, utterance: body.utterance, session: body.session,
+        let understood = engine.understand(body.utterance)
+        if let outcome = askPlugin(request, body, understood: understood, started: started) { return outcome }
+        let decision = engine.ask(user: body.user, understood: understood, session: body.session,
                                   location: body.location)
         return begin("ask", request, user: body.user, locale: body.locale, now: body.now, location: body.location,
                      decision: decision, started: started)

@@ -16,22 +16,28 @@ public struct JSONObjectReader {
         let bytes: UnsafeBufferPointer<UInt8>
         /// The key's text between its quotes.
         let range: Range<Int>
-        /// Whether the text holds an escape (then it is compared after resolving it).
-        let hasEscape: Bool
+        /// The key with its escapes resolved, for a key written with escapes (nil otherwise):
+        /// resolved once, however many names it is compared with.
+        private let resolved: String?
 
         /// The key whose text (between its quotes) is at `range` in `bytes`.
         public init(bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>, hasEscape: Bool) {
             self.bytes = bytes
             self.range = range
-            self.hasEscape = hasEscape
+            let quoted = (range.lowerBound - 1)..<(range.upperBound + 1)
+            resolved = hasEscape ? JSONObjectReader.string(bytes, quoted) ?? "" : nil
         }
 
-        /// True when the key is `name` (a key written with escapes is resolved first).
+        /// Whether the text holds an escape.
+        var hasEscape: Bool { resolved != nil }
+
+        /// True when the key is `name`.
         @inline(__always)
         public func matches(_ name: StaticString) -> Bool {
             let count = name.utf8CodeUnitCount
-            if hasEscape {
-                return text == String(decoding: UnsafeBufferPointer(start: name.utf8Start, count: count), as: UTF8.self)
+            if let resolved {
+                let expected = UnsafeBufferPointer(start: name.utf8Start, count: count)
+                return resolved == String(decoding: expected, as: UTF8.self)
             }
             guard range.count == count, let start = bytes.baseAddress else { return false }
             return memcmp(start + range.lowerBound, name.utf8Start, count) == 0
@@ -39,7 +45,7 @@ public struct JSONObjectReader {
 
         /// The key as a `String` (escapes resolved).
         public var text: String {
-            JSONObjectReader.string(bytes, (range.lowerBound - 1)..<(range.upperBound + 1)) ?? ""
+            resolved ?? String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         }
     }
 

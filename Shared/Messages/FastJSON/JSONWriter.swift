@@ -119,8 +119,8 @@ public struct JSONWriter: ~Copyable {
     public mutating func number(_ value: Double) {
         guard value.isFinite else { return raw("null") }
         if value == 0 { return value.sign == .minus ? raw("-0") : raw("0") }
-        // Below 2^53 `description` writes whole numbers in full, with a `.0` the encoder drops.
-        if value == value.rounded(), abs(value) < 0x1p53 { return integer(Int64(value)) }
+        // Up to 2^53 `description` writes whole numbers in full, with a `.0` the encoder drops.
+        if value == value.rounded(), abs(value) <= 0x1p53 { return integer(Int64(value)) }
         let magnitude = abs(value)
         if magnitude >= 1e-4, magnitude < 1e9 {
             for decimals in 1...6 {
@@ -173,7 +173,8 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// A date as a JSON string, ISO-8601 in UTC to the second (`"2025-10-09T09:45:17Z"`), the
-    /// text `CivilCalendar.iso8601` and `JSONCoding` give.
+    /// text `CivilCalendar.iso8601` gives, and `JSONCoding` too for dates since the Gregorian
+    /// calendar began (15 October 1582; Foundation writes earlier ones in the Julian calendar).
     public mutating func date(_ date: Date) {
         let seconds = Int(date.timeIntervalSince1970.rounded(.down))
         let days = CivilCalendar.floorDivide(seconds, 86_400)

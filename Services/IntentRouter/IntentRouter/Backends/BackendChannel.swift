@@ -15,9 +15,10 @@ import ZeroMQ
 /// discards whatever was queued to a hung peer. ZeroMQ heartbeats close a connection whose peer
 /// has gone silent (a cut link, a stopped process), so calls stop going to it.
 ///
-/// A call marked retryable (a read such as a lookup) is sent again once, usually to another
-/// replica, when the first answer is `unavailable` (a replica still loading) or none has come by
-/// half its time.
+/// With several replicas, a call marked retryable (a read such as a lookup) is sent again once,
+/// usually to another replica, when the first answer is `unavailable` (a replica still loading)
+/// or none has come by half its time. With one there is no retry: it would only double the load
+/// of a backend that is already slow.
 final class BackendChannel {
     let name: String
     let endpoint: String
@@ -59,6 +60,8 @@ final class BackendChannel {
     private(set) var reconnects: UInt64 = 0
     private(set) var lateReplies: UInt64 = 0
     private(set) var retries: UInt64 = 0
+    /// More than one endpoint: a retry can reach another replica.
+    private let hasReplicas: Bool
 
     init(name: String, context: Context, endpoint: String,
          schedule: @escaping (@escaping () -> Void) -> Void) throws(ZMQError) {
@@ -73,7 +76,9 @@ final class BackendChannel {
         socket.maxMessageSize = 4 << 20
         socket.reconnectInterval = .milliseconds(100)
         socket.setHeartbeat(interval: Self.heartbeatInterval, timeout: Self.heartbeatTimeout)
-        for replica in Self.replicas(endpoint) { try socket.connect(replica) }
+        let replicas = Self.replicas(endpoint)
+        hasReplicas = replicas.count > 1
+        for replica in replicas { try socket.connect(replica) }
     }
 
     /// The endpoints of a backend: one, or several replicas separated by commas. The DEALER
@@ -101,8 +106,9 @@ final class BackendChannel {
             return
         }
         let now = ContinuousClock.now
+        let retries = retryable && hasReplicas ? 1 : 0
         let call = Pending(deadline: deadline, type: type.rawValue, complete: complete, payload: payload,
-                           retryAt: retryable ? now + (deadline - now) / 2 : deadline, retriesLeft: retryable ? 1 : 0)
+                           retryAt: retries > 0 ? now + (deadline - now) / 2 : deadline, retriesLeft: retries)
         if unsent.isEmpty, (try? socket.send([Data(), payload], dontWait: true)) != nil {
             isDown = false
             pending[id] = call
@@ -167,7 +173,8 @@ final class BackendChannel {
     func expire(now: ContinuousClock.Instant) {
         flush()
         failUnsendable(now: now)
-        for (id, call) in pending where call.retriesLeft > 0 && call.retryAt <= now && call.deadline > now {
+        for (id, call) in pending where call.retriesLeft > 0 && call.retryAt <= now && call.deadline > now
+            && !unsent.contains(where: { $0.id == id }) {
             _ = resend(id, call)
         }
         let expired = pending.filter { $0.value.deadline <= now }

@@ -27,7 +27,12 @@ public final class DialogueEngine {
     /// One utterance, perhaps answering the question of session `sessionID`.
     public func ask(user: String, utterance text: String, session sessionID: String? = nil,
                     location: Coordinate? = nil) -> Decision {
-        let understood = understand(text)
+        ask(user: user, understood: understand(text), session: sessionID, location: location)
+    }
+
+    /// `ask` for an utterance already understood (the router's front door has done it once).
+    public func ask(user: String, understood: Understanding, session sessionID: String? = nil,
+                    location: Coordinate? = nil) -> Decision {
         let utterance = understood.utterance
         if let sessionID, let session = sessions.find(sessionID, user: user) {
             if let decision = answer(session, utterance, location: location) { return decision }

@@ -9,9 +9,12 @@ public struct Understanding: Sendable, Equatable {
 
 /// Remembers the understanding of recent utterance texts. People ask the same few things ("the
 /// cheapest diesel near me"), and normalising and matching are most of an ask's work in the
-/// router, so a repeated text skips both. Bounded: when full it starts again.
+/// router, so a repeated text skips both. Bounded: when full it starts again, and only short
+/// texts (what people say) are kept, so its memory stays small whatever is sent.
 final class UnderstandingMemo {
     let capacity: Int
+    /// Longer texts are understood afresh every time.
+    static let maxTextBytes = 256
     private var known: [String: Understanding] = [:]
     private(set) var hits: UInt64 = 0
     private(set) var misses: UInt64 = 0
@@ -28,6 +31,7 @@ final class UnderstandingMemo {
         misses += 1
         let utterance = recognizer.normalizer.normalize(text)
         let understood = Understanding(utterance: utterance, call: recognizer.recognize(utterance))
+        guard text.utf8.count <= Self.maxTextBytes else { return understood }
         if known.count >= capacity { known.removeAll(keepingCapacity: true) }
         known[text] = understood
         return understood

@@ -6,10 +6,9 @@ import ServiceKit
 /// intents, then plug-in phrases.
 extension IntentRouterService {
     /// Answers the ask through a plug-in intent, or returns nil to let the built-in engine do it.
-    func askPlugin(_ request: IncomingRequest, _ body: AssistantAskRequest,
+    func askPlugin(_ request: IncomingRequest, _ body: AssistantAskRequest, understood: Understanding,
                    started: ContinuousClock.Instant) -> ReplyServer.Outcome? {
         let registry = plugins.registry
-        let understood = engine.understand(body.utterance)
         let utterance = understood.utterance
         if let id = body.session, let session = plugins.sessions.find(id, user: body.user) {
             let (outcome, ask) = pluginAsk(request, user: body.user, locale: body.locale, now: body.now,
