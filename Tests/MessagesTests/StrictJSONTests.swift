@@ -89,3 +89,30 @@ struct StrictJSONMembersTests {
         }
     }
 }
+
+/// Whatever sits at whichever place of a string, short or long, is found.
+struct StrictJSONStringPlacesTests {
+    private static func accepts(_ inner: [UInt8]) -> Bool {
+        StrictJSON.check([UInt8(ascii: "\"")] + inner + [UInt8(ascii: "\"")]) == nil
+    }
+
+    @Test func everyPlaceInAString_isChecked() {
+        let plain = Array("abcdefghijklmnopqrstuvwxyz0123456789 ABCDEFGHIJKLMNOP".utf8)
+        for length in 0...40 {
+            let text = Array(plain.prefix(length))
+            #expect(Self.accepts(text), "plain text of \(length) bytes")
+            for place in 0...length {
+                func with(_ bytes: [UInt8]) -> [UInt8] { Array(text[..<place]) + bytes + Array(text[place...]) }
+                #expect(!Self.accepts(with([0x01])), "control byte at \(place) of \(length)")
+                #expect(!Self.accepts(with([0x1F])), "0x1F at \(place) of \(length)")
+                #expect(!Self.accepts(with([UInt8(ascii: "\"")])), "bare quote at \(place) of \(length)")
+                #expect(!Self.accepts(with([0xFF])), "0xFF at \(place) of \(length)")
+                #expect(!Self.accepts(with([0xC3])), "truncated UTF-8 at \(place) of \(length)")
+                #expect(!Self.accepts(with([UInt8(ascii: "\\"), UInt8(ascii: "x")])), "bad escape at \(place)")
+                #expect(Self.accepts(with(Array("é⛽".utf8))), "UTF-8 at \(place) of \(length)")
+                #expect(Self.accepts(with([UInt8(ascii: "\\"), UInt8(ascii: "\"")])), "escaped quote at \(place)")
+                #expect(Self.accepts(with([0x7E, 0x20, 0x21, 0x23, 0x5B, 0x5D])), "edge bytes at \(place)")
+            }
+        }
+    }
+}
