@@ -100,7 +100,7 @@ let package = Package(
                     path: "Tests/DialogRendererTests"),
         .testTarget(name: "IntentRouterTests",
                     dependencies: ["IntentRouter", "ServiceKit", "ServiceTesting", "Messages", "ZeroMQ",
-                                   "LocationCache", "DialogRenderer", "IntentKit"],
+                                   "LocationCache", "DialogRenderer", "IntentKit", "FuelboardCLI"],
                     path: "Tests/IntentRouterTests", exclude: ["Sentences"]),
         .testTarget(name: "SampleFeedsTests", dependencies: ["SampleFeeds", "Messages"],
                     path: "Tests/SampleFeedsTests"),

@@ -29,7 +29,7 @@ struct LoadPlan {
                      radius: Double, fuel: String) throws -> LoadPlan {
         var random = SeededRandom(seed: seed)
         let fuels = ["E10", "B7", "E5", "SDV"]
-        let fuelWords = ["unleaded", "diesel", "premium", "super diesel", "petrol"]
+        let fuelWords = Self.fuelWords
         var bodies: [Data] = []
         bodies.reserveCapacity(count)
         for index in 0..<count {
@@ -42,8 +42,9 @@ struct LoadPlan {
                                                            radiusMiles: radius, limit: 1))
             case .router:
                 let word = fuelWords[random.below(fuelWords.count)]
+                let phrasing = Self.askPhrasings[random.below(Self.askPhrasings.count)]
                 let ask = AssistantAskRequest(user: "load-\(index % 5000)",
-                                              utterance: "Ask FuelBoard for the cheapest \(word) near me",
+                                              utterance: phrasing.replacingOccurrences(of: "{fuel}", with: word),
                                               location: point)
                 body = try JSONCoding.encode(ask)
             }
@@ -51,6 +52,20 @@ struct LoadPlan {
         }
         return LoadPlan(target: target, bodies: bodies.map { Array($0) }, typeName: type.rawValue)
     }
+
+    /// Ways people ask for the cheapest fuel (each one of the router's sentence tests), so a load
+    /// test matches a spread of phrasings, not one sentence.
+    static let fuelWords = ["unleaded", "diesel", "premium", "super diesel", "petrol", "E10", "B7"]
+    static let askPhrasings = [
+        "Ask FuelBoard for the cheapest {fuel} near me",
+        "Ask FuelBoard what's the cheapest {fuel} near me",
+        "Find the cheapest {fuel} near me FuelBoard",
+        "FuelBoard, where's the cheapest {fuel} nearby?",
+        "Tell FuelBoard to find the cheapest {fuel} around here",
+        "Use FuelBoard to find me the cheapest {fuel} near me",
+        "Ask FuelBoard where can I get the cheapest {fuel}",
+        "Ok FuelBoard, um, cheapest {fuel} close by",
+    ]
 
     /// Query points: jittered around stations (within ~2 miles) or uniform over the UK, to six
     /// decimals (about 10 cm), the precision a phone's location arrives with.
