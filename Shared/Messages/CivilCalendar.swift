@@ -29,13 +29,19 @@ public enum CivilCalendar {
 
     /// ISO-8601 in UTC to the second (`2025-10-09T09:45:17Z`), as `JSONCoding` writes dates.
     public static func iso8601(_ date: Date) -> String {
+        let time = utc(date)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(time.year)-\(two(time.month))-\(two(time.day))T\(two(time.hour)):\(two(time.minute))"
+            + ":\(two(time.second))Z"
+    }
+
+    /// A date's calendar date and time of day in UTC, to the second (rounded down).
+    public static func utc(_ date: Date) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
         let seconds = Int(date.timeIntervalSince1970.rounded(.down))
         let days = floorDivide(seconds, 86_400)
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = civil(fromDays: days)
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60))"
-            + ":\(two(secondOfDay % 60))Z"
+        return (year, month, day, secondOfDay / 3600, secondOfDay % 3600 / 60, secondOfDay % 60)
     }
 
     /// Division rounding towards minus infinity.

@@ -54,8 +54,7 @@ public struct IncomingRequest {
             if let failure = StrictJSON.check(bytes, members: &members) {
                 return .failure(.badRequest("request is not JSON: \(failure)"))
             }
-            let first = bytes.firstIndex { !(UInt8(ascii: " ") == $0 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }
-            guard let first, bytes[first] == UInt8(ascii: "{") else {
+            guard StrictJSON.isObject(bytes) else {
                 return .failure(.badRequest("request is not a JSON object"))
             }
             var fields = Head()
@@ -122,14 +121,6 @@ public struct IncomingRequest {
     public var bodyData: Data {
         guard let bodyRange else { return Data("{}".utf8) }
         return payload.subdata(in: bodyRange)
-    }
-
-    /// Runs `body` over the body's bytes without copying them (an empty object when absent).
-    public func withBodyBytes<R>(_ body: (UnsafeBufferPointer<UInt8>, Range<Int>) throws -> R) rethrows -> R {
-        guard let bodyRange else {
-            return try Array("{}".utf8).withUnsafeBufferPointer { try body($0, 0..<2) }
-        }
-        return try payload.withUnsafeBytes { raw in try body(raw.bindMemory(to: UInt8.self), bodyRange) }
     }
 
     /// Decodes the request's `body` as `Body`; an ill-shaped body is `bad_request` naming the field.

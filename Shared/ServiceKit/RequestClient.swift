@@ -43,8 +43,7 @@ public final class RequestClient {
         let socket = try Socket(context, .dealer)
         socket.linger = .zero
         socket.maxMessageSize = 1 << 30
-        var endpoints = endpoint.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty }
+        var endpoints = Endpoint.list(endpoint)
         if endpoints.count > 1 {
             socket.immediate = true
             let first = offset % endpoints.count

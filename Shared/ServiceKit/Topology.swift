@@ -65,6 +65,11 @@ public struct Topology: Sendable, Equatable {
 
 /// Endpoint syntax checks, so a typo fails at start-up with exit 64 instead of at first use.
 public enum Endpoint {
+    /// The endpoints of a setting: one, or several replicas separated by commas.
+    public static func list(_ setting: String) -> [String] {
+        setting.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
     /// Checks one endpoint, or several separated by commas (replicas a client spreads calls over).
     public static func validate(_ endpoint: String, setting: String) throws(ConfigurationError) {
         let replicas = endpoint.split(separator: ",", omittingEmptySubsequences: false)

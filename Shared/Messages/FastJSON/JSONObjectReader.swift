@@ -4,12 +4,6 @@ import Foundation
 /// without building any tree: each member's key and the byte range of its value. The hot paths
 /// (request envelopes, lookup bodies) use it instead of a full decode.
 public struct JSONObjectReader {
-    /// One member: its key and where its value's text is.
-    public struct Member {
-        public let key: String
-        public let value: Range<Int>
-    }
-
     /// A member's key as it stands in the bytes (between its quotes, escapes unresolved), so a
     /// hot path can match it without building a `String`.
     public struct RawKey {
@@ -78,16 +72,6 @@ public struct JSONObjectReader {
             try body(key, valueStart..<valueEnd)
             index = valueEnd
         }
-    }
-
-    /// The members of the object at `range` in `bytes`, or nil when the value there is not an object.
-    /// - Important: `bytes` must be valid JSON (checked by `StrictJSON`); nothing is re-validated.
-    public static func members(_ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>) -> [Member]? {
-        var members: [Member] = []
-        let isObject = forEachMember(bytes, in: range) { key, value in
-            members.append(Member(key: key.text, value: value))
-        }
-        return isObject ? members : nil
     }
 
     /// A string value's text (escapes resolved), or nil when the value is not a string.

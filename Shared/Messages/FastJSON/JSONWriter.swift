@@ -176,25 +176,22 @@ public struct JSONWriter: ~Copyable {
     /// text `CivilCalendar.iso8601` gives, and `JSONCoding` too for dates since the Gregorian
     /// calendar began (15 October 1582; Foundation writes earlier ones in the Julian calendar).
     public mutating func date(_ date: Date) {
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
-        let days = CivilCalendar.floorDivide(seconds, 86_400)
-        let secondOfDay = seconds - days * 86_400
-        let (year, month, day) = CivilCalendar.civil(fromDays: days)
-        guard (1000...9999).contains(year) else {
+        let time = CivilCalendar.utc(date)
+        guard (1000...9999).contains(time.year) else {
             return string(CivilCalendar.iso8601(date))
         }
         byte(UInt8(ascii: "\""))
-        digits(UInt64(year), minimumCount: 4)
+        digits(UInt64(time.year), minimumCount: 4)
         byte(UInt8(ascii: "-"))
-        digits(UInt64(month), minimumCount: 2)
+        digits(UInt64(time.month), minimumCount: 2)
         byte(UInt8(ascii: "-"))
-        digits(UInt64(day), minimumCount: 2)
+        digits(UInt64(time.day), minimumCount: 2)
         byte(UInt8(ascii: "T"))
-        digits(UInt64(secondOfDay / 3600), minimumCount: 2)
+        digits(UInt64(time.hour), minimumCount: 2)
         byte(UInt8(ascii: ":"))
-        digits(UInt64(secondOfDay % 3600 / 60), minimumCount: 2)
+        digits(UInt64(time.minute), minimumCount: 2)
         byte(UInt8(ascii: ":"))
-        digits(UInt64(secondOfDay % 60), minimumCount: 2)
+        digits(UInt64(time.second), minimumCount: 2)
         byte(UInt8(ascii: "Z"))
         byte(UInt8(ascii: "\""))
     }

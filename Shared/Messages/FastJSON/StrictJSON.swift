@@ -52,6 +52,12 @@ public enum StrictJSON {
         return failure
     }
 
+    /// Whether the document's value is an object (its first byte after whitespace is `{`): with
+    /// `check`, what an envelope reader needs to know before reading members.
+    public static func isObject(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D } == UInt8(ascii: "{")
+    }
+
     private struct Scanner {
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0

@@ -97,23 +97,11 @@ struct LoadPlan {
     func frame(_ sequence: Int, into bytes: inout [UInt8]) {
         bytes.removeAll(keepingCapacity: true)
         bytes.append(contentsOf: #"{"v":1,"id":""#.utf8)
-        Self.appendDigits(of: sequence, to: &bytes)
+        bytes.append(contentsOf: String(sequence).utf8)
         bytes.append(contentsOf: #"","type":""#.utf8)
         bytes.append(contentsOf: typeName.utf8)
         bytes.append(contentsOf: #"","body":"#.utf8)
         bytes.append(contentsOf: bodies[sequence % bodies.count])
         bytes.append(UInt8(ascii: "}"))
-    }
-
-    /// The decimal digits of a non-negative number, without making a `String`.
-    static func appendDigits(of value: Int, to bytes: inout [UInt8]) {
-        var divisor = 1
-        while divisor <= value / 10 { divisor *= 10 }
-        var rest = value
-        repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
-            rest %= divisor
-            divisor /= 10
-        } while divisor > 0
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Messages
+import ServiceKit
 import ZeroMQ
 
 /// A non-blocking request-reply channel to one backend service, driven by the router's loop.
@@ -85,7 +86,7 @@ final class BackendChannel {
     /// socket spreads calls over the replicas it is connected to and stops sending to one whose
     /// connection drops, so a replica that dies is routed around.
     static func replicas(_ endpoint: String) -> [String] {
-        endpoint.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        Endpoint.list(endpoint)
     }
 
     /// Calls waiting for a reply.

@@ -13,11 +13,15 @@ struct ReplyEnvelope {
 
     /// Nil when the frame is not a JSON object.
     init?(_ payload: Data) {
-        guard StrictJSON.check(payload) == nil else { return nil }
         var id: String?, ok = false, body: Range<Int>?, error: Range<Int>?
-        let isObject = payload.withUnsafeBytes { raw in
+        let isObject = payload.withUnsafeBytes { raw -> Bool in
             let bytes = raw.bindMemory(to: UInt8.self)
-            return JSONObjectReader.forEachMember(bytes, in: 0..<bytes.count) { key, value in
+            // One strict pass checks the frame and finds the envelope's members.
+            var members: [StrictJSON.Member] = []
+            guard StrictJSON.check(bytes, members: &members) == nil, StrictJSON.isObject(bytes) else { return false }
+            for member in members where member.depth == 1 {
+                let key = JSONObjectReader.RawKey(bytes: bytes, range: member.key, hasEscape: member.keyHasEscape)
+                let value = member.value
                 if key.matches("id") {
                     id = JSONObjectReader.string(bytes, value)
                 } else if key.matches("ok") {
@@ -28,6 +32,7 @@ struct ReplyEnvelope {
                     error = value
                 }
             }
+            return true
         }
         guard isObject else { return nil }
         self.payload = payload
