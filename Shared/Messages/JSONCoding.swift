@@ -36,13 +36,29 @@ public enum JSONCoding {
         date.formatted(.iso8601)
     }
 
-    /// Encodes with the shared configuration (a fresh encoder per call: encoders are not
-    /// shared across threads).
+    /// Encodes with the shared configuration: by hand for a `JSONWritable` type, else with a
+    /// fresh encoder (encoders are not shared across threads).
     public static func encode<T: Encodable>(_ value: T) throws -> Data {
-        try makeEncoder().encode(value)
+        if let writable = value as? any JSONWritable {
+            var writer = JSONWriter(capacity: 256)
+            writable.writeJSON(to: &writer)
+            return writer.data
+        }
+        return try makeEncoder().encode(value)
     }
 
+    /// Decodes with the shared configuration: a `JSONReadable` type reads itself from the bytes
+    /// once they pass `StrictJSON`; anything else, or a shape its reader does not take, goes
+    /// through a fresh decoder.
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        try makeDecoder().decode(type, from: data)
+        if let readable = T.self as? any JSONReadable.Type {
+            let value = data.withUnsafeBytes { raw -> T? in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                guard !bytes.isEmpty, StrictJSON.check(bytes) == nil else { return nil }
+                return (try? readable.init(json: JSONSlice(bytes: bytes, range: 0..<bytes.count))) as? T
+            }
+            if let value { return value }
+        }
+        return try makeDecoder().decode(type, from: data)
     }
 }

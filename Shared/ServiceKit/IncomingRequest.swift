@@ -125,6 +125,7 @@ public struct IncomingRequest {
 
     /// Decodes the request's `body` as `Body`; an ill-shaped body is `bad_request` naming the field.
     public func decodeBody<Body: Decodable & Sendable>(_ type: Body.Type) throws(ServiceError) -> Body {
+        if let body = readBody(Body.self) { return body }
         do {
             return try JSONCoding.makeDecoder().decode(Body.self, from: bodyData)
         } catch {
@@ -132,8 +133,21 @@ public struct IncomingRequest {
         }
     }
 
-    /// A success reply carrying `body`.
+    /// The body read by hand from the checked frame when `Body` is `JSONReadable` and its reader
+    /// takes it; nil otherwise (the caller then decodes with `JSONDecoder`, for the value or the error).
+    public func readBody<Body>(_ type: Body.Type) -> Body? {
+        guard let readable = Body.self as? any JSONReadable.Type, let bodyRange else { return nil }
+        return payload.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            return (try? readable.init(json: JSONSlice(bytes: bytes, range: bodyRange))) as? Body
+        }
+    }
+
+    /// A success reply carrying `body` (written straight into the envelope when it can write itself).
     public func reply<Out: Encodable>(_ body: Out) -> ReplyServer.Outcome {
+        if let writable = body as? any JSONWritable {
+            return reply { out in writable.writeJSON(to: &out) }
+        }
         do {
             return reply(bodyJSON: try JSONCoding.encode(body))
         } catch {

@@ -38,7 +38,8 @@ public final class LocationCacheService {
     ) {
         server.on(type.rawValue) { request in
             do {
-                let body = try RequestDecoding.body(Body.self, from: request.payload, requestType: type)
+                let body = try request.readBody(Body.self)
+                    ?? RequestDecoding.body(Body.self, from: request.payload, requestType: type)
                 return request.reply(try work(body, request.logID))
             } catch {
                 return request.reply(error: ServiceError.from(error))

@@ -52,6 +52,12 @@ struct ReplyEnvelope {
         }
         guard let body else { return .failure(ServiceError(.internal, "\(name) replied with neither body nor error")) }
         do {
+            if let readable = Out.self as? any JSONReadable.Type {
+                let value = try payload.withUnsafeBytes { raw in
+                    try readable.read(checked: raw.bindMemory(to: UInt8.self), body)
+                }
+                if let value = value as? Out { return .success(value) }
+            }
             return .success(try JSONCoding.decode(Out.self, from: payload.subdata(in: body)))
         } catch {
             return .failure(ServiceError(.internal, "unreadable reply from \(name)"))
@@ -59,19 +65,18 @@ struct ReplyEnvelope {
     }
 }
 
-/// A request frame written by hand around a body the encoder wrote (ids and types are ASCII
-/// names of ours, never escaped).
+/// A request frame written by hand around its body, which is written by hand too where its type
+/// can (ids and types are ASCII names of ours, never escaped).
 enum RequestFrame {
     static func make<Body: Encodable>(id: String, type: String, body: Body) throws -> Data {
-        let bodyJSON = try JSONCoding.encode(body)
-        var frame = Data(capacity: bodyJSON.count + id.utf8.count + type.utf8.count + 40)
-        frame.append(contentsOf: #"{"v":1,"id":""#.utf8)
-        frame.append(contentsOf: id.utf8)
-        frame.append(contentsOf: #"","type":""#.utf8)
-        frame.append(contentsOf: type.utf8)
-        frame.append(contentsOf: #"","body":"#.utf8)
-        frame.append(bodyJSON)
-        frame.append(UInt8(ascii: "}"))
-        return frame
+        var frame = JSONWriter(capacity: 320)
+        frame.raw(#"{"v":1,"id":""#)
+        frame.raw(id.utf8)
+        frame.raw(#"","type":""#)
+        frame.raw(type.utf8)
+        frame.raw(#"","body":"#)
+        try frame.encodable(body)
+        frame.byte(UInt8(ascii: "}"))
+        return frame.data
     }
 }

@@ -1,0 +1,196 @@
+import Foundation
+
+/// A message that writes its own JSON: byte for byte what `JSONCoding`'s encoder writes for it
+/// (keys sorted, absent optionals left out), with no encoder and no intermediate values.
+/// `JSONCoding.encode` and the reply and request writers use it wherever a type has it.
+public protocol JSONWritable: Encodable {
+    func writeJSON(to writer: inout JSONWriter)
+}
+
+/// A message that reads itself from bytes `StrictJSON` has checked.
+///
+/// It reads the shapes senders write; anything else (a field missing or of another type, an
+/// integer written with a fraction, an unusual time) throws `JSONUnreadable`, and the caller
+/// decodes with `JSONDecoder` instead, which gives the same value or the error it always gave.
+/// So a reader only has to be right about what it accepts.
+public protocol JSONReadable: Decodable {
+    init(json: JSONSlice) throws(JSONUnreadable)
+}
+
+/// "Not a shape the hand reader takes": the caller falls back to `JSONDecoder`.
+public struct JSONUnreadable: Error, Sendable {
+    public init() {}
+}
+
+/// One JSON value inside bytes `StrictJSON` has checked, read without building a tree.
+public struct JSONSlice {
+    public let bytes: UnsafeBufferPointer<UInt8>
+    public let range: Range<Int>
+
+    public init(bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>) {
+        self.bytes = bytes
+        self.range = range
+    }
+
+    public var isNull: Bool { JSONObjectReader.isNull(bytes, range) }
+
+    public func double() throws(JSONUnreadable) -> Double {
+        guard let value = JSONObjectReader.number(bytes, range), value.isFinite else { throw JSONUnreadable() }
+        return value
+    }
+
+    public func string() throws(JSONUnreadable) -> String {
+        guard let value = JSONObjectReader.string(bytes, range) else { throw JSONUnreadable() }
+        return value
+    }
+
+    public func bool() throws(JSONUnreadable) -> Bool {
+        switch bytes[range.lowerBound] {
+        case UInt8(ascii: "t"): return true
+        case UInt8(ascii: "f"): return false
+        default: throw JSONUnreadable()
+        }
+    }
+
+    /// A whole number written as digits only (an optional minus, no fraction, no exponent).
+    public func int() throws(JSONUnreadable) -> Int {
+        var index = range.lowerBound
+        let negative = bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        guard (1...18).contains(range.upperBound - index) else { throw JSONUnreadable() }
+        var value = 0
+        while index < range.upperBound {
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { throw JSONUnreadable() }
+            value = value * 10 + Int(digit)
+            index += 1
+        }
+        return negative ? -value : value
+    }
+
+    public func uint64() throws(JSONUnreadable) -> UInt64 {
+        let value = try int()
+        guard value >= 0 else { throw JSONUnreadable() }
+        return UInt64(value)
+    }
+
+    /// A time as `JSONCoding` reads it. `2025-10-09T09:45:17Z`, the form every service writes,
+    /// is read digit by digit; any other text goes to `JSONCoding.parseISO8601`, as the decoder's
+    /// date strategy does.
+    public func date() throws(JSONUnreadable) -> Date {
+        if let date = utcSeconds() { return date }
+        guard let date = JSONCoding.parseISO8601(try string()) else { throw JSONUnreadable() }
+        return date
+    }
+
+    /// `"YYYY-MM-DDTHH:MM:SSZ"` with a Gregorian year and a day that exists, else nil.
+    private func utcSeconds() -> Date? {
+        guard range.count == 22, bytes[range.lowerBound] == UInt8(ascii: "\"") else { return nil }
+        let start = range.lowerBound + 1
+        func number(_ offset: Int, _ count: Int) -> Int? {
+            var value = 0
+            for index in (start + offset)..<(start + offset + count) {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value * 10 + Int(digit)
+            }
+            return value
+        }
+        func separator(_ offset: Int, _ expected: Character) -> Bool {
+            bytes[start + offset] == expected.asciiValue!
+        }
+        guard separator(4, "-"), separator(7, "-"), separator(10, "T"), separator(13, ":"), separator(16, ":"),
+              separator(19, "Z"),
+              let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+              year >= 1583, (1...12).contains(month), day >= 1, day <= 28 || day <= Self.daysIn(month, year),
+              hour < 24, minute < 60, second < 60 else { return nil }
+        let days = CivilCalendar.days(fromCivil: year, month: month, day: day)
+        return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3600 + minute * 60 + second))
+    }
+
+    private static func daysIn(_ month: Int, _ year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// A string naming one of an enumeration's cases.
+    public func choice<Choice: RawRepresentable>(_ type: Choice.Type) throws(JSONUnreadable) -> Choice
+    where Choice.RawValue == String {
+        guard let value = Choice(rawValue: try string()) else { throw JSONUnreadable() }
+        return value
+    }
+
+    public func value<Value: JSONReadable>(_ type: Value.Type) throws(JSONUnreadable) -> Value {
+        try Value(json: self)
+    }
+
+    /// The value, or nil for `null`: `try value.nonNull?.double()` reads an optional field as
+    /// `decodeIfPresent` does.
+    public var nonNull: JSONSlice? { isNull ? nil : self }
+
+    /// Calls `body` with each member of the object (throws when the value is not an object).
+    public func forEachMember(_ body: (JSONObjectReader.RawKey, JSONSlice) throws(JSONUnreadable) -> Void)
+    throws(JSONUnreadable) {
+        let bytes = self.bytes
+        let isObject = try JSONObjectReader.forEachMember(bytes, in: range) { key, value throws(JSONUnreadable) in
+            try body(key, JSONSlice(bytes: bytes, range: value))
+        }
+        guard isObject else { throw JSONUnreadable() }
+    }
+
+    /// The elements of an array (throws when the value is not an array).
+    public func array<Element: JSONReadable>(of type: Element.Type) throws(JSONUnreadable) -> [Element] {
+        var index = JSONObjectReader.skipWhitespace(bytes, range.lowerBound, range.upperBound)
+        guard index < range.upperBound, bytes[index] == UInt8(ascii: "[") else { throw JSONUnreadable() }
+        var elements: [Element] = []
+        index += 1
+        while true {
+            index = JSONObjectReader.skipWhitespace(bytes, index, range.upperBound)
+            guard index < range.upperBound else { throw JSONUnreadable() }
+            switch bytes[index] {
+            case UInt8(ascii: "]"):
+                return elements
+            case UInt8(ascii: ","):
+                index += 1
+            default:
+                let end = JSONObjectReader.endOfValue(bytes, index, range.upperBound)
+                elements.append(try Element(json: JSONSlice(bytes: bytes, range: index..<end)))
+                index = end
+            }
+        }
+    }
+}
+
+extension JSONReadable {
+    /// Reads the value at `range` of checked bytes: by hand, or with `JSONDecoder` for a shape
+    /// the hand reader does not take (whose error, if any, is thrown).
+    public static func read(checked bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) throws -> Self {
+        if let value = try? Self(json: JSONSlice(bytes: bytes, range: range)) { return value }
+        return try JSONCoding.makeDecoder().decode(Self.self, from: Data(UnsafeBufferPointer(rebasing: bytes[range])))
+    }
+}
+
+extension JSONWriter {
+    /// Writes `value` by hand when its type can, else with `JSONCoding`'s encoder.
+    public mutating func encodable<Value: Encodable>(_ value: Value) throws {
+        if let writable = value as? any JSONWritable {
+            writable.writeJSON(to: &self)
+        } else {
+            raw(try JSONCoding.makeEncoder().encode(value))
+        }
+    }
+
+    /// Starts an object's member: a comma unless `first`, then `"name":` (the caller's ASCII
+    /// names, written as they are). Members go in sorted order, as `JSONCoding`'s encoder writes.
+    public mutating func key(_ name: StaticString, first: inout Bool) {
+        if !first { byte(UInt8(ascii: ",")) }
+        first = false
+        byte(UInt8(ascii: "\""))
+        raw(name)
+        raw("\":")
+    }
+}
