@@ -16,6 +16,26 @@ public struct LocationPutRequest: Codable, Sendable {
     }
 }
 
+/// `location.put` reply: `{"stored": true, "at": ..., "expiresAt": ..., "preferences": {...}}`.
+///
+/// `stored` is false when a newer location was already held for the user (a late or repeated
+/// put never overwrites a fresher position); `at` and `expiresAt` then describe the one kept.
+/// `preferences` are the user's (as `preferences.get` gives them), so a caller that stores a
+/// position and then needs the settings, as the router does on every ask, makes one call.
+public struct LocationPutReply: Codable, Sendable, Equatable {
+    public var stored: Bool
+    public var at: Date
+    public var expiresAt: Date
+    public var preferences: Preferences?
+
+    public init(stored: Bool, at: Date, expiresAt: Date, preferences: Preferences? = nil) {
+        self.stored = stored
+        self.at = at
+        self.expiresAt = expiresAt
+        self.preferences = preferences
+    }
+}
+
 /// `location.get` / `location.forget` / `preferences.get` body.
 public struct UserRequest: Codable, Sendable {
     public var user: String

@@ -73,6 +73,12 @@ final class RealServices {
         try? FileManager.default.removeItem(at: dataDirectory)
     }
 
+    /// How many requests of each type location-cache has served.
+    func locationRequests() throws -> [String: UInt64] {
+        let client = try RequestClient(context: Context(), endpoint: location.endpoint, timeout: .seconds(5), retries: 0)
+        return try client.call(.sysStats, EmptyBody(), as: StatsBody.self).requestsByType
+    }
+
     func ask(_ utterance: String, user: String = "u1", at location: Coordinate? = nil,
              session: String? = nil) throws -> AssistantReply {
         try client.call(.assistantAsk, AssistantAskRequest(user: user, utterance: utterance, location: location,

@@ -55,6 +55,20 @@ struct RouterWithRealServicesTests {
         #expect(far.snippet?.id == "test/far")
     }
 
+    @Test func askWithLocation_storesItAndReadsThePreferencesInOneCall() throws {
+        let services = try RealServices()
+        defer { services.stop() }
+        _ = try services.ask("Ask FuelBoard to set my search radius to 1 mile")
+        let before = try services.locationRequests()
+        let near = try services.ask("Ask FuelBoard for the cheapest diesel near me", at: RealServices.selby)
+        #expect(near.snippet?.id == "test/near", "the one-mile radius came back with the put")
+        let after = try services.locationRequests()
+        #expect(after["location.put", default: 0] == before["location.put", default: 0] + 1)
+        #expect(after["preferences.get", default: 0] == before["preferences.get", default: 0])
+        let stored = try services.ask("Get directions to the cheapest diesel near me FuelBoard")
+        #expect(stored.outcome == .directions, "the position was stored")
+    }
+
     @Test func fuelAskedFor_thenAnsweredInTheSameSession() throws {
         let services = try RealServices()
         defer { services.stop() }

@@ -8,9 +8,17 @@ struct LocationPutGetTests {
         let fixture = try HandlerFixture()
         let at = fixture.clock.now.addingTimeInterval(-600)
         let reply = try fixture.put(at: at)
-        #expect(reply == LocationPutReply(stored: true, at: at, expiresAt: at.addingTimeInterval(24 * 3600)))
+        #expect(reply == LocationPutReply(stored: true, at: at, expiresAt: at.addingTimeInterval(24 * 3600),
+                                          preferences: .default))
         let location = try fixture.get()
         #expect(location == LocationReply(lat: Canary.lat, lng: Canary.lng, at: at, ageSeconds: 600))
+    }
+
+    @Test func put_answersWithTheUsersPreferences() throws {
+        let fixture = try HandlerFixture()
+        _ = try fixture.setPreferences(radius: .set(12), unit: .set(.km))
+        #expect(try fixture.put().preferences == Preferences(radiusMiles: 12, unit: .km))
+        #expect(try fixture.put("someone-else").preferences == .default)
     }
 
     @Test func put_whenAtMissing_usesTheServiceClock() throws {
@@ -91,7 +99,8 @@ struct LocationPutGetTests {
         let newer = fixture.clock.now
         try fixture.put(lat: 52, lng: -1, at: newer)
         let reply = try fixture.put(lat: 53, lng: -2, at: newer.addingTimeInterval(-60))
-        #expect(reply == LocationPutReply(stored: false, at: newer, expiresAt: newer.addingTimeInterval(24 * 3600)))
+        #expect(reply == LocationPutReply(stored: false, at: newer, expiresAt: newer.addingTimeInterval(24 * 3600),
+                                          preferences: .default))
         #expect(try fixture.get().lat == 52)
     }
 

@@ -14,21 +14,30 @@ struct RenderFacts {
     /// Checks that every field the outcome needs is present, naming all that are missing.
     init(_ request: RenderRequest) throws(ServiceError) {
         self.request = request
-        let present: [String: Bool] = [
-            "station": request.station != nil, "fuel": request.fuel != nil, "pricePence": request.pricePence != nil,
-            "distanceMiles": request.distanceMiles != nil, "updated": request.updated != nil,
-            "radiusMiles": request.radiusMiles != nil, "unit": request.unit != nil, "word": request.word != nil,
-        ]
-        let missing = request.outcome.requiredFields.filter { present[$0] != true }
+        let missing = request.outcome.requiredFields.filter { !Self.isPresent($0, in: request) }
         if !missing.isEmpty {
             let fields = missing.map { "\"\($0)\"" }.joined(separator: ", ")
             throw .badRequest("outcome \(request.outcome.rawValue) needs \(fields)")
         }
     }
 
+    private static func isPresent(_ field: String, in request: RenderRequest) -> Bool {
+        switch field {
+        case "station": request.station != nil
+        case "fuel": request.fuel != nil
+        case "pricePence": request.pricePence != nil
+        case "distanceMiles": request.distanceMiles != nil
+        case "updated": request.updated != nil
+        case "radiusMiles": request.radiusMiles != nil
+        case "unit": request.unit != nil
+        case "word": request.word != nil
+        default: false
+        }
+    }
+
     func station() throws(ServiceError) -> StationSummary {
         guard let station = request.station else { throw missing("station") }
-        guard !station.name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        guard !station.name.isBlank else {
             throw .badRequest("station.name is empty")
         }
         guard station.lat.isFinite, (-90...90).contains(station.lat) else {

@@ -56,7 +56,7 @@ public struct RenderHandler: Sendable {
     private func value(of fact: Fact, _ facts: RenderFacts, _ phrases: Phrasebook,
                        age: () throws(ServiceError) -> FeedAge) throws(ServiceError) -> String {
         switch fact {
-        case .station: try facts.station().name.trimmingCharacters(in: .whitespacesAndNewlines)
+        case .station: try facts.station().name.trimmingWhitespace
         case .postcode: try facts.station().postcode
         case .fuel: phrases.spokenFuel(try facts.fuel())
         case .fuelTitle: phrases.fuelTitle(try facts.fuel())

@@ -13,6 +13,10 @@ public struct TemplateCatalog: Sendable {
     /// Templates by lower-cased locale.
     private let tables: [String: [String: Template]]
     private let canonicalNames: [String: String]
+    /// The texts of each locale by its file name, and of en-GB: the answers to the requests
+    /// that name a locale exactly or none, worked out once.
+    private let textsByName: [String: LocaleTexts]
+    private let baseTexts: LocaleTexts
 
     /// Loads every `*.json` file in `directory` (other files are ignored).
     public init(directory: URL) throws(TemplateError) {
@@ -60,6 +64,10 @@ public struct TemplateCatalog: Sendable {
         self.tables = tables
         self.canonicalNames = canonicalNames
         locales = canonicalNames.values.sorted()
+        baseTexts = LocaleTexts(locale: Self.baseLocale, primary: base, base: base)
+        textsByName = Dictionary(uniqueKeysWithValues: canonicalNames.map { key, name in
+            (name, LocaleTexts(locale: name, primary: tables[key] ?? base, base: base))
+        })
     }
 
     /// The `Templates` resource folder shipped with the service.
@@ -90,6 +98,8 @@ public struct TemplateCatalog: Sendable {
     /// The texts for a requested locale: an exact match (any case, `_` or `-`), else a locale
     /// of the same language, else en-GB. Missing keys always fall back to en-GB.
     public func texts(for requested: String?) -> LocaleTexts {
+        guard let requested else { return baseTexts }
+        if let exact = textsByName[requested] { return exact }
         let base = tables[Self.baseLocale.lowercased()] ?? [:]
         let locale = resolve(requested)
         return LocaleTexts(locale: canonicalNames[locale] ?? Self.baseLocale, primary: tables[locale] ?? base,

@@ -92,9 +92,17 @@ enum LoadTestCommand {
         return report.failed ? ServiceMain.ExitCode.failure : ServiceMain.ExitCode.success
     }
 
-    /// Locations of every loaded station, from price-ingest's snapshot.
+    /// Locations of every loaded station, from price-ingest's snapshot. A price-ingest that does
+    /// not answer a ping within two seconds is not waited for (a large snapshot may take long).
     static func stationLocations(_ cli: CLIContext) throws -> [Coordinate] {
-        guard let client = try? cli.client(cli.topology.ingest, timeout: .seconds(30), retries: 0),
+        let endpoint = cli.topology.ingest
+        guard let probe = try? cli.client(endpoint, timeout: .seconds(2), retries: 0),
+              (try? probe.call(.sysPing, EmptyBody(), as: PingBody.self)) != nil else {
+            CLIContext.printStatus("price-ingest does not answer at \(endpoint)")
+            return []
+        }
+        CLIContext.printStatus("reading station positions from price-ingest at \(endpoint)")
+        guard let client = try? cli.client(endpoint, timeout: .seconds(30), retries: 0),
               let index = try? client.call(.ingestSnapshot, SnapshotRequest(), as: SnapshotReply.self) else { return [] }
         var locations: [Coordinate] = []
         for entry in index.retailers ?? [] {

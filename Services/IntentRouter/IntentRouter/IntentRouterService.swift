@@ -103,10 +103,12 @@ public final class IntentRouterService {
         do {
             body = try request.decodeBody(AssistantAskRequest.self)
             try Self.validate(user: body.user, location: body.location, session: body.session, locale: body.locale)
-            guard !body.utterance.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            guard !body.utterance.isBlank else {
                 throw ServiceError.badRequest("utterance is empty")
             }
-            guard body.utterance.count <= Self.maxUtteranceLength else {
+            // Counting characters walks the text; within the limit in bytes, it is within it.
+            guard body.utterance.utf8.count <= Self.maxUtteranceLength
+                    || body.utterance.count <= Self.maxUtteranceLength else {
                 throw ServiceError.badRequest("utterance is longer than \(Self.maxUtteranceLength) characters")
             }
         } catch {
@@ -166,9 +168,10 @@ public final class IntentRouterService {
         serial &+= 1
         let key = serial
         let ask = AskContext(kind: kind, requestID: request.logID, user: user, locale: locale, now: now,
-                             decision: decision, started: started, budget: configuration.deadline, responder: responder)
+                             reportedLocation: location, decision: decision, started: started,
+                             budget: configuration.deadline, responder: responder)
         inFlight[key] = ask
-        if let location { runner.storeLocation(location, ask) }
+        if let location, !ActionRunner.storesLocation(decision.step) { runner.storeLocation(location, ask) }
         switch decision.step {
         case .say(let prompt):
             let render = RenderRequest(outcome: prompt.outcome, radiusMiles: prompt.radiusMiles, word: prompt.word)

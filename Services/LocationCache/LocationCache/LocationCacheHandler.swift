@@ -36,10 +36,14 @@ public final class LocationCacheHandler {
         try LocationRules.checkObservationTime(at, now: window.now, ttl: ttl)
         let location = StoredLocation(lat: request.lat, lng: request.lng, observedAt: at,
                                       expiresAt: at.addingTimeInterval(ttl))
-        let (stored, held) = try storage(requestID) { try store.put(location, user: request.user, window: window) }
+        let (stored, held, preferences) = try storage(requestID) {
+            let (stored, held) = try store.put(location, user: request.user, window: window)
+            return (stored, held, try store.preferences(user: request.user))
+        }
         log.record(.debug, stored ? "location stored" : "older location ignored", requestID: requestID,
                    user: request.user)
-        return LocationPutReply(stored: stored, at: held.observedAt, expiresAt: held.expiresAt)
+        return LocationPutReply(stored: stored, at: held.observedAt, expiresAt: held.expiresAt,
+                                preferences: preferences.resolved)
     }
 
     public func get(_ request: UserRequest, requestID: String) throws(ServiceError) -> LocationReply {

@@ -112,3 +112,33 @@ extension Preferences: JSONWritable, JSONReadable {
         self.init(radiusMiles: radiusMiles, unit: unit)
     }
 }
+
+extension LocationPutReply: JSONWritable, JSONReadable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.raw(#"{"at":"#)
+        writer.date(at)
+        writer.raw(#","expiresAt":"#)
+        writer.date(expiresAt)
+        if let preferences {
+            writer.raw(#","preferences":"#)
+            preferences.writeJSON(to: &writer)
+        }
+        writer.raw(#","stored":"#)
+        writer.raw(stored ? "true" : "false")
+        writer.byte(UInt8(ascii: "}"))
+    }
+
+    public init(json: JSONSlice) throws(JSONUnreadable) {
+        var stored: Bool?
+        var at, expiresAt: Date?
+        var preferences: Preferences?
+        try json.forEachMember { key, value throws(JSONUnreadable) in
+            if key.matches("stored") { stored = try value.bool() }
+            else if key.matches("at") { at = try value.date() }
+            else if key.matches("expiresAt") { expiresAt = try value.date() }
+            else if key.matches("preferences") { preferences = try value.nonNull?.value(Preferences.self) }
+        }
+        guard let stored, let at, let expiresAt else { throw JSONUnreadable() }
+        self.init(stored: stored, at: at, expiresAt: expiresAt, preferences: preferences)
+    }
+}

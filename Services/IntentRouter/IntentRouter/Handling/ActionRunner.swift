@@ -35,11 +35,23 @@ final class ActionRunner {
         }
     }
 
-    /// Stores a location the ask carried as the user's last-known one (nobody waits for it).
-    func storeLocation(_ location: Coordinate, _ ask: AskContext) {
-        // Nobody reads the reply, so it is not decoded either.
-        backends.location.send(.locationPut, LocationPutRequest(user: ask.user, lat: location.lat, lng: location.lng),
-                               deadline: ask.dataDeadline) { _ in }
+    /// Stores a location the ask carried as the user's last-known one. With `preferences`, the
+    /// reply's preferences are passed on (nil when the put failed); without, nobody waits for it.
+    func storeLocation(_ location: Coordinate, _ ask: AskContext, preferences: ((Preferences?) -> Void)? = nil) {
+        let request = LocationPutRequest(user: ask.user, lat: location.lat, lng: location.lng)
+        guard let preferences else {
+            // Nobody reads the reply, so it is not decoded either.
+            return backends.location.send(.locationPut, request, deadline: ask.dataDeadline) { _ in }
+        }
+        backends.location.call(.locationPut, request, as: LocationPutReply.self, deadline: ask.dataDeadline) { result in
+            preferences((try? result.get())?.preferences)
+        }
+    }
+
+    /// Whether the ask's step stores the location the ask carried itself (so the caller need not).
+    static func storesLocation(_ step: Decision.Step) -> Bool {
+        if case .handle(.findCheapest) = step { return true }
+        return false
     }
 
     static func settingOutcome(_ result: Result<Preferences, ServiceError>, outcome: DialogOutcome) -> Handled {
@@ -80,9 +92,25 @@ final class ActionRunner {
                 }
             }
         }
+        if let reported = ask.reportedLocation {
+            // One call stores the position the ask carried and answers with the preferences.
+            storeLocation(reported, ask) { [weak self] (preferences: Preferences?) in
+                if let preferences {
+                    gathered.preferences = preferences
+                } else {
+                    self?.readPreferences(ask) { gathered.preferences = $0 }
+                }
+            }
+        } else {
+            readPreferences(ask) { gathered.preferences = $0 }
+        }
+    }
+
+    /// The user's preferences, or the defaults when location-cache cannot say.
+    private func readPreferences(_ ask: AskContext, _ done: @escaping (Preferences) -> Void) {
         backends.location.call(.preferencesGet, UserRequest(user: ask.user), as: Preferences.self,
                                deadline: ask.dataDeadline) { result in
-            gathered.preferences = (try? result.get()) ?? .default
+            done((try? result.get()) ?? .default)
         }
     }
 

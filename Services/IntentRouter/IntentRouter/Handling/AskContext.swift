@@ -10,6 +10,8 @@ final class AskContext {
     let user: String
     let locale: String?
     let now: Date?
+    /// The position the ask itself carried (stored as the user's last-known one).
+    let reportedLocation: Coordinate?
     let decision: Decision
     let started: ContinuousClock.Instant
     /// When the user must have an answer.
@@ -21,13 +23,15 @@ final class AskContext {
     let responder: Responder
     private(set) var answered = false
 
-    init(kind: String, requestID: String, user: String, locale: String?, now: Date?, decision: Decision,
+    init(kind: String, requestID: String, user: String, locale: String?, now: Date?,
+         reportedLocation: Coordinate? = nil, decision: Decision,
          started: ContinuousClock.Instant, budget: Duration, responder: Responder) {
         self.kind = kind
         self.requestID = requestID
         self.user = user
         self.locale = locale
         self.now = now
+        self.reportedLocation = reportedLocation
         self.decision = decision
         self.started = started
         self.responder = responder
