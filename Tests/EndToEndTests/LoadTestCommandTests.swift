@@ -65,6 +65,21 @@ struct LoadTestCommandTests {
         #expect(svg.components(separatedBy: "<polyline").count - 1 >= 2)
     }
 
+    @Test func stationPoints_withoutPriceIngest_sayWhyAndUseUniformPointsWithoutWaiting() throws {
+        let stack = try Self.loadedStack()
+        let socket = try Socket(stack.context, .router)
+        let nowhere = try socket.bind("tcp://127.0.0.1:*")
+        socket.close()  // an ephemeral port that nobody serves
+        let started = ContinuousClock.now
+        let cli = try ServiceProcess("fuelboard", ["loadtest", "--ingest", nowhere, "--lookup", stack.lookupEndpoint ?? "",
+                                                   "--requests", "20", "--duration", "5s", "--warmup", "0s",
+                                                   "--points", "stations"])
+        #expect(try cli.waitForExit(timeout: .seconds(30)) == 0, "\(cli.log.suffix(600))")
+        #expect(ContinuousClock.now - started < .seconds(15), "the 30 s snapshot timeout was waited out")
+        #expect(cli.log.contains("price-ingest does not answer at \(nowhere)"))
+        #expect(cli.log.contains("using uniform points"))
+    }
+
     @Test func aServerThatIsNotThere_isReportedAsTimeouts_withExitStatus1() throws {
         let stack = try DataPathStack(startLookup: false)
         let socket = try Socket(stack.context, .router)
