@@ -125,6 +125,22 @@ public final class Database {
         return result
     }
 
+    /// Opens a transaction that stays open across calls until `commit()` (for group commit:
+    /// several writes, one commit). Throws when one is already open.
+    public func begin() throws {
+        try execute("BEGIN IMMEDIATE")
+    }
+
+    /// Commits the transaction `begin()` opened; on failure rolls it back and rethrows.
+    public func commit() throws {
+        do {
+            try execute("COMMIT")
+        } catch {
+            rollbackIfOpen()
+            throw error
+        }
+    }
+
     /// True while a transaction is open on this connection.
     public var isInTransaction: Bool {
         guard let handle else { return false }

@@ -158,13 +158,18 @@ public final class ReplyServer {
         }
     }
 
-    /// Handles every request already queued, then returns to the poll.
+    /// Runs after each batch of requests taken from the socket, before the loop waits again: a
+    /// service that defers replies until the batch's work is durable (group commit) sends them here.
+    public var afterBatch: (() -> Void)?
+
+    /// Handles every request already queued (up to 1000), then returns to the poll.
     private func drainRequests() throws(ZMQError) {
         var handled = 0
         while handled < 1000, let frames = try receiveIfReady(socket) {
             handle(frames)
             handled += 1
         }
+        if handled > 0 { afterBatch?() }
     }
 
     private func handle(_ frames: [Data]) {

@@ -13,6 +13,7 @@ public final class LocationCacheService {
 
     public let server: ReplyServer
     public let handler: LocationCacheHandler
+    private let batch: PutBatch
 
     public init(context: Context, configuration: LocationCacheConfiguration, logger: Logger,
                 log: EventLog? = nil) throws {
@@ -21,22 +22,46 @@ public final class LocationCacheService {
         handler = LocationCacheHandler(store: store, ttl: configuration.ttl, now: configuration.now, log: log)
         server = try ReplyServer(name: Self.name, context: context, bind: configuration.endpoint, logger: logger,
                                  maxRequestBytes: configuration.maxRequestBytes)
-        register(.locationPut, LocationPutRequest.self, handler.put)
+        batch = PutBatch(store: store, log: log)
+        registerPut()
         register(.locationGet, UserRequest.self, handler.get)
         register(.locationForget, UserRequest.self, handler.forget)
         register(.preferencesGet, UserRequest.self, handler.preferences)
         register(.preferencesSet, PreferencesUpdate.self, handler.setPreferences)
-        server.statsDetails = { [handler] in handler.statsDetails() }
-        server.after(.zero) { [handler] in handler.purgeExpired() }
-        server.every(configuration.purgeInterval) { [handler] in handler.purgeExpired() }
+        server.afterBatch = { [batch] in batch.commit() }
+        server.statsDetails = { [handler, batch] in
+            handler.statsDetails().merging(["putBatches": .number(Double(batch.commits)),
+                                            "putsInBatches": .number(Double(batch.puts))]) { $1 }
+        }
+        server.after(.zero) { [handler, batch] in batch.commit(); handler.purgeExpired() }
+        server.every(configuration.purgeInterval) { [handler, batch] in batch.commit(); handler.purgeExpired() }
         log.record(.info, "store open", counts: ["ttlSeconds": Int(handler.ttl)])
     }
 
-    /// Registers a handler whose body is decoded with value-free error sentences.
+    /// `location.put` joins the batch's transaction and its reply waits for the commit.
+    private func registerPut() {
+        server.on(MessageType.locationPut.rawValue) { [handler, batch] request in
+            do {
+                let body = try request.readBody(LocationPutRequest.self)
+                    ?? RequestDecoding.body(LocationPutRequest.self, from: request.payload, requestType: .locationPut)
+                try batch.join()
+                let reply = try handler.put(body, requestID: request.logID)
+                let (outcome, responder) = request.deferReply()
+                batch.wait(responder, reply)
+                return outcome
+            } catch {
+                return request.reply(error: ServiceError.from(error))
+            }
+        }
+    }
+
+    /// Registers a handler whose body is decoded with value-free error sentences. The open batch
+    /// of puts is committed first, so the handler sees every put acknowledged before it.
     private func register<Body: Decodable & Sendable, Out: Encodable>(
         _ type: MessageType, _ body: Body.Type, _ work: @escaping (Body, String) throws(ServiceError) -> Out
     ) {
-        server.on(type.rawValue) { request in
+        server.on(type.rawValue) { [batch] request in
+            batch.commit()
             do {
                 let body = try request.readBody(Body.self)
                     ?? RequestDecoding.body(Body.self, from: request.payload, requestType: type)

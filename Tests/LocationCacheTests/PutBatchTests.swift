@@ -1,0 +1,96 @@
+import Foundation
+import LocationCache
+import Messages
+import ServiceKit
+import ServiceTesting
+import Testing
+import ZeroMQ
+
+/// Group commit: puts queued together are committed together, each acknowledged only after its
+/// commit, and any other request sees every put sent before it.
+struct PutBatchTests {
+    private static func start(_ directory: TemporaryDirectory) throws -> InProcessService {
+        let url = directory.url
+        return try InProcessService.start { context in
+            try LocationCacheService(context: context,
+                                     configuration: LocationCacheConfiguration(endpoint: "tcp://127.0.0.1:*",
+                                                                               dataDirectory: url),
+                                     logger: Logger(label: "location-cache", level: .critical),
+                                     log: EventLog { _ in }).server
+        }
+    }
+
+    private static func frame(_ id: String, _ type: MessageType, _ body: String) -> Data {
+        Data(#"{"v":1,"id":"\#(id)","type":"\#(type.rawValue)","body":\#(body)}"#.utf8)
+    }
+
+    /// Sends every frame at once (they queue together), then reads one reply per frame by id.
+    private static func pipelined(_ service: InProcessService, _ frames: [Data]) throws -> [String: [String: Any]] {
+        let socket = try Socket(service.context, .dealer)
+        defer { socket.close() }
+        socket.receiveTimeout = .seconds(5)
+        try socket.connect(service.endpoint)
+        for frame in frames { try socket.send([frame]) }
+        var replies: [String: [String: Any]] = [:]
+        for _ in frames {
+            let reply = try socket.receive()
+            let json = try #require(try JSONSerialization.jsonObject(with: reply.last ?? Data()) as? [String: Any])
+            replies[json["id"] as? String ?? "?"] = json
+        }
+        return replies
+    }
+
+    private static func stats(_ service: InProcessService) throws -> StatsBody {
+        let client = try RequestClient(context: Context(), endpoint: service.endpoint, timeout: .seconds(5), retries: 0)
+        return try client.call(.sysStats, EmptyBody(), as: StatsBody.self)
+    }
+
+    @Test func queuedPuts_areCommittedTogether_andEachIsAcknowledged() throws {
+        let directory = try TemporaryDirectory()
+        let service = try Self.start(directory)
+        defer { service.stop() }
+        let count = 200
+        let frames = (0..<count).map { Self.frame("p\($0)", .locationPut, #"{"user":"u\#($0)","lat":53.78,"lng":-1.06}"#) }
+        let replies = try Self.pipelined(service, frames)
+        #expect(replies.count == count)
+        #expect(replies.values.allSatisfy { $0["ok"] as? Bool == true })
+        #expect(replies.values.allSatisfy { ($0["body"] as? [String: Any])?["stored"] as? Bool == true })
+
+        let details = try Self.stats(service).details
+        let batches = try #require(details["putBatches"].flatMap { if case .number(let n) = $0 { n } else { nil } })
+        #expect(details["putsInBatches"] == .number(Double(count)))
+        #expect(batches >= 1 && batches < Double(count), "\(batches) commits for \(count) queued puts")
+        #expect(details["usersStored"] == .number(Double(count)), "every acknowledged put is in the file")
+    }
+
+    @Test func aGetQueuedBehindPuts_seesThem_andABadPutFailsAlone() throws {
+        let directory = try TemporaryDirectory()
+        let service = try Self.start(directory)
+        let replies: [String: [String: Any]]
+        do {
+            defer { service.stop() }
+            replies = try Self.pipelined(service, [
+                Self.frame("put-1", .locationPut, #"{"user":"alice","lat":53.78,"lng":-1.06}"#),
+                Self.frame("bad", .locationPut, #"{"user":"bob","lat":91,"lng":0}"#),
+                Self.frame("put-2", .locationPut, #"{"user":"carol","lat":51.5,"lng":-0.12}"#),
+                Self.frame("get", .locationGet, #"{"user":"alice"}"#),
+                Self.frame("put-3", .locationPut, #"{"user":"alice","lat":52.0,"lng":-1.5}"#),
+            ])
+        }
+        #expect(replies["put-1"]?["ok"] as? Bool == true)
+        #expect((replies["bad"]?["error"] as? [String: Any])?["code"] as? String == "bad_request")
+        #expect(replies["put-2"]?["ok"] as? Bool == true)
+        #expect((replies["get"]?["body"] as? [String: Any])?["lat"] as? Double == 53.78)
+        #expect(replies["put-3"]?["ok"] as? Bool == true)
+
+        // After restarting on the same file, all three good puts are there.
+        let again = try Self.start(directory)
+        defer { again.stop() }
+        let after = try Self.pipelined(again, ["alice", "bob", "carol"].map {
+            Self.frame($0, .locationGet, #"{"user":"\#($0)"}"#)
+        })
+        #expect((after["alice"]?["body"] as? [String: Any])?["lat"] as? Double == 52.0)
+        #expect((after["bob"]?["error"] as? [String: Any])?["code"] as? String == "not_found")
+        #expect((after["carol"]?["body"] as? [String: Any])?["lat"] as? Double == 51.5)
+    }
+}
