@@ -159,6 +159,44 @@ struct HandCodingTests {
         #expect(hand.now == decoded.now && hand.now == Date(timeIntervalSince1970: 1_760_003_117))
     }
 
+    @Test func snapshots_areReadAsTheDecoderReadsThem() throws {
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<50 {
+            let stations = (0..<Int.random(in: 0...20, using: &random)).map { _ in
+                var prices: [FuelCode: Price] = [:]
+                for fuel in FuelCode.allCases where Bool.random(using: &random) {
+                    prices[fuel] = Price(tenths: Int32.random(in: 1...30_000, using: &random))
+                }
+                return Station(id: Self.pick(Self.texts, &random), retailer: Self.pick(Self.texts, &random),
+                               siteId: Self.pick(Self.texts, &random), brand: Self.pick(Self.texts, &random),
+                               name: Self.pick(Self.texts, &random), address: Self.pick(Self.texts, &random),
+                               postcode: Self.pick(Self.texts, &random),
+                               location: Bool.random(using: &random)
+                                   ? Coordinate(lat: Self.pick(Self.numbers, &random), lng: Self.pick(Self.numbers, &random))
+                                   : nil,
+                               reportedLatitude: Self.maybe(Self.numbers, &random),
+                               reportedLongitude: Self.maybe(Self.numbers, &random),
+                               prices: prices, updated: Self.pick(Self.dates, &random))
+            }
+            let state = RetailerState(version: UInt64.random(in: 0...1 << 40, using: &random),
+                                      retailer: Self.pick(Self.texts, &random), updated: Self.pick(Self.dates, &random),
+                                      stations: stations)
+            let entries = [SnapshotReply.Entry(retailer: "asda", version: 3, stationCount: 790)]
+            for reply in [SnapshotReply(version: 9, state: state), SnapshotReply(version: 9, retailers: entries)] {
+                let text = try Self.reference(reply)
+                #expect(Self.handWritten(reply) == text)
+                let read = try #require(Self.handRead(SnapshotReply.self, text), "hand reader refused \(text.prefix(300))")
+                #expect(try Self.reference(read) == text)
+            }
+        }
+        // A price under a key that is no fuel code is left to the decoder (which refuses it).
+        let odd = #"{"version":1,"state":{"version":1,"retailer":"x","updated":"2025-10-09T09:45:17Z","stations":[{"#
+            + #""id":"x/1","retailer":"x","siteId":"1","brand":"B","name":"N","address":"A","postcode":"P","#
+            + #""prices":{"LPG":80.1},"updated":"2025-10-09T09:45:17Z"}]}}"#
+        #expect(Self.handRead(SnapshotReply.self, odd) == nil)
+        #expect(throws: (any Error).self) { try JSONCoding.decode(SnapshotReply.self, from: Data(odd.utf8)) }
+    }
+
     // MARK: - Times
 
     @Test func times_areReadAsTheDecoderReadsThem() throws {
