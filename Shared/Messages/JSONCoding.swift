@@ -42,7 +42,8 @@ public enum JSONCoding {
         if let writable = value as? any JSONWritable {
             var writer = JSONWriter(capacity: 256)
             writable.writeJSON(to: &writer)
-            return writer.data
+            // A number that is not finite: the encoder's error, as before.
+            if !writer.wroteNonFinite { return writer.data }
         }
         return try makeEncoder().encode(value)
     }

@@ -146,7 +146,12 @@ public struct IncomingRequest {
     /// A success reply carrying `body` (written straight into the envelope when it can write itself).
     public func reply<Out: Encodable>(_ body: Out) -> ReplyServer.Outcome {
         if let writable = body as? any JSONWritable {
-            return reply { out in writable.writeJSON(to: &out) }
+            var refused = false
+            let outcome = reply { out in
+                writable.writeJSON(to: &out)
+                refused = out.wroteNonFinite
+            }
+            if !refused { return outcome }
         }
         do {
             return reply(bodyJSON: try JSONCoding.encode(body))

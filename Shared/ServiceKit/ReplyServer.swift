@@ -165,11 +165,11 @@ public final class ReplyServer {
     /// Handles every request already queued (up to 1000), then returns to the poll.
     private func drainRequests() throws(ZMQError) {
         var handled = 0
+        defer { if handled > 0 { afterBatch?() } }  // also when a receive throws mid-batch
         while handled < 1000, let frames = try receiveIfReady(socket) {
             handle(frames)
             handled += 1
         }
-        if handled > 0 { afterBatch?() }
     }
 
     private func handle(_ frames: [Data]) {

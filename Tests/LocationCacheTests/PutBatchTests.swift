@@ -3,6 +3,7 @@ import LocationCache
 import Messages
 import ServiceKit
 import ServiceTesting
+import SQLite
 import Testing
 import ZeroMQ
 
@@ -92,5 +93,52 @@ struct PutBatchTests {
         #expect((after["alice"]?["body"] as? [String: Any])?["lat"] as? Double == 52.0)
         #expect((after["bob"]?["error"] as? [String: Any])?["code"] as? String == "not_found")
         #expect((after["carol"]?["body"] as? [String: Any])?["lat"] as? Double == 51.5)
+    }
+
+    @Test func aBatchSQLiteRolledBackByItself_failsEveryPutInIt_andNoneIsAcknowledgedLater() throws {
+        let directory = try TemporaryDirectory()
+        try Self.start(directory).stop()  // creates the file and its tables
+        // A put for "boom" makes SQLite roll the whole transaction back, as an I/O error would.
+        let database = try Database(path: directory.url.appendingPathComponent(LocationStore.fileName).path)
+        try database.execute("""
+            CREATE TRIGGER boom BEFORE INSERT ON locations WHEN NEW.user_id = 'boom'
+            BEGIN SELECT RAISE(ROLLBACK, 'simulated failure'); END
+            """)
+        database.close()
+        let service = try Self.start(directory)
+        defer { service.stop() }
+        let replies = try Self.pipelined(service, [
+            Self.frame("first", .locationPut, #"{"user":"first","lat":53.78,"lng":-1.06}"#),
+            Self.frame("alice", .locationPut, #"{"user":"alice","lat":53.78,"lng":-1.06}"#),
+            Self.frame("boom", .locationPut, #"{"user":"boom","lat":53.78,"lng":-1.06}"#),
+        ])
+        for id in ["first", "alice", "boom"] {
+            #expect((replies[id]?["error"] as? [String: Any])?["code"] as? String == "internal", "\(id)")
+        }
+        let later = try Self.pipelined(service, [
+            Self.frame("carol", .locationPut, #"{"user":"carol","lat":51.5,"lng":-0.12}"#),
+            Self.frame("get-first", .locationGet, #"{"user":"first"}"#),
+            Self.frame("get-alice", .locationGet, #"{"user":"alice"}"#),
+        ])
+        #expect(later["carol"]?["ok"] as? Bool == true)
+        #expect((later["get-first"]?["error"] as? [String: Any])?["code"] as? String == "not_found")
+        #expect((later["get-alice"]?["error"] as? [String: Any])?["code"] as? String == "not_found")
+    }
+
+    @Test func aPutWhosePreferencesCannotBeRead_changesNothing() throws {
+        let directory = try TemporaryDirectory()
+        try Self.start(directory).stop()
+        let database = try Database(path: directory.url.appendingPathComponent(LocationStore.fileName).path)
+        try database.execute("PRAGMA ignore_check_constraints = ON")
+        try database.execute("INSERT INTO preferences (user_id, unit) VALUES ('dave', 'furlongs')")
+        database.close()
+        let service = try Self.start(directory)
+        defer { service.stop() }
+        let replies = try Self.pipelined(service, [
+            Self.frame("put", .locationPut, #"{"user":"dave","lat":53.78,"lng":-1.06}"#),
+        ])
+        #expect((replies["put"]?["error"] as? [String: Any])?["code"] as? String == "internal")
+        let after = try Self.pipelined(service, [Self.frame("get", .locationGet, #"{"user":"dave"}"#)])
+        #expect((after["get"]?["error"] as? [String: Any])?["code"] as? String == "not_found")
     }
 }

@@ -258,6 +258,43 @@ struct HandCodingTests {
         #expect(viaCoding?.indexedStations == viaDecoder?.indexedStations)
     }
 
+    @Test func whatTheDecoderReadsItsOwnWay_isLeftToIt() throws {
+        // A key given twice (the decoder keeps the first), a key with escapes (one that does not
+        // even resolve), a zero written with an exponent or underflowing (the decoder refuses it).
+        let twice = #"{"user":"a","user":"b"}"#
+        #expect(Self.handRead(UserRequest.self, twice) == nil)
+        #expect(try JSONCoding.decode(UserRequest.self, from: Data(twice.utf8)).user
+                == JSONCoding.makeDecoder().decode(UserRequest.self, from: Data(twice.utf8)).user)
+        #expect(Self.handRead(Coordinate.self, #"{"lat":1,"l\u0061t":2,"lng":3}"#) == nil)
+        #expect(Self.handRead(Coordinate.self, #"{"lat":1,"lng":2,"x\ud800":1}"#) == nil)
+        for zero in ["1e-400", "-1e-400", "0e1", "0.00e2", "2.4703282292062327e-324"] {
+            let text = #"{"lat":\#(zero),"lng":5}"#
+            #expect(Self.handRead(Coordinate.self, text) == nil, "\(zero)")
+            let viaCoding = try? JSONCoding.decode(Coordinate.self, from: Data(text.utf8))
+            let viaDecoder = try? JSONCoding.makeDecoder().decode(Coordinate.self, from: Data(text.utf8))
+            #expect(viaCoding == viaDecoder, "\(zero)")
+        }
+        #expect(Self.handRead(Coordinate.self, #"{"lat":0,"lng":-0.0}"#) == Coordinate(lat: 0, lng: -0.0))
+    }
+
+    @Test func aNumberThatIsNotFinite_isRefusedAsTheEncoderRefusesIt() {
+        #expect(throws: (any Error).self) { try JSONCoding.encode(Coordinate(lat: 1, lng: .nan)) }
+        #expect(throws: (any Error).self) { try JSONCoding.encode(Preferences(radiusMiles: .infinity, unit: .km)) }
+        #expect((try? JSONCoding.encode(Coordinate(lat: 1, lng: 2))) != nil)
+    }
+
+    @Test func whitespace_isWhatFoundationCountsAsWhitespace() {
+        let foundation = CharacterSet.whitespacesAndNewlines
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            #expect(scalar.isWhitespaceOrNewline == foundation.contains(scalar), "U+\(String(value, radix: 16))")
+        }
+        for text in ["", " ", "\u{200B}\t\n", " a ", "\u{3000}Tesco Selby\u{200B}", "x"] {
+            #expect(text.isBlank == text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+            #expect(text.trimmingWhitespace == text.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+    }
+
     @Test func invalidJSON_isNeverReadByHand() {
         // Foundation's decoder is more lenient than StrictJSON; its answer stays the answer.
         let text = #"{"radiusMiles":5,"unit":"km",}"#

@@ -52,6 +52,13 @@ struct JSONWriterTests {
         for _ in 0..<500 {
             dates.append(Date(timeIntervalSince1970: Double(Int.random(in: -2_000_000_000...4_000_000_000, using: &random))))
         }
+        // Before the Gregorian calendar (Foundation writes the Julian date), and after year 9999.
+        for _ in 0..<300 {
+            dates.append(Date(timeIntervalSince1970: Double(Int.random(in: -62_000_000_000...(-12_219_292_800),
+                                                                       using: &random))))
+            dates.append(Date(timeIntervalSince1970: Double(Int.random(in: 253_402_300_800...300_000_000_000,
+                                                                       using: &random))))
+        }
         for date in dates {
             #expect(Self.written { $0.date(date) } == (try Self.encoded([date])).dropFirst().dropLast(), "date \(date)")
         }

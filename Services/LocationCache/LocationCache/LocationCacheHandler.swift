@@ -36,9 +36,11 @@ public final class LocationCacheHandler {
         try LocationRules.checkObservationTime(at, now: window.now, ttl: ttl)
         let location = StoredLocation(lat: request.lat, lng: request.lng, observedAt: at,
                                       expiresAt: at.addingTimeInterval(ttl))
+        // Preferences first: a put that fails must have changed nothing.
         let (stored, held, preferences) = try storage(requestID) {
+            let preferences = try store.preferences(user: request.user)
             let (stored, held) = try store.put(location, user: request.user, window: window)
-            return (stored, held, try store.preferences(user: request.user))
+            return (stored, held, preferences)
         }
         log.record(.debug, stored ? "location stored" : "older location ignored", requestID: requestID,
                    user: request.user)

@@ -25,12 +25,25 @@ final class PutBatch {
     /// Makes sure the batch's transaction is open before a put writes.
     func join() throws(ServiceError) {
         guard !store.database.isInTransaction else { return }
+        failLost()
         do {
             try store.database.begin()
         } catch {
             log.record(.error, "store failed", failure: error)
             throw ServiceError(.internal, "the location store failed; nothing was changed")
         }
+    }
+
+    /// Fails the puts still waiting when no transaction is open: SQLite ended the batch's
+    /// transaction by itself (it rolls back on some errors: I/O, a full disk, no memory), so
+    /// nothing of them was stored.
+    private func failLost() {
+        guard !waiting.isEmpty else { return }
+        let lost = waiting
+        waiting.removeAll(keepingCapacity: true)
+        log.record(.error, "store failed: the batch was rolled back", counts: ["puts": lost.count])
+        let failure = ServiceError(.internal, "the location store failed; nothing was changed")
+        for (responder, _) in lost { responder.fail(failure) }
     }
 
     /// Holds a put's reply until the batch commits.
@@ -41,7 +54,7 @@ final class PutBatch {
     /// Commits the open batch, then answers its puts: with their replies, or every one with an
     /// error when the commit failed (it was rolled back: nothing of the batch was stored).
     func commit() {
-        guard store.database.isInTransaction else { return }
+        guard store.database.isInTransaction else { return failLost() }
         let answered = waiting
         waiting.removeAll(keepingCapacity: true)
         do {

@@ -2,7 +2,9 @@ import Foundation
 
 /// A message that writes its own JSON: byte for byte what `JSONCoding`'s encoder writes for it
 /// (keys sorted, absent optionals left out), with no encoder and no intermediate values.
-/// `JSONCoding.encode` and the reply and request writers use it wherever a type has it.
+/// `JSONCoding.encode` and the reply and request writers use it wherever a type has it. A number
+/// that is not finite is written `null` and marks the writer (`wroteNonFinite`): callers then
+/// fall back to the encoder, which refuses the value as it always did.
 public protocol JSONWritable: Encodable {
     func writeJSON(to writer: inout JSONWriter)
 }
@@ -36,6 +38,9 @@ public struct JSONSlice {
 
     public func double() throws(JSONUnreadable) -> Double {
         guard let value = JSONObjectReader.number(bytes, range), value.isFinite else { throw JSONUnreadable() }
+        // A zero written with an exponent (`0e1`, or `1e-400` that underflows) is refused by
+        // JSONDecoder: left to it, for the same answer.
+        if value == 0, bytes[range].contains(where: { $0 | 0x20 == UInt8(ascii: "e") }) { throw JSONUnreadable() }
         return value
     }
 
@@ -132,12 +137,26 @@ public struct JSONSlice {
     /// `decodeIfPresent` does.
     public var nonNull: JSONSlice? { isNull ? nil : self }
 
-    /// Calls `body` with each member of the object (throws when the value is not an object).
+    /// Calls `body` with each member of the object. Throws when the value is not an object, and
+    /// for what JSONDecoder reads its own way: a key written with escapes (one may not even
+    /// resolve), a key given twice (the decoder keeps the first), more than 32 members.
     public func forEachMember(_ body: (JSONObjectReader.RawKey, JSONSlice) throws(JSONUnreadable) -> Void)
     throws(JSONUnreadable) {
         let bytes = self.bytes
-        let isObject = try JSONObjectReader.forEachMember(bytes, in: range) { key, value throws(JSONUnreadable) in
-            try body(key, JSONSlice(bytes: bytes, range: value))
+        let isObject = try withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: 32) {
+            seen throws(JSONUnreadable) -> Bool in
+            var count = 0
+            return try JSONObjectReader.forEachMember(bytes, in: range) { key, value throws(JSONUnreadable) in
+                guard !key.hasEscape, count < seen.count else { throw JSONUnreadable() }
+                for index in 0..<count where seen[index].count == key.range.count
+                    && memcmp(bytes.baseAddress! + seen[index].lowerBound, bytes.baseAddress! + key.range.lowerBound,
+                              key.range.count) == 0 {
+                    throw JSONUnreadable()
+                }
+                seen[count] = key.range
+                count += 1
+                try body(key, JSONSlice(bytes: bytes, range: value))
+            }
         }
         guard isObject else { throw JSONUnreadable() }
     }
@@ -175,10 +194,13 @@ extension JSONReadable {
 }
 
 extension JSONWriter {
-    /// Writes `value` by hand when its type can, else with `JSONCoding`'s encoder.
+    /// Writes `value` by hand when its type can, else with `JSONCoding`'s encoder (which also
+    /// gives the error for a number that is not finite).
     public mutating func encodable<Value: Encodable>(_ value: Value) throws {
         if let writable = value as? any JSONWritable {
+            let before = wroteNonFinite
             writable.writeJSON(to: &self)
+            if wroteNonFinite && !before { _ = try JSONCoding.makeEncoder().encode(value) }
         } else {
             raw(try JSONCoding.makeEncoder().encode(value))
         }

@@ -11,6 +11,9 @@ public struct JSONWriter: ~Copyable {
     private var capacity: Int
     /// Bytes written so far.
     public private(set) var count = 0
+    /// Set once a number that is not finite was written (as `null`): `JSONEncoder` refuses such
+    /// a value, so callers that promise its output fall back to it (see `JSONCoding.encode`).
+    public private(set) var wroteNonFinite = false
 
     public init(capacity: Int = 512) {
         self.capacity = max(capacity, 64)
@@ -117,7 +120,10 @@ public struct JSONWriter: ~Copyable {
     /// written digit by digit: for them the decimal text with the fewest decimals that reads back
     /// as the same value is the shortest form, and no other text of that length does.
     public mutating func number(_ value: Double) {
-        guard value.isFinite else { return raw("null") }
+        guard value.isFinite else {
+            wroteNonFinite = true
+            return raw("null")
+        }
         if value == 0 { return value.sign == .minus ? raw("-0") : raw("0") }
         // Up to 2^53 `description` writes whole numbers in full, with a `.0` the encoder drops.
         if value == value.rounded(), abs(value) <= 0x1p53 { return integer(Int64(value)) }
@@ -172,13 +178,13 @@ public struct JSONWriter: ~Copyable {
         count += length
     }
 
-    /// A date as a JSON string, ISO-8601 in UTC to the second (`"2025-10-09T09:45:17Z"`), the
-    /// text `CivilCalendar.iso8601` gives, and `JSONCoding` too for dates since the Gregorian
-    /// calendar began (15 October 1582; Foundation writes earlier ones in the Julian calendar).
+    /// A date as a JSON string, ISO-8601 in UTC to the second (`"2025-10-09T09:45:17Z"`), as
+    /// `JSONCoding` writes it: digit by digit for the years 1583 to 9999, through Foundation's
+    /// formatter otherwise (it writes dates before the Gregorian calendar in the Julian one).
     public mutating func date(_ date: Date) {
         let time = CivilCalendar.utc(date)
-        guard (1000...9999).contains(time.year) else {
-            return string(CivilCalendar.iso8601(date))
+        guard (1583...9999).contains(time.year) else {
+            return string(JSONCoding.formatISO8601(date))
         }
         byte(UInt8(ascii: "\""))
         digits(UInt64(time.year), minimumCount: 4)
