@@ -19,6 +19,6 @@ extension StringProtocol {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.isWhitespaceOrNewline }),
               let last = scalars.lastIndex(where: { !$0.isWhitespaceOrNewline }) else { return "" }
-        return String(String.UnicodeScalarView(scalars[first...last]))
+        return String(self[first..<scalars.index(after: last)])
     }
 }
