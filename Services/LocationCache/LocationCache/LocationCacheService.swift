@@ -56,7 +56,8 @@ public final class LocationCacheService {
     }
 
     /// Registers a handler whose body is decoded with value-free error sentences. The open batch
-    /// of puts is committed first, so the handler sees every put acknowledged before it.
+    /// of puts is committed (and answered) first, so the handler comes after every put sent
+    /// before it, on disk as in the replies.
     private func register<Body: Decodable & Sendable, Out: Encodable>(
         _ type: MessageType, _ body: Body.Type, _ work: @escaping (Body, String) throws(ServiceError) -> Out
     ) {
