@@ -67,25 +67,30 @@ struct LoadRunner {
         var frame: [UInt8] = []
         let delimiter = [Data()]
 
-        func send(intended: ContinuousClock.Instant) throws {
+        /// Sends the next request. Its latency counts from `intended` (open loop: its place in the
+        /// schedule), or from the moment it goes out when nil (closed loop).
+        func send(intended: ContinuousClock.Instant?) throws {
             plan.frame(sequence, into: &frame)
+            inFlight[sequence] = intended ?? .now
             try socket.send(delimiter, then: frame)
-            inFlight[sequence] = intended
             sequence += 1
         }
 
-        /// Takes one reply off the socket if there is one; false when none is waiting.
+        /// Takes one reply off the socket if there is one; false when none is waiting. Its latency
+        /// ends when it came off the socket, before the generator reads and checks it.
         func receiveOne() throws -> Bool {
             let scanned: (Int, Bool, String?)?
+            var arrived = ContinuousClock.now
             do {
                 scanned = try socket.receiveLastFrame(dontWait: true) { _, payload in
-                    Self.scan(payload.bindMemory(to: UInt8.self))
+                    arrived = ContinuousClock.now
+                    return Self.scan(payload.bindMemory(to: UInt8.self))
                 }
             } catch {
                 if error.isTimeout { return false }
                 throw error
             }
-            let received = ContinuousClock.now
+            let received = arrived
             guard let (id, ok, code) = scanned, let intended = inFlight.removeValue(forKey: id) else {
                 result.invalidReplies += 1
                 return true
@@ -101,12 +106,12 @@ struct LoadRunner {
                     secondErrors += 1
                 }
             }
-            if interval == nil && received < end { try send(intended: received) }
+            if interval == nil && received < end { try send(intended: nil) }
             return true
         }
 
         if interval == nil {
-            for _ in 0..<settings.concurrency { try send(intended: .now) }
+            for _ in 0..<settings.concurrency { try send(intended: nil) }
         }
         while true {
             let now = ContinuousClock.now
@@ -130,7 +135,7 @@ struct LoadRunner {
                 for (id, _) in expired {
                     inFlight[id] = nil
                     result.timeouts += 1
-                    if interval == nil { try send(intended: .now) }
+                    if interval == nil { try send(intended: nil) }
                 }
             }
             if checked >= nextSecond {
