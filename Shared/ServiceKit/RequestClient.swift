@@ -58,7 +58,7 @@ public final class RequestClient {
         _ type: String, _ body: Body, as: Out.Type = Out.self, timeout: Duration? = nil, retries: Int? = nil
     ) throws(ServiceError) -> Out {
         let data = try callRaw(type, body, timeout: timeout, retries: retries)
-        if let body = Self.readSuccessBody(Out.self, from: data) { return body }
+        if let body = readSuccessBody(Out.self, from: data) { return body }
         do {
             let reply = try JSONCoding.makeDecoder().decode(DecodableReply<Out>.self, from: data)
             if reply.ok, let body = reply.body { return body }
@@ -165,25 +165,9 @@ extension RequestClient {
     /// The body of a success reply read by hand, when `Out` is `JSONReadable` and the reply is
     /// strict JSON with `"ok": true` (a large snapshot then takes no `JSONDecoder` pass); nil
     /// otherwise, and the caller decodes the whole reply as before.
-    static func readSuccessBody<Out>(_ type: Out.Type, from data: Data) -> Out? {
-        guard let readable = Out.self as? any JSONReadable.Type else { return nil }
-        return data.withUnsafeBytes { raw -> Out? in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            var members: [StrictJSON.Member] = []
-            guard StrictJSON.check(bytes, members: &members) == nil, StrictJSON.isObject(bytes) else { return nil }
-            var ok = false
-            var body: Range<Int>?
-            for member in members where member.depth == 1 {
-                let key = JSONObjectReader.RawKey(bytes: bytes, range: member.key, hasEscape: member.keyHasEscape)
-                if key.matches("ok") {
-                    ok = bytes[member.value.lowerBound] == UInt8(ascii: "t")
-                } else if key.matches("body") {
-                    body = member.value
-                }
-            }
-            guard ok, let body else { return nil }
-            return (try? readable.read(checked: bytes, body)) as? Out
-        }
+    private func readSuccessBody<Out: Decodable>(_ type: Out.Type, from data: Data) -> Out? {
+        guard Out.self is any JSONReadable.Type, let envelope = ReplyEnvelope(data), envelope.ok else { return nil }
+        return try? envelope.result(as: Out.self, from: endpoint).get()
     }
 }
 

@@ -53,23 +53,9 @@ final class ReplyTextCache {
 
     /// The tail of a result object, as `JSONCoding` writes it (sorted keys).
     static func write(_ station: Station, into out: inout JSONWriter) {
-        out.raw(#""station":{"address":"#)
-        out.string(station.address)
-        out.raw(#","brand":"#)
-        out.string(station.brand)
-        out.raw(#","id":"#)
-        out.string(station.id)
-        out.raw(#","lat":"#)
-        out.number(station.location?.lat ?? 0)
-        out.raw(#","lng":"#)
-        out.number(station.location?.lng ?? 0)
-        out.raw(#","name":"#)
-        out.string(station.name)
-        out.raw(#","postcode":"#)
-        out.string(station.postcode)
-        out.raw(#","retailer":"#)
-        out.string(station.retailer)
-        out.raw(#"},"updated":"#)
+        out.raw(#""station":"#)
+        LookupHandler.summary(station).writeJSON(to: &out)
+        out.raw(#","updated":"#)
         out.date(station.updated)
         out.raw("}")
     }

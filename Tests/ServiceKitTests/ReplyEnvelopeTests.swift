@@ -1,9 +1,9 @@
 import Foundation
-@testable import IntentRouter
 import Messages
+import ServiceKit
 import Testing
 
-/// Backend replies are read in place: id, success, body or error, as a decoder would read them.
+/// Replies are read in place: id, success, body or error, as a decoder would read them.
 struct ReplyEnvelopeTests {
     @Test func aSuccessReply_givesItsIdAndDecodesItsBody() throws {
         let frame = Data(#"{"body":{"radiusMiles":12.5,"unit":"km"},"id":"ab-7","ok":true,"v":1}"#.utf8)
@@ -32,14 +32,5 @@ struct ReplyEnvelopeTests {
         let reply = try #require(ReplyEnvelope(Data(#"{"body":{"radiusMiles":"far"},"id":"a","ok":true,"v":1}"#.utf8)))
         let result = reply.result(as: Preferences.self, from: "location-cache")
         #expect(throws: ServiceError(.internal, "unreadable reply from location-cache")) { try result.get() }
-    }
-
-    @Test func aRequestFrame_isTheEnvelopeAroundTheEncodedBody() throws {
-        let frame = try RequestFrame.make(id: "p-1", type: "location.get", body: UserRequest(user: "u \"1\""))
-        let decoded = try JSONSerialization.jsonObject(with: frame) as? [String: Any]
-        #expect(decoded?["v"] as? Int == 1)
-        #expect(decoded?["id"] as? String == "p-1")
-        #expect(decoded?["type"] as? String == "location.get")
-        #expect((decoded?["body"] as? [String: Any])?["user"] as? String == "u \"1\"")
     }
 }

@@ -1,18 +1,18 @@
 import Foundation
 import Messages
 
-/// A backend's reply frame read in place: its id, whether it is a success, and where its body
-/// or error is. Only the part a caller asks for is then decoded, so the router never decodes a
+/// A service's reply frame read in place: its id, whether it is a success, and where its body
+/// or error is. Only the part a caller asks for is then decoded, so a caller never decodes a
 /// reply twice (once for its id, once for its body) nor walks the envelope with a decoder.
-struct ReplyEnvelope {
-    let payload: Data
-    let id: String?
-    let ok: Bool
-    let body: Range<Int>?
-    let error: Range<Int>?
+public struct ReplyEnvelope {
+    public let payload: Data
+    public let id: String?
+    public let ok: Bool
+    public let body: Range<Int>?
+    public let error: Range<Int>?
 
     /// Nil when the frame is not a JSON object.
-    init?(_ payload: Data) {
+    public init?(_ payload: Data) {
         var id: String?, ok = false, body: Range<Int>?, error: Range<Int>?
         let isObject = payload.withUnsafeBytes { raw -> Bool in
             let bytes = raw.bindMemory(to: UInt8.self)
@@ -40,13 +40,13 @@ struct ReplyEnvelope {
     }
 
     /// The error of a failure reply (nil for a success or an unreadable error).
-    var serviceError: ServiceError? {
+    public var serviceError: ServiceError? {
         guard !ok, let error else { return nil }
         return try? JSONCoding.decode(ServiceError.self, from: payload.subdata(in: error))
     }
 
     /// The body as `Out`, or the reply's error.
-    func result<Out: Decodable>(as: Out.Type, from name: String) -> Result<Out, ServiceError> {
+    public func result<Out: Decodable>(as: Out.Type, from name: String) -> Result<Out, ServiceError> {
         guard ok else {
             return .failure(serviceError ?? ServiceError(.internal, "\(name) replied with an unreadable error"))
         }
@@ -62,21 +62,5 @@ struct ReplyEnvelope {
         } catch {
             return .failure(ServiceError(.internal, "unreadable reply from \(name)"))
         }
-    }
-}
-
-/// A request frame written by hand around its body, which is written by hand too where its type
-/// can (ids and types are ASCII names of ours, never escaped).
-enum RequestFrame {
-    static func make<Body: Encodable>(id: String, type: String, body: Body) throws -> Data {
-        var frame = JSONWriter(capacity: 320)
-        frame.raw(#"{"v":1,"id":""#)
-        frame.raw(id.utf8)
-        frame.raw(#"","type":""#)
-        frame.raw(type.utf8)
-        frame.raw(#"","body":"#)
-        try frame.encodable(body)
-        frame.byte(UInt8(ascii: "}"))
-        return frame.data
     }
 }
