@@ -11,21 +11,35 @@ public struct IncomingRequest {
     /// The whole request JSON.
     public let payload: Data
     unowned let server: ReplyServer
-    /// The id's JSON text as the client sent it (`null` when the request was not readable).
-    private(set) var idJSON: [UInt8] = Array("null".utf8)
-    public private(set) var type: String = ""
+    /// Where the id's JSON text is in `payload`, as the client sent it (nil: the request has no
+    /// readable id, and replies say `null`).
+    private(set) var idRange: Range<Int>?
+    /// The request type (set when the request is dispatched).
+    public internal(set) var type: String = ""
+    /// Where the type's text is in `payload` when it is a string without escapes: the server
+    /// matches it against its handlers' types without building a `String`.
+    private(set) var typeText: Range<Int>?
     /// Where the body's JSON text is inside `payload` (nil when the request has no body).
     public private(set) var bodyRange: Range<Int>?
-    /// The members of the envelope and of the objects in it, found by the strict check.
-    private var members: [StrictJSON.Member] = []
+    /// The members of the envelope and of the objects in it, found by the strict check (the
+    /// server lends the storage from request to request).
+    var members: [StrictJSON.Member] = []
     var deferredID: UInt64 = 0
-    /// A handler for `type` is registered (set when the request is dispatched).
-    var knownType = false
+    /// Where the server counts this request in its stats (0, `other`, until a handler for its type is found).
+    var statsSlot = 0
 
     init(route: [Data], payload: Data, server: ReplyServer) {
         self.route = route
         self.payload = payload
         self.server = server
+    }
+
+    private static let null = Array("null".utf8)
+
+    /// The id's JSON text (`null` when the request was not readable).
+    var idJSON: [UInt8] {
+        guard let idRange else { return Self.null }
+        return Array(payload[payload.startIndex + idRange.lowerBound ..< payload.startIndex + idRange.upperBound])
     }
 
     /// The client's id as a value (`null` when the request was not readable).
@@ -35,7 +49,7 @@ public struct IncomingRequest {
 
     /// The id as it goes into a log line (bounded, without quotes).
     public var logID: String {
-        guard idJSON != Array("null".utf8) else { return "-" }
+        guard idRange != nil, idJSON != Self.null else { return "-" }
         var text = String(decoding: idJSON.prefix(66), as: UTF8.self)
         if text.hasPrefix("\"") { text.removeFirst() }
         if text.hasSuffix("\"") { text.removeLast() }
@@ -46,43 +60,76 @@ public struct IncomingRequest {
 
     /// Reads `v`, `id`, `type` and where `body` is; anything unreadable is `bad_request`. One
     /// strict pass over the frame checks it and finds the members of the envelope and the body.
+    /// A type written without escapes is left as `typeText` for the server to match; `type` is
+    /// set before a version error is thrown, so such a request still counts under its type.
     mutating func decodeHead() throws(ServiceError) {
         var members: [StrictJSON.Member] = []
-        members.reserveCapacity(16)
-        let head = payload.withUnsafeBytes { raw -> Result<Head, ServiceError> in
+        swap(&members, &self.members)  // the lent storage, uniquely held while the check fills it
+        defer { swap(&members, &self.members) }
+        let head = payload.withUnsafeBytes { raw -> Head in
             let bytes = raw.bindMemory(to: UInt8.self)
+            var fields = Head()
             if let failure = StrictJSON.check(bytes, members: &members) {
-                return .failure(.badRequest("request is not JSON: \(failure)"))
+                fields.failure = .badRequest("request is not JSON: \(failure)")
+                return fields
             }
             guard StrictJSON.isObject(bytes) else {
-                return .failure(.badRequest("request is not a JSON object"))
+                fields.failure = .badRequest("request is not a JSON object")
+                return fields
             }
-            var fields = Head()
             for member in members where member.depth == 1 {
                 let key = JSONObjectReader.RawKey(bytes: bytes, range: member.key, hasEscape: member.keyHasEscape)
                 let value = member.value
                 if key.matches("id") {
-                    fields.id = Array(UnsafeBufferPointer(rebasing: bytes[value]))
+                    fields.id = value
                 } else if key.matches("type") {
-                    fields.type = JSONObjectReader.string(bytes, value) ?? Head.notAString
+                    fields.type = value
                 } else if key.matches("v") {
                     fields.version = JSONObjectReader.number(bytes, value) ?? .nan
                 } else if key.matches("body") {
                     fields.body = value
                 }
             }
-            return .success(fields)
+            if let type = fields.type {
+                if JSONObjectReader.isPlainString(bytes, type) {
+                    fields.typeText = (type.lowerBound + 1)..<(type.upperBound - 1)
+                } else {
+                    fields.typeString = JSONObjectReader.string(bytes, type)
+                }
+            }
+            return fields
         }
-        let fields = try head.get()
-        self.members = members
-        if let id = fields.id { idJSON = id }
-        bodyRange = fields.body
-        guard let type = fields.type, !type.isEmpty, type != Head.notAString else {
+        if let failure = head.failure { throw failure }
+        idRange = head.id
+        bodyRange = head.body
+        if let text = head.typeText, !text.isEmpty {
+            typeText = text
+        } else if let type = head.typeString, !type.isEmpty {
+            self.type = type
+        } else {
             throw .badRequest("request has no \"type\" string")
         }
-        self.type = type
-        if let version = fields.version, version != Double(wireVersion) {
+        if let version = head.version, version != Double(wireVersion) {
             throw .badRequest("unsupported protocol version (this service speaks v\(wireVersion))")
+        }
+    }
+
+    /// What `decodeHead` found in the envelope.
+    private struct Head {
+        var failure: ServiceError?
+        var id: Range<Int>?
+        var type: Range<Int>?
+        var typeText: Range<Int>?
+        var typeString: String?
+        var version: Double?
+        var body: Range<Int>?
+    }
+
+    /// The type's text as the client wrote it (for a type the server does not serve).
+    var typeTextString: String? {
+        guard let typeText else { return nil }
+        return payload.withUnsafeBytes { raw in
+            String(decoding: UnsafeRawBufferPointer(rebasing: raw[typeText]), as: UTF8.self)
         }
     }
 
@@ -107,14 +154,6 @@ public struct IncomingRequest {
             return .success(true)
         }
         return try outcome.get()
-    }
-
-    private struct Head {
-        static let notAString = "\u{0}"
-        var id: [UInt8]?
-        var type: String?
-        var version: Double?
-        var body: Range<Int>?
     }
 
     /// The body's JSON text (`{}` when the request has none).
@@ -168,11 +207,11 @@ public struct IncomingRequest {
     /// A success reply whose body `writeBody` writes straight into the reply envelope (hot paths
     /// write JSON by hand, with no intermediate value and no second copy).
     public func reply(capacity: Int = 512, writeBody: (inout JSONWriter) -> Void) -> ReplyServer.Outcome {
-        var out = JSONWriter(capacity: capacity + idJSON.count)
+        var out = JSONWriter(capacity: capacity + (idRange?.count ?? 4))
         out.raw(#"{"body":"#)
         writeBody(&out)
         out.raw(#","id":"#)
-        out.raw(idJSON)
+        writeID(into: &out)
         out.raw(#","ok":true,"v":1}"#)
         return .reply(out.bytes, nil)
     }
@@ -186,6 +225,12 @@ public struct IncomingRequest {
         out.append(contentsOf: idJSON)
         out.append(contentsOf: #","ok":false,"v":1}"#.utf8)
         return .reply(out, error)
+    }
+
+    /// Writes the id's JSON text as the client sent it (`null` when there was none).
+    private func writeID(into out: inout JSONWriter) {
+        guard let idRange else { return out.raw("null") }
+        payload.withUnsafeBytes { raw in out.raw(UnsafeRawBufferPointer(rebasing: raw[idRange])) }
     }
 
     /// Keeps this request open to answer later from the loop thread.

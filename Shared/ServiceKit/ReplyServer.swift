@@ -31,11 +31,24 @@ public final class ReplyServer {
 
     private let socket: Socket
     private let poller = Poller()
-    private var handlers: [String: Handler] = [:]
+    /// The served types, matched in order (a few per service: a scan beats hashing the type).
+    private var routes: [Route] = []
+    /// Frames of the request being handled and the strict check's member list, reused from
+    /// request to request so that taking a request off the socket allocates neither.
+    private var frames: [Data] = []
+    private var memberStorage: [StrictJSON.Member] = []
     private var watched: [(Socket, ([Data]) -> Void)] = []
     private var timers: [Timer] = []
     private var deferredStart: [UInt64: (type: String, start: UInt64)] = [:]
     private var nextDeferredID: UInt64 = 0
+
+    private struct Route {
+        let type: String
+        let utf8: [UInt8]
+        var handler: Handler
+        /// Where `stats` counts this type.
+        let statsSlot: Int
+    }
 
     private struct Timer {
         var due: ContinuousClock.Instant
@@ -70,7 +83,11 @@ public final class ReplyServer {
 
     /// Registers a handler for a request type.
     public func on(_ type: String, _ handler: @escaping Handler) {
-        handlers[type] = handler
+        if let index = routes.firstIndex(where: { $0.type == type }) {
+            routes[index].handler = handler
+        } else {
+            routes.append(Route(type: type, utf8: Array(type.utf8), handler: handler, statsSlot: stats.slot(for: type)))
+        }
     }
 
     /// Registers a typed handler: the body is decoded (a decode failure is `bad_request`), and
@@ -166,9 +183,19 @@ public final class ReplyServer {
     private func drainRequests() throws(ZMQError) {
         var handled = 0
         defer { if handled > 0 { afterBatch?() } }  // also when a receive throws mid-batch
-        while handled < 1000, let frames = try receiveIfReady(socket) {
+        while handled < 1000, try receiveRequestIfReady() {
             handle(frames)
             handled += 1
+        }
+    }
+
+    /// Takes the next request's frames into `frames`; false when none is queued.
+    private func receiveRequestIfReady() throws(ZMQError) -> Bool {
+        do {
+            try socket.receive(into: &frames, dontWait: true)
+            return true
+        } catch where error.isTimeout {
+            return false
         }
     }
 
@@ -176,6 +203,8 @@ public final class ReplyServer {
         let start = Self.monotonicNanoseconds()
         let (route, payload) = Self.split(frames)
         var request = IncomingRequest(route: route, payload: payload ?? Data(), server: self)
+        swap(&request.members, &memberStorage)
+        defer { swap(&request.members, &memberStorage) }
         let outcome: Outcome
         if payload == nil {
             outcome = request.reply(error: .badRequest("a request is exactly one frame of JSON after the routing envelope"))
@@ -193,20 +222,43 @@ public final class ReplyServer {
     }
 
     private func dispatch(_ request: inout IncomingRequest) -> Outcome {
+        let decodeError: ServiceError?
         do {
             try request.decodeHead()
+            decodeError = nil
         } catch {
-            // A served type with a bad version still counts under its type.
-            request.knownType = !request.type.isEmpty && handlers[request.type] != nil
-            return request.reply(error: error)
+            decodeError = error
         }
-        guard let handler = handlers[request.type] else {
-            return request.reply(error: .init(.unknownType, "unknown request type '\(request.type.prefix(60))'"))
+        guard let index = routeIndex(for: request) else {
+            if let text = request.typeTextString { request.type = text }
+            return request.reply(error: decodeError
+                                 ?? .init(.unknownType, "unknown request type '\(request.type.prefix(60))'"))
         }
-        request.knownType = true
+        // A served type with a bad version still counts under its type.
+        request.type = routes[index].type
+        request.statsSlot = routes[index].statsSlot
+        if let decodeError { return request.reply(error: decodeError) }
         request.deferredID = nextDeferredID
         nextDeferredID &+= 1
-        return handler(request)
+        return routes[index].handler(request)
+    }
+
+    /// The route serving the request's type, compared byte for byte when the type was written
+    /// without escapes (no `String` is built for it).
+    private func routeIndex(for request: IncomingRequest) -> Int? {
+        guard let text = request.typeText else {
+            return request.type.isEmpty ? nil : routes.firstIndex { $0.type == request.type }
+        }
+        return request.payload.withUnsafeBytes { raw -> Int? in
+            guard let base = raw.baseAddress else { return nil }
+            let start = base + text.lowerBound
+            for index in routes.indices where routes[index].utf8.count == text.count {
+                if routes[index].utf8.withUnsafeBytes({ memcmp(start, $0.baseAddress!, text.count) }) == 0 {
+                    return index
+                }
+            }
+            return nil
+        }
     }
 
     /// Splits `[routing ids..., "", payload]` (REQ) or `[routing id, payload]` (DEALER without
@@ -231,7 +283,7 @@ public final class ReplyServer {
 
     private func record(_ request: IncomingRequest, start: UInt64, error: ServiceError?) {
         let microseconds = Double(Self.monotonicNanoseconds() &- start) / 1000
-        stats.record(type: request.type, knownType: request.knownType, error: error?.code, microseconds: microseconds)
+        stats.record(slot: request.statsSlot, error: error?.code, microseconds: microseconds)
         if let error, error.code != .notFound {
             logger.info("request failed", metadata: ["svc.request.id": request.logID, "svc.type": request.logType,
                                                      "code": error.code.rawValue, "message": error.message])

@@ -4,20 +4,43 @@ import Messages
 /// What `sys.stats` reports for every service: requests, errors by code, latency summary.
 public struct ServiceStats: Sendable {
     public private(set) var requests: UInt64 = 0
-    public private(set) var requestsByType: [String: UInt64] = [:]
+    /// Requests counted per slot, one slot per type (`slot(for:)`); slot 0 is `other`.
+    private var typeNames = ["other"]
+    private var typeCounts: [UInt64] = [0]
     public private(set) var errorsByCode: [String: UInt64] = [:]
     public private(set) var latency = LatencyHistogram()
     public let startedAt = Date()
 
     public init() {}
 
-    /// Records one answered request. Unknown types are counted under `other` so a flood of junk
-    /// types cannot grow the table without bound.
-    public mutating func record(type: String, knownType: Bool, error: ErrorCode?, microseconds: Double) {
+    /// Requests by type (types with at least one request).
+    public var requestsByType: [String: UInt64] {
+        var byType: [String: UInt64] = [:]
+        for (name, count) in zip(typeNames, typeCounts) where count > 0 { byType[name, default: 0] += count }
+        return byType
+    }
+
+    /// The slot that counts `type`, added on first use: a server takes one per type it serves,
+    /// so recording a request needs no hashing.
+    public mutating func slot(for type: String) -> Int {
+        if let slot = typeNames.firstIndex(of: type) { return slot }
+        typeNames.append(type)
+        typeCounts.append(0)
+        return typeNames.count - 1
+    }
+
+    /// Records one answered request in `slot` (0 for a type nobody serves, so a flood of junk
+    /// types cannot grow the table).
+    public mutating func record(slot: Int, error: ErrorCode?, microseconds: Double) {
         requests += 1
-        requestsByType[knownType ? type : "other", default: 0] += 1
+        typeCounts[typeCounts.indices.contains(slot) ? slot : 0] += 1
         if let error { errorsByCode[error.rawValue, default: 0] += 1 }
         latency.record(microseconds: microseconds)
+    }
+
+    /// Records one answered request by its type's name. Unknown types are counted under `other`.
+    public mutating func record(type: String, knownType: Bool, error: ErrorCode?, microseconds: Double) {
+        record(slot: knownType ? slot(for: type) : 0, error: error, microseconds: microseconds)
     }
 
     /// The `sys.stats` reply body.

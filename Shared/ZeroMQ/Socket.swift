@@ -89,6 +89,14 @@ public final class Socket {
     /// Receives one whole multipart message (no fixed buffers: every frame at its full size).
     public func receive(dontWait: Bool = false) throws(ZMQError) -> [Data] {
         var frames: [Data] = []
+        try receive(into: &frames, dontWait: dontWait)
+        return frames
+    }
+
+    /// `receive`, into `frames` (emptied first, its storage kept): a serving loop reuses one
+    /// array instead of allocating one per message.
+    public func receive(into frames: inout [Data], dontWait: Bool = false) throws(ZMQError) {
+        frames.removeAll(keepingCapacity: true)
         var message = zmq_msg_t()
         let handle = rawHandle
         var more = true
@@ -101,7 +109,6 @@ public final class Socket {
             frames.append(size == 0 ? Data() : Data(bytes: zmq_msg_data(&message), count: size))
             more = zmq_msg_more(&message) != 0
         }
-        return frames
     }
 
     /// Receives one whole multipart message without copying its payload: `body` gets the

@@ -141,6 +141,43 @@ struct ReplyServerTests {
         #expect(stats.latencyMicroseconds.count == 2)
     }
 
+    @Test func type_writtenWithEscapes_isServedAsTheSameType() throws {
+        let service = try startEchoService()
+        defer { service.stop() }
+        let reply = try rawReply(service, [Data(), Data(#"{"v":1,"id":"e1","type":"sys.p\u0069ng","body":{}}"#.utf8)])
+        #expect(reply["ok"] as? Bool == true)
+        #expect((reply["body"] as? [String: Any])?["service"] as? String == "echo")
+    }
+
+    @Test(arguments: [#""quoted id""#, "42", "-1.5e3", #"{"k":[1,"two"]}"#, "null"])
+    func id_isEchoedAsSent(id: String) throws {
+        let service = try startEchoService()
+        defer { service.stop() }
+        for type in ["sys.ping", "no.such.type"] {
+            let frame = #"{"v":1,"id":"# + id + #","type":""# + type + #"","body":{}}"#
+            let socket = try Socket(service.context, .dealer)
+            socket.receiveTimeout = .seconds(2)
+            try socket.connect(service.endpoint)
+            try socket.send([Data(), Data(frame.utf8)])
+            let reply = String(decoding: try socket.receive().last ?? Data(), as: UTF8.self)
+            #expect(reply.contains(#","id":"# + id + #","ok":"#), "\(type): \(reply)")
+        }
+    }
+
+    @Test func unknownTypes_andBadVersions_areCountedWhereTheyBelong() throws {
+        let service = try startEchoService()
+        defer { service.stop() }
+        let badVersion = try rawReply(service, [Data(), Data(#"{"v":2,"id":"b","type":"sys.ping","body":{}}"#.utf8)])
+        #expect((badVersion["error"] as? [String: Any])?["code"] as? String == "bad_request")
+        let unknown = try rawReply(service, [Data(), Data(#"{"v":1,"id":"u","type":"no.such\u002etype","body":{}}"#.utf8)])
+        #expect((unknown["error"] as? [String: Any])?["message"] as? String == "unknown request type 'no.such.type'")
+        let client = try RequestClient(context: Context(), endpoint: service.endpoint)
+        let stats = try client.call(.sysStats, EmptyBody(), as: StatsBody.self)
+        #expect(stats.requestsByType["sys.ping"] == 1)
+        #expect(stats.requestsByType["other"] == 1)
+        #expect(stats.requestsByType["no.such.type"] == nil)
+    }
+
     @Test func client_whenNobodyListens_failsUnavailableAfterItsRetries() throws {
         let context = Context()
         let probe = try Socket(context, .router)

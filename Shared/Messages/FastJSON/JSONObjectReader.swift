@@ -90,6 +90,16 @@ public struct JSONObjectReader {
         return try? JSONDecoder().decode(String.self, from: data)
     }
 
+    /// True when the value is a string written without escapes: its text between the quotes is
+    /// then exactly the string's UTF-8.
+    public static func isPlainString(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        guard range.count >= 2, bytes[range.lowerBound] == UInt8(ascii: "\"") else { return false }
+        for index in (range.lowerBound + 1)..<(range.upperBound - 1) where bytes[index] == UInt8(ascii: "\\") {
+            return false
+        }
+        return true
+    }
+
     /// A number value, or nil when the value is not a number.
     ///
     /// Numbers of up to 15 significant digits with a small exponent, which is every coordinate

@@ -29,7 +29,7 @@ struct SearchQuery {
 /// brute-force order, ties included, and the search stops after `limit` of them.
 enum TreeSearch {
     /// Heap items that live on the stack before the heap spills to allocated memory.
-    static let stackItems = 192
+    static let stackItems = 32
 
     static func run(_ query: SearchQuery, in tree: SpatialTree, stations: [StationRecord]) -> [SearchHit] {
         guard !tree.points.isEmpty, query.limit > 0, query.radiusMiles >= 0 else { return [] }
