@@ -100,14 +100,14 @@ public final class ReplicaSync {
     private func handle(_ frames: [Data]) -> Bool {
         guard frames.count == 2 else { return false }
         let topic = String(decoding: frames[0], as: UTF8.self)
-        let decoder = JSONCoding.makeDecoder()
         if topic == PriceTopic.heartbeat {
-            guard let beat = try? decoder.decode(PriceHeartbeat.self, from: frames[1]) else { return false }
+            guard let beat = try? JSONCoding.decode(PriceHeartbeat.self, from: frames[1]) else { return false }
             if beat.version != version { needsResync = true }
             return false
         }
+        // A retailer's whole state: read by hand (as the snapshot is), not by JSONDecoder.
         guard topic == PriceTopic.update,
-              let update = try? decoder.decode(RetailerState.self, from: frames[1]) else { return false }
+              let update = try? JSONCoding.decode(RetailerState.self, from: frames[1]) else { return false }
         if update.version > version + 1 { needsResync = true }
         let applied = apply(update)
         if update.version == version + 1 { version = update.version }
