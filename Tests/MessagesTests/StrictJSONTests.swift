@@ -115,4 +115,18 @@ struct StrictJSONStringPlacesTests {
             }
         }
     }
+
+    /// The check reads plain string text eight bytes at a time: every byte value, at every place
+    /// of a word and across words, must be judged exactly as the byte-by-byte rules judge it.
+    @Test func everyByteValue_anywhereInAString_isJudgedByItself() {
+        let text = [UInt8](repeating: UInt8(ascii: "a"), count: 24)
+        for value in 0...255 {
+            let alone = value >= 0x20 && value < 0x80 && value != 0x22 && value != 0x5C
+            for place in 0..<text.count {
+                var inner = text
+                inner[place] = UInt8(value)
+                #expect(Self.accepts(inner) == alone, "byte \(value) at \(place)")
+            }
+        }
+    }
 }
