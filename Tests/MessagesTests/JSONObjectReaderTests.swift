@@ -1,5 +1,5 @@
 import Foundation
-import Messages
+@testable import Messages
 import Testing
 
 /// `JSONObjectReader` reads members and numbers in place, as a full decoder would.
@@ -62,5 +62,37 @@ struct JSONObjectReaderTests {
             JSONObjectReader.forEachMember(buffer, in: 0..<buffer.count) { _, _ in }
         }
         #expect(!isObject)
+    }
+
+    /// Values crossed eight bytes at a time end exactly where a byte-by-byte scan says, whatever
+    /// their strings hold (quotes, backslashes and brackets escaped or not, UTF-8) and wherever
+    /// the interesting bytes fall in a word.
+    @Test func endOfValue_agreesWithTheLengthOfRandomValues() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let pieces = ["a", "bcdefgh", "\\\"", "\\\\", "{", "}", "[", "]", ",", ":", "é", "⛽", "\\u005d", " ", "\\n"]
+        func string() -> String { "\"" + (0..<next(12)).map { _ in pieces[next(pieces.count)] }.joined() + "\"" }
+        func value(_ depth: Int) -> String {
+            switch depth > 3 ? next(3) : next(5) {
+            case 0: return string()
+            case 1: return ["0", "-12.5e3", "true", "null", "123456789012"][next(5)]
+            case 2: return "false"
+            case 3: return "[" + (0..<next(4)).map { _ in value(depth + 1) }.joined(separator: ",") + "]"
+            default: return "{" + (0..<next(4)).map { _ in string() + ":" + value(depth + 1) }.joined(separator: ",") + "}"
+            }
+        }
+        for _ in 0..<3000 {
+            let text = value(0)
+            let spaces = next(9)
+            let document = Array(("[" + String(repeating: " ", count: spaces) + text + ",1]").utf8)
+            let start = 1 + spaces
+            #expect(StrictJSON.check(document) == nil, "\(text)")
+            document.withUnsafeBufferPointer { bytes in
+                #expect(JSONObjectReader.endOfValue(bytes, start, bytes.count) == start + text.utf8.count, "\(text)")
+            }
+        }
     }
 }

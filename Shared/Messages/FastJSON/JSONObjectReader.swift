@@ -164,37 +164,44 @@ public struct JSONObjectReader {
         return index
     }
 
-    /// The end of the (valid) value starting at `start`.
+    /// The end of the (valid) value starting at `start`. Strings and containers are crossed
+    /// eight bytes at a time up to the next byte that matters (a quote or backslash inside a
+    /// string, a quote or bracket between them), so a reader pays little for the values it
+    /// passes over.
     static func endOfValue(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int {
-        var index = start
-        guard index < end else { return end }
-        switch bytes[index] {
+        guard start < end else { return end }
+        switch bytes[start] {
         case UInt8(ascii: "\""):
-            index += 1
-            while index < end {
-                let byte = bytes[index]
-                if byte == UInt8(ascii: "\\") { index += 2; continue }
-                index += 1
-                if byte == UInt8(ascii: "\"") { return index }
-            }
-            return end
+            return endOfString(bytes, start, end)
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             var depth = 0
+            var index = start
             while index < end {
-                let byte = bytes[index]
-                if byte == UInt8(ascii: "\"") {
-                    index = endOfValue(bytes, index, end)
-                    continue
+                if index + 8 <= end {
+                    let flags = ByteWords.structural(ByteWords.load(bytes, index))
+                    if flags == 0 {
+                        index += 8
+                        continue
+                    }
+                    index += flags.trailingZeroBitCount >> 3
                 }
-                if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") { depth += 1 }
-                if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
+                switch bytes[index] {
+                case UInt8(ascii: "\""):
+                    index = endOfString(bytes, index, end)
+                    continue
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
                     depth -= 1
                     if depth == 0 { return index + 1 }
+                default:
+                    break
                 }
                 index += 1
             }
             return end
         default:
+            var index = start
             while index < end {
                 switch bytes[index] {
                 case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D: return index
@@ -203,5 +210,28 @@ public struct JSONObjectReader {
             }
             return end
         }
+    }
+
+    /// The end of the string whose opening quote is at `start` (just past its closing quote).
+    static func endOfString(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int {
+        var index = start + 1
+        while index < end {
+            if index + 8 <= end {
+                let flags = ByteWords.quoteOrBackslash(ByteWords.load(bytes, index))
+                if flags == 0 {
+                    index += 8
+                    continue
+                }
+                index += flags.trailingZeroBitCount >> 3
+            }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\\") {
+                index += 2
+                continue
+            }
+            index += 1
+            if byte == UInt8(ascii: "\"") { return index }
+        }
+        return end
     }
 }

@@ -228,9 +228,8 @@ public enum StrictJSON {
             while index < bytes.count {
                 // Eight bytes at a time up to the first that needs a closer look (a quote, an
                 // escape, a control or non-ASCII byte): most string text is none of these.
-                if let base = bytes.baseAddress, index + 8 <= bytes.count {
-                    let flags = Self.needsALook(UInt64(littleEndian: UnsafeRawPointer(base + index)
-                        .loadUnaligned(as: UInt64.self)))
+                if index + 8 <= bytes.count {
+                    let flags = ByteWords.needsALook(ByteWords.load(bytes, index))
                     if flags == 0 {
                         index += 8
                         continue
@@ -267,19 +266,6 @@ public enum StrictJSON {
                 }
             }
             return fail("unterminated string")
-        }
-
-        /// The high bit of each of the eight bytes of `word` (the first in the lowest bits) that is
-        /// a quote, a backslash, a control character or outside ASCII. Exact up to the first such
-        /// byte (a borrow only runs from a flagged byte into the ones after it), which is all a
-        /// caller uses: zero means all eight are plain text.
-        @inline(__always)
-        static func needsALook(_ word: UInt64) -> UInt64 {
-            let ones: UInt64 = 0x0101_0101_0101_0101, highBits: UInt64 = 0x8080_8080_8080_8080
-            let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
-            let flagged = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
-                | ((word &- ones &* 0x20) & ~word) | word
-            return flagged & highBits
         }
 
         func isHex(_ byte: UInt8) -> Bool {
