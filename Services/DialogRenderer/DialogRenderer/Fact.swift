@@ -53,6 +53,13 @@ extension DialogOutcome {
         }
     }
 
+    /// `facts` in a fixed order (by name), worked out once per outcome.
+    var factsInOrder: [Fact] { Self.factsInOrder[self] ?? [] }
+
+    private static let factsInOrder: [DialogOutcome: [Fact]] = Dictionary(uniqueKeysWithValues: allCases.map {
+        ($0, $0.facts.sorted { $0.rawValue < $1.rawValue })
+    })
+
     /// Request fields without which the outcome cannot be rendered (a missing one is `bad_request`).
     public var requiredFields: [String] {
         switch self {

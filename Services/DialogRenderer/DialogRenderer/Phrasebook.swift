@@ -41,7 +41,7 @@ struct Phrasebook {
         case .yesterday:
             return texts.text(TemplateKeys.freshnessYesterday, ["time": time])
         case .earlier(let day, let month, let year, let showYear):
-            let values = ["day": "\(day)", "month": texts.text(TemplateKeys.month(month)), "year": "\(year)"]
+            let values: TemplateValues = ["day": "\(day)", "month": texts.text(TemplateKeys.month(month)), "year": "\(year)"]
             let date = texts.text(showYear ? TemplateKeys.dateWithYear : TemplateKeys.date, values)
             return texts.text(TemplateKeys.freshnessOlder, ["date": date, "time": time])
         }

@@ -29,8 +29,8 @@ public struct RenderHandler: Sendable {
             ageOnce = worked
             return worked
         }
-        var values: [String: String] = [:]
-        for fact in outcome.facts.sorted(by: { $0.rawValue < $1.rawValue }) {
+        var values: TemplateValues = [:]
+        for fact in outcome.factsInOrder {
             values[fact.rawValue] = try value(of: fact, facts, phrases, age: age)
         }
         var dialog = texts.text(TemplateKeys.dialog(outcome), values)

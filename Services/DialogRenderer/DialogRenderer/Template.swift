@@ -72,8 +72,8 @@ public struct Template: Sendable, Equatable {
         return text
     }
 
-    /// Fills the placeholders from a dictionary; a name it lacks is left as `{name}`.
-    public func render(_ values: [String: String]) -> String {
+    /// Fills the placeholders from `values`; a name it lacks is left as `{name}`.
+    public func render(_ values: TemplateValues) -> String {
         render { (name: String) -> String in values[name] ?? "{\(name)}" }
     }
 

@@ -13,9 +13,10 @@ public struct TemplateCatalog: Sendable {
     /// Templates by lower-cased locale.
     private let tables: [String: [String: Template]]
     private let canonicalNames: [String: String]
-    /// The texts of each locale by its file name, and of en-GB: the answers to the requests
-    /// that name a locale exactly or none, worked out once.
+    /// Every locale's texts (en-GB filled in behind them), worked out once: by file name (the
+    /// requests that name a locale exactly) and by lower-cased locale (the others, once resolved).
     private let textsByName: [String: LocaleTexts]
+    private let textsByKey: [String: LocaleTexts]
     private let baseTexts: LocaleTexts
 
     /// Loads every `*.json` file in `directory` (other files are ignored).
@@ -65,9 +66,11 @@ public struct TemplateCatalog: Sendable {
         self.canonicalNames = canonicalNames
         locales = canonicalNames.values.sorted()
         baseTexts = LocaleTexts(locale: Self.baseLocale, primary: base, base: base)
-        textsByName = Dictionary(uniqueKeysWithValues: canonicalNames.map { key, name in
-            (name, LocaleTexts(locale: name, primary: tables[key] ?? base, base: base))
+        let textsByKey = Dictionary(uniqueKeysWithValues: canonicalNames.map { key, name in
+            (key, LocaleTexts(locale: name, primary: tables[key] ?? base, base: base))
         })
+        self.textsByKey = textsByKey
+        textsByName = Dictionary(uniqueKeysWithValues: textsByKey.values.map { ($0.locale, $0) })
     }
 
     /// The `Templates` resource folder shipped with the service.
@@ -100,10 +103,7 @@ public struct TemplateCatalog: Sendable {
     public func texts(for requested: String?) -> LocaleTexts {
         guard let requested else { return baseTexts }
         if let exact = textsByName[requested] { return exact }
-        let base = tables[Self.baseLocale.lowercased()] ?? [:]
-        let locale = resolve(requested)
-        return LocaleTexts(locale: canonicalNames[locale] ?? Self.baseLocale, primary: tables[locale] ?? base,
-                           base: base)
+        return textsByKey[resolve(requested)] ?? baseTexts
     }
 
     /// The lower-cased key of the locale that answers `requested`.
@@ -125,16 +125,21 @@ public struct TemplateCatalog: Sendable {
 public struct LocaleTexts: Sendable {
     /// The locale that answered ("en-GB" after a fallback).
     public let locale: String
-    let primary: [String: Template]
-    let base: [String: Template]
+    /// The locale's templates with en-GB's behind them (one lookup per key).
+    private let templates: [String: Template]
+
+    init(locale: String, primary: [String: Template], base: [String: Template]) {
+        self.locale = locale
+        templates = base.merging(primary) { _, own in own }
+    }
 
     /// The template for `key`, or nil for an optional key that no locale has.
     public func template(_ key: String) -> Template? {
-        primary[key] ?? base[key]
+        templates[key]
     }
 
     /// A required key's template rendered with `values` (the catalog guarantees en-GB has it).
-    func text(_ key: String, _ values: [String: String] = [:]) -> String {
+    func text(_ key: String, _ values: TemplateValues = [:]) -> String {
         template(key)?.render(values) ?? ""
     }
 }

@@ -14,8 +14,9 @@ public enum TemplateKeys {
         public let required: Bool
     }
 
-    public static func dialog(_ outcome: DialogOutcome) -> String { "outcomes.\(outcome.rawValue).dialog" }
-    public static func value(_ outcome: DialogOutcome) -> String { "outcomes.\(outcome.rawValue).value" }
+    // Keys built from a case are built once (a render asks for a dozen of them).
+    public static func dialog(_ outcome: DialogOutcome) -> String { dialogKeys[outcome] ?? "" }
+    public static func value(_ outcome: DialogOutcome) -> String { valueKeys[outcome] ?? "" }
 
     static let snippetTitle = "snippet.title"
     static let snippetSubtitle = "snippet.subtitle"
@@ -32,14 +33,30 @@ public enum TemplateKeys {
     static let decimalSeparator = "numbers.decimalSeparator"
     static let price = "units.price"
 
-    static func month(_ number: Int) -> String { "clock.months.\(number)" }
-    static func spokenFuel(_ fuel: FuelCode) -> String { "fuels.\(fuel.rawValue).spoken" }
-    static func fuelTitle(_ fuel: FuelCode) -> String { "fuels.\(fuel.rawValue).title" }
-    static func unitName(_ unit: DistanceUnit) -> String { "units.\(unit.rawValue).name" }
+    static func month(_ number: Int) -> String {
+        (1...12).contains(number) ? monthKeys[number - 1] : "clock.months.\(number)"
+    }
+    static func spokenFuel(_ fuel: FuelCode) -> String { spokenFuelKeys[fuel] ?? "" }
+    static func fuelTitle(_ fuel: FuelCode) -> String { fuelTitleKeys[fuel] ?? "" }
+    static func unitName(_ unit: DistanceUnit) -> String { unitNameKeys[unit] ?? "" }
     /// The distance phrase for exactly one unit ("1 mile").
-    static func distanceOne(_ unit: DistanceUnit) -> String { "units.\(unit.rawValue).one" }
+    static func distanceOne(_ unit: DistanceUnit) -> String { distanceOneKeys[unit] ?? "" }
     /// The distance phrase for any other amount ("2.3 miles").
-    static func distanceOther(_ unit: DistanceUnit) -> String { "units.\(unit.rawValue).other" }
+    static func distanceOther(_ unit: DistanceUnit) -> String { distanceOtherKeys[unit] ?? "" }
+
+    private static func keys<Case: Hashable & CaseIterable & RawRepresentable>(
+        _ type: Case.Type, _ key: (String) -> String
+    ) -> [Case: String] where Case.RawValue == String {
+        Dictionary(uniqueKeysWithValues: Case.allCases.map { ($0, key($0.rawValue)) })
+    }
+    private static let dialogKeys = keys(DialogOutcome.self) { "outcomes.\($0).dialog" }
+    private static let valueKeys = keys(DialogOutcome.self) { "outcomes.\($0).value" }
+    private static let monthKeys = (1...12).map { "clock.months.\($0)" }
+    private static let spokenFuelKeys = keys(FuelCode.self) { "fuels.\($0).spoken" }
+    private static let fuelTitleKeys = keys(FuelCode.self) { "fuels.\($0).title" }
+    private static let unitNameKeys = keys(DistanceUnit.self) { "units.\($0).name" }
+    private static let distanceOneKeys = keys(DistanceUnit.self) { "units.\($0).one" }
+    private static let distanceOtherKeys = keys(DistanceUnit.self) { "units.\($0).other" }
 
     /// Every known key.
     public static let all: [String: Spec] = {
