@@ -18,6 +18,7 @@ public struct ReplyEnvelope {
             let bytes = raw.bindMemory(to: UInt8.self)
             // One strict pass checks the frame and finds the envelope's members.
             var members: [StrictJSON.Member] = []
+            members.reserveCapacity(32)  // one allocation, not one per doubling
             guard StrictJSON.check(bytes, members: &members) == nil, StrictJSON.isObject(bytes) else { return false }
             for member in members where member.depth == 1 {
                 let key = JSONObjectReader.RawKey(bytes: bytes, range: member.key, hasEscape: member.keyHasEscape)

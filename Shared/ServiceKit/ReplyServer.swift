@@ -36,6 +36,7 @@ public final class ReplyServer {
     /// Frames of the request being handled and the strict check's member list, reused from
     /// request to request so that taking a request off the socket allocates neither.
     private var frames: [Data] = []
+    private var watchedFrames: [Data] = []
     private var memberStorage: [StrictJSON.Member] = []
     private var watched: [(Socket, ([Data]) -> Void)] = []
     private var timers: [Timer] = []
@@ -132,7 +133,7 @@ public final class ReplyServer {
                         try drainRequests()
                     } else {
                         let (other, handler) = watched[index - 1]
-                        while let frames = try receiveIfReady(other) { handler(frames) }
+                        while try receiveIfReady(other, into: &watchedFrames) { handler(watchedFrames) }
                     }
                 }
                 fireDueTimers()
@@ -143,11 +144,13 @@ public final class ReplyServer {
         }
     }
 
-    private func receiveIfReady(_ socket: Socket) throws(ZMQError) -> [Data]? {
+    /// Takes the next message of `socket` into `frames`; false when none is queued.
+    private func receiveIfReady(_ socket: Socket, into frames: inout [Data]) throws(ZMQError) -> Bool {
         do {
-            return try socket.receive(dontWait: true)
+            try socket.receive(into: &frames, dontWait: true)
+            return true
         } catch where error.isTimeout {
-            return nil
+            return false
         }
     }
 
@@ -183,19 +186,9 @@ public final class ReplyServer {
     private func drainRequests() throws(ZMQError) {
         var handled = 0
         defer { if handled > 0 { afterBatch?() } }  // also when a receive throws mid-batch
-        while handled < 1000, try receiveRequestIfReady() {
+        while handled < 1000, try receiveIfReady(socket, into: &frames) {
             handle(frames)
             handled += 1
-        }
-    }
-
-    /// Takes the next request's frames into `frames`; false when none is queued.
-    private func receiveRequestIfReady() throws(ZMQError) -> Bool {
-        do {
-            try socket.receive(into: &frames, dontWait: true)
-            return true
-        } catch where error.isTimeout {
-            return false
         }
     }
 
