@@ -60,8 +60,9 @@ public struct IncomingRequest {
 
     /// Reads `v`, `id`, `type` and where `body` is; anything unreadable is `bad_request`. One
     /// strict pass over the frame checks it and finds the members of the envelope and the body.
-    /// A type written without escapes is left as `typeText` for the server to match; `type` is
-    /// set before a version error is thrown, so such a request still counts under its type.
+    /// A type written without escapes is only located (`typeText`), for the server to match and
+    /// then set `type`; one with escapes is resolved into `type` here. Either way the type is
+    /// known before a version error is thrown, so such a request still counts under its type.
     mutating func decodeHead() throws(ServiceError) {
         var members: [StrictJSON.Member] = []
         swap(&members, &self.members)  // the lent storage, uniquely held while the check fills it
@@ -159,7 +160,9 @@ public struct IncomingRequest {
     /// The body's JSON text (`{}` when the request has none).
     public var bodyData: Data {
         guard let bodyRange else { return Data("{}".utf8) }
-        return payload.subdata(in: bodyRange)
+        // Ranges count from the payload's first byte, which need not be index 0 of a `Data`.
+        let start = payload.startIndex
+        return payload.subdata(in: (start + bodyRange.lowerBound)..<(start + bodyRange.upperBound))
     }
 
     /// Decodes the request's `body` as `Body`; an ill-shaped body is `bad_request` naming the field.

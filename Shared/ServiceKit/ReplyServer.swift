@@ -134,6 +134,7 @@ public final class ReplyServer {
                     } else {
                         let (other, handler) = watched[index - 1]
                         while try receiveIfReady(other, into: &watchedFrames) { handler(watchedFrames) }
+                        watchedFrames.removeAll(keepingCapacity: true)
                     }
                 }
                 fireDueTimers()
@@ -190,6 +191,7 @@ public final class ReplyServer {
             handle(frames)
             handled += 1
         }
+        frames.removeAll(keepingCapacity: true)  // a handled request's payload is not held until the next
     }
 
     private func handle(_ frames: [Data]) {
@@ -197,7 +199,11 @@ public final class ReplyServer {
         let (route, payload) = Self.split(frames)
         var request = IncomingRequest(route: route, payload: payload ?? Data(), server: self)
         swap(&request.members, &memberStorage)
-        defer { swap(&request.members, &memberStorage) }
+        defer {
+            swap(&request.members, &memberStorage)
+            // Lent storage is kept at an ordinary request's size, not the largest one seen.
+            if memberStorage.capacity > 1024 { memberStorage = [] }
+        }
         let outcome: Outcome
         if payload == nil {
             outcome = request.reply(error: .badRequest("a request is exactly one frame of JSON after the routing envelope"))
