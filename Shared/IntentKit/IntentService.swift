@@ -44,7 +44,9 @@ public final class IntentService: Sendable {
         let context = Context()
         let control = IntentServiceControl()
         let finished = DispatchSemaphore(value: 0)
+        let threadName = name
         let thread = Thread { [self] in
+            Thread.current.name = threadName  // from inside, so the OS thread gets the name
             do {
                 try IntentServiceLoop(service: self, context: context, control: control).run()
             } catch {
@@ -53,7 +55,6 @@ public final class IntentService: Sendable {
             control.update { $0.running = false }
             finished.signal()
         }
-        thread.name = name
         thread.start()
         return RunningIntentService(context: context, control: control, finished: finished)
     }

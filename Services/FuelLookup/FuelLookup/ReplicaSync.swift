@@ -50,10 +50,11 @@ public final class ReplicaSync {
                              logger: Logger) -> SyncStatusBox {
         let status = SyncStatusBox()
         let thread = Thread { @Sendable in
+            // Named from inside: only then does Foundation name the OS thread (`top -H`, `ps -L`).
+            Thread.current.name = "replica-sync"
             ReplicaSync(context: context, ingest: ingest, ingestPub: ingestPub, holder: holder, logger: logger,
                         status: status).run()
         }
-        thread.name = "replica-sync"
         thread.start()
         return status
     }
