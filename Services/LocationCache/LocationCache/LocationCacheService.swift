@@ -30,7 +30,8 @@ public final class LocationCacheService {
         register(.preferencesSet, PreferencesUpdate.self, handler.setPreferences)
         server.afterBatch = { [batch] in batch.commit() }
         server.statsDetails = { [handler, batch] in
-            handler.statsDetails().merging(["putBatches": .number(Double(batch.commits)),
+            batch.commit()  // counts what is on disk, not puts of a batch still open
+            return handler.statsDetails().merging(["putBatches": .number(Double(batch.commits)),
                                             "putsInBatches": .number(Double(batch.puts))]) { $1 }
         }
         server.after(.zero) { [handler, batch] in batch.commit(); handler.purgeExpired() }
