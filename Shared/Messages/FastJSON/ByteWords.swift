@@ -11,6 +11,21 @@ enum ByteWords {
         UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self))
     }
 
+    /// The index of the first byte from `index` that `find` picks, looking eight bytes at a time;
+    /// or, when none does, the first index with fewer than eight bytes left before `end` (the
+    /// caller goes on byte by byte from either).
+    @inline(__always)
+    static func skip(_ bytes: UnsafeBufferPointer<UInt8>, from index: Int, to end: Int,
+                     until find: (UInt64) -> UInt64) -> Int {
+        var index = index
+        while index + 8 <= end {
+            let found = find(load(bytes, index))
+            if found != 0 { return index + found.trailingZeroBitCount >> 3 }
+            index += 8
+        }
+        return index
+    }
+
     /// Bytes of `word` equal to `byte`.
     @inline(__always)
     static func equal(_ word: UInt64, _ byte: UInt8) -> UInt64 {

@@ -177,14 +177,8 @@ public struct JSONObjectReader {
             var depth = 0
             var index = start
             while index < end {
-                if index + 8 <= end {
-                    let flags = ByteWords.structural(ByteWords.load(bytes, index))
-                    if flags == 0 {
-                        index += 8
-                        continue
-                    }
-                    index += flags.trailingZeroBitCount >> 3
-                }
+                index = ByteWords.skip(bytes, from: index, to: end, until: ByteWords.structural)
+                guard index < end else { break }
                 switch bytes[index] {
                 case UInt8(ascii: "\""):
                     index = endOfString(bytes, index, end)
@@ -216,14 +210,8 @@ public struct JSONObjectReader {
     static func endOfString(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int {
         var index = start + 1
         while index < end {
-            if index + 8 <= end {
-                let flags = ByteWords.quoteOrBackslash(ByteWords.load(bytes, index))
-                if flags == 0 {
-                    index += 8
-                    continue
-                }
-                index += flags.trailingZeroBitCount >> 3
-            }
+            index = ByteWords.skip(bytes, from: index, to: end, until: ByteWords.quoteOrBackslash)
+            guard index < end else { break }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\\") {
                 index += 2

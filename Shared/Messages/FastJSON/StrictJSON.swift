@@ -228,14 +228,8 @@ public enum StrictJSON {
             while index < bytes.count {
                 // Eight bytes at a time up to the first that needs a closer look (a quote, an
                 // escape, a control or non-ASCII byte): most string text is none of these.
-                if index + 8 <= bytes.count {
-                    let flags = ByteWords.needsALook(ByteWords.load(bytes, index))
-                    if flags == 0 {
-                        index += 8
-                        continue
-                    }
-                    index += flags.trailingZeroBitCount >> 3
-                }
+                index = ByteWords.skip(bytes, from: index, to: bytes.count, until: ByteWords.needsALook)
+                guard index < bytes.count else { break }
                 let byte = bytes[index]
                 switch byte {
                 case UInt8(ascii: "\""):
