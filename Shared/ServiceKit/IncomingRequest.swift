@@ -49,8 +49,9 @@ public struct IncomingRequest {
 
     /// The id as it goes into a log line (bounded, without quotes).
     public var logID: String {
-        guard idRange != nil, idJSON != Self.null else { return "-" }
-        var text = String(decoding: idJSON.prefix(66), as: UTF8.self)
+        let id = idJSON
+        guard id != Self.null else { return "-" }
+        var text = String(decoding: id.prefix(66), as: UTF8.self)
         if text.hasPrefix("\"") { text.removeFirst() }
         if text.hasSuffix("\"") { text.removeLast() }
         return String(text.prefix(64))

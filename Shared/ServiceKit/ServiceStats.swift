@@ -38,11 +38,6 @@ public struct ServiceStats: Sendable {
         latency.record(microseconds: microseconds)
     }
 
-    /// Records one answered request by its type's name. Unknown types are counted under `other`.
-    public mutating func record(type: String, knownType: Bool, error: ErrorCode?, microseconds: Double) {
-        record(slot: knownType ? slot(for: type) : 0, error: error, microseconds: microseconds)
-    }
-
     /// The `sys.stats` reply body.
     public func snapshot(service: String, extra: [String: JSONValue]) -> StatsBody {
         StatsBody(

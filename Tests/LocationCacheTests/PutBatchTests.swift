@@ -137,6 +137,29 @@ struct PutBatchTests {
         if failed("first") { #expect(failed("alice"), "a batch failed in part") }
     }
 
+    @Test func stats_commitTheOpenBatchFirst_soThePutIsAnsweredBeforeIt() throws {
+        let directory = try TemporaryDirectory()
+        let service = try Self.start(directory)
+        defer { service.stop() }
+        let socket = try Socket(service.context, .dealer)
+        defer { socket.close() }
+        socket.receiveTimeout = .seconds(5)
+        try socket.connect(service.endpoint)
+        try socket.send([Self.frame("alice", .locationPut, #"{"user":"alice","lat":53.78,"lng":-1.06}"#)])
+        try socket.send([Self.frame("stats", .sysStats, "{}")])
+        var order: [String] = []
+        var counted: Any?
+        for _ in 0..<2 {
+            let json = try #require(try JSONSerialization.jsonObject(with: socket.receive().last ?? Data()) as? [String: Any])
+            order.append(json["id"] as? String ?? "?")
+            if let details = (json["body"] as? [String: Any])?["details"] as? [String: Any] {
+                counted = details["usersStored"]
+            }
+        }
+        #expect(order == ["alice", "stats"], "the put's commit comes before the counts")
+        #expect(counted as? Int == 1)
+    }
+
     @Test func aPutWhosePreferencesCannotBeRead_changesNothing() throws {
         let directory = try TemporaryDirectory()
         try Self.start(directory).stop()

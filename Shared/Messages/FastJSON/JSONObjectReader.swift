@@ -77,13 +77,8 @@ public struct JSONObjectReader {
     /// A string value's text (escapes resolved), or nil when the value is not a string.
     public static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
         guard range.count >= 2, bytes[range.lowerBound] == UInt8(ascii: "\"") else { return nil }
-        let inner = (range.lowerBound + 1)..<(range.upperBound - 1)
-        var hasEscape = false
-        for index in inner where bytes[index] == UInt8(ascii: "\\") {
-            hasEscape = true
-            break
-        }
-        if !hasEscape {
+        if isPlainString(bytes, range) {
+            let inner = (range.lowerBound + 1)..<(range.upperBound - 1)
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[inner]), as: UTF8.self)
         }
         let data = Data(UnsafeBufferPointer(rebasing: bytes[range]))
