@@ -156,11 +156,12 @@ public final class ReplyServer {
     }
 
     private func nextTimerDelay() -> Duration? {
-        guard let due = timers.map(\.due).min() else { return nil }
+        guard let due = timers.lazy.map(\.due).min() else { return nil }
         return max(.zero, due - .now)
     }
 
     private func fireDueTimers() {
+        guard !timers.isEmpty else { return }
         let now = ContinuousClock.now
         var index = 0
         while index < timers.count {

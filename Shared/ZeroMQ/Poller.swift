@@ -6,6 +6,9 @@ import Glibc
 /// Register sockets once; `poll(timeout:)` returns the indices (registration order) of the
 /// sockets that have a message to read.
 public final class Poller {
+    /// Up to 64 sockets: `ReadySockets` is a bit set, so a poll allocates nothing.
+    public static let maxSockets = 64
+
     private var sockets: [Socket] = []
     private var items: [zmq_pollitem_t] = []
 
@@ -14,6 +17,7 @@ public final class Poller {
     /// Adds a socket to watch for input; returns its index.
     @discardableResult
     public func add(_ socket: Socket) -> Int {
+        precondition(sockets.count < Self.maxSockets, "a Poller watches at most \(Self.maxSockets) sockets")
         sockets.append(socket)
         items.append(zmq_pollitem_t(socket: socket.rawHandle, fd: -1, events: Int16(ZMQ_POLLIN), revents: 0))
         return sockets.count - 1
@@ -27,16 +31,50 @@ public final class Poller {
 
     /// Blocks until a socket is readable or the timeout passes (nil: forever).
     /// Returns the indices of readable sockets; empty on timeout. Retries EINTR.
-    public func poll(timeout: Duration?) throws(ZMQError) -> [Int] {
+    public func poll(timeout: Duration?) throws(ZMQError) -> ReadySockets {
         let milliseconds = Int(Socket.milliseconds(timeout))
         let count = items.count
         _ = try items.withUnsafeMutableBufferPointer { buffer throws(ZMQError) in
             try zmqCall("zmq_poll") { zmq_poll(buffer.baseAddress, Int32(count), milliseconds) }
         }
-        var ready: [Int] = []
+        var ready = ReadySockets()
         for index in items.indices where items[index].revents & Int16(ZMQ_POLLIN) != 0 {
-            ready.append(index)
+            ready.insert(index)
         }
         return ready
+    }
+}
+
+/// The indices of the sockets a poll found readable, in ascending order: a bit set.
+public struct ReadySockets: Sequence, Equatable, ExpressibleByArrayLiteral, Sendable {
+    private var bits: UInt64 = 0
+
+    public init() {}
+
+    public init(arrayLiteral indices: Int...) {
+        for index in indices { insert(index) }
+    }
+
+    mutating func insert(_ index: Int) {
+        bits |= 1 << UInt64(index)
+    }
+
+    public var isEmpty: Bool { bits == 0 }
+
+    public func contains(_ index: Int) -> Bool {
+        index >= 0 && index < Poller.maxSockets && bits & (1 << UInt64(index)) != 0
+    }
+
+    public func makeIterator() -> Iterator { Iterator(bits: bits) }
+
+    public struct Iterator: IteratorProtocol {
+        var bits: UInt64
+
+        public mutating func next() -> Int? {
+            guard bits != 0 else { return nil }
+            let index = bits.trailingZeroBitCount
+            bits &= bits - 1
+            return index
+        }
     }
 }

@@ -125,3 +125,12 @@ struct SocketTests {
         #expect(try poller.poll(timeout: .milliseconds(20)) == [])
     }
 }
+
+@Suite struct ReadySocketsTests {
+    @Test func listsItsIndicesInAscendingOrder() {
+        let ready: ReadySockets = [63, 0, 5]
+        #expect(Array(ready) == [0, 5, 63])
+        #expect(ready.contains(5) && ready.contains(63) && !ready.contains(1) && !ready.contains(64))
+        #expect(!ready.isEmpty && ReadySockets().isEmpty && Array(ReadySockets()).isEmpty)
+    }
+}
