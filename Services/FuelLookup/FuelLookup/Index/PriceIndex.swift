@@ -70,7 +70,7 @@ public final class PriceIndex: Sendable {
                         filter: LookupFilter) -> [RankedMatch] {
         guard let tree = tree(for: fuel),
               let query = makeQuery(point, radiusMiles, limit, ranksByPrice: true, filter) else { return [] }
-        return TreeSearch.run(query, in: tree, stations: records).map { ranked($0, in: tree, withPrice: true) }
+        return TreeSearch.run(query, in: tree, stations: records) { ranked($0, in: tree, withPrice: true) }
     }
 
     /// `nearest`, with each station's rank.
@@ -84,7 +84,7 @@ public final class PriceIndex: Sendable {
             tree = allStationsTree
         }
         guard let query = makeQuery(point, radiusMiles, limit, ranksByPrice: false, filter) else { return [] }
-        return TreeSearch.run(query, in: tree, stations: records).map { ranked($0, in: tree, withPrice: fuel != nil) }
+        return TreeSearch.run(query, in: tree, stations: records) { ranked($0, in: tree, withPrice: fuel != nil) }
     }
 
 

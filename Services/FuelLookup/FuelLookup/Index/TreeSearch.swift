@@ -31,9 +31,11 @@ enum TreeSearch {
     /// Heap items that live on the stack before the heap spills to allocated memory.
     static let stackItems = 32
 
-    static func run(_ query: SearchQuery, in tree: SpatialTree, stations: [StationRecord]) -> [SearchHit] {
+    /// The first `query.limit` stations in rank order, each turned into `Hit` as it is found.
+    static func run<Hit>(_ query: SearchQuery, in tree: SpatialTree, stations: [StationRecord],
+                         _ convert: (SearchHit) -> Hit) -> [Hit] {
         guard !tree.points.isEmpty, query.limit > 0, query.radiusMiles >= 0 else { return [] }
-        var hits: [SearchHit] = []
+        var hits: [Hit] = []
         hits.reserveCapacity(min(query.limit, 64))
         withExtendedLifetime(tree.nodes) {
             let nodes = UnsafePointer(tree.nodes.nodes)
@@ -43,7 +45,7 @@ enum TreeSearch {
                         var heap = SearchHeap(storage: storage)
                         let walk = Walk(query: query, nodes: nodes, points: points, records: records,
                                         firstLeaf: tree.firstLeaf, tree: tree)
-                        walk.search(heap: &heap, hits: &hits)
+                        walk.search(heap: &heap) { hits.append(convert($0)) }
                     }
                 }
             }
@@ -59,8 +61,9 @@ enum TreeSearch {
         let firstLeaf: Int
         let tree: SpatialTree
 
-        func search(heap: inout SearchHeap, hits: inout [SearchHit]) {
+        func search(heap: inout SearchHeap, found: (SearchHit) -> Void) {
             var next = nodeItem(0)
+            var count = 0
             while true {
                 let item: SearchItem
                 if let ready = next {
@@ -82,8 +85,9 @@ enum TreeSearch {
                     guard let exact = measure(item) else { continue }
                     next = ready(exact, heap: &heap)
                 case .exactPoint:
-                    hits.append(hit(item))
-                    if hits.count >= query.limit { return }
+                    found(hit(item))
+                    count += 1
+                    if count >= query.limit { return }
                 }
             }
         }
