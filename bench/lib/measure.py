@@ -69,9 +69,9 @@ def one_round(name, number, targets, redis, binaries, options):
     tag = f"[{name}] round {number + 1}/{options.rounds}:"
     figures = {}
 
-    def drive(key, target, endpoint, concurrency, server_pid=None):
+    def drive(key, target, endpoint, concurrency, server_pid=None, pin=options.pin):
         before = wire.service_latency(targets["lookup"]) if key.startswith("lookup") else None
-        with pinned([server_pid] if server_pid else [], options.pin) as cpus:
+        with pinned([server_pid] if server_pid else [], pin) as cpus:
             run = loadtest(binaries, target, endpoint, concurrency, options.seconds, options.warmup,
                            targets["points"], seed=options.seed, cpus=cpus)
         if before:
@@ -83,6 +83,11 @@ def one_round(name, number, targets, redis, binaries, options):
 
     drive("lookup@1", "lookup", targets["lookup"], 1, server_pid=targets["lookup_pid"])
     drive("echo@1", "lookup", targets["echo"], 1, server_pid=targets["echo_pid"])
+    if options.pin == "same":
+        # For comparison only: the same pair with server and generator on two cores, where each
+        # request also pays two cross-core wake-ups.
+        drive("lookup@1x", "lookup", targets["lookup"], 1, server_pid=targets["lookup_pid"], pin="cross")
+        drive("echo@1x", "lookup", targets["echo"], 1, server_pid=targets["echo_pid"], pin="cross")
     for clients in (1, 50):
         with pinned([redis.server.pid] if clients == 1 else [], options.pin) as cpus:
             run = redis.benchmark(options.redis_point, options.radius, clients, options.seconds, cpus=cpus)
@@ -106,8 +111,9 @@ def combine(result, rounds, reply_bytes):
             return None
         return min(runs, key=lambda run: run["p50Micros"]) if by == "p50" else max(runs, key=lambda run: run[by])
 
-    result["lookup"] = {"c1": best("lookup@1", by="p50"), "c50": best("lookup@50")}
-    result["echo"] = {"replyBytes": reply_bytes, "c1": best("echo@1", by="p50")}
+    result["lookup"] = {"c1": best("lookup@1", by="p50"), "c50": best("lookup@50"),
+                        "c1cross": best("lookup@1x", by="p50")}
+    result["echo"] = {"replyBytes": reply_bytes, "c1": best("echo@1", by="p50"), "c1cross": best("echo@1x", by="p50")}
     result["redis"].update(c1=best("redis@1"), c50=best("redis@50"))
     if best("router@50"):
         result["router"] = {"c50": best("router@50")}

@@ -90,6 +90,8 @@ def table(sets, target_rows, header, notes):
         row("  echo reply size (bytes)", ("echo", "replyBytes")),
         row("  lookup / echo p50 (<= 1.2)", None,
             ratio=(("lookup", "c1", "p50Micros"), ("echo", "c1", "p50Micros"))),
+        row("  on two cores: lookup / echo p50 @1", None,
+            ratio=(("lookup", "c1cross", "p50Micros"), ("echo", "c1cross", "p50Micros"))),
         row("Redis p50 @1 (µs)", ("redis", "c1", "p50Micros")),
         row("fuel-lookup p99 @50 (ms)", ("lookup", "c50", "p99Micros"), 1000, 2),
         row("handling per lookup @1 (µs)", ("serverMicros", "c1"), digits=1),
