@@ -127,10 +127,16 @@ public final class ReplyServer {
         logger.info("listening", metadata: ["svc.endpoint": endpoint])
         do {
             while true {
+                if watched.isEmpty && timers.isEmpty {
+                    // Only the socket to wait for: wait in the receive itself (a poll costs a
+                    // round of socket-state queries on every wake-up).
+                    try drainRequests(waiting: true)
+                    continue
+                }
                 let ready = try poller.poll(timeout: nextTimerDelay())
                 for index in ready {
                     if index == 0 {
-                        try drainRequests()
+                        try drainRequests(waiting: false)
                     } else {
                         let (other, handler) = watched[index - 1]
                         while try receiveIfReady(other, into: &watchedFrames) { handler(watchedFrames) }
@@ -184,10 +190,16 @@ public final class ReplyServer {
     /// service that defers replies until the batch's work is durable (group commit) sends them here.
     public var afterBatch: (() -> Void)?
 
-    /// Handles every request already queued (up to 1000), then returns to the poll.
-    private func drainRequests() throws(ZMQError) {
+    /// Handles every request already queued (up to 1000), after waiting for the first when
+    /// `waiting`, then returns to the loop.
+    private func drainRequests(waiting: Bool) throws(ZMQError) {
         var handled = 0
         defer { if handled > 0 { afterBatch?() } }  // also when a receive throws mid-batch
+        if waiting {
+            try socket.receive(into: &frames)
+            handle(frames)
+            handled += 1
+        }
         while handled < 1000, try receiveIfReady(socket, into: &frames) {
             handle(frames)
             handled += 1

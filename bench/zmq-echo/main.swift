@@ -101,17 +101,15 @@ func serve(context: Context, bind: String, replyBytes: Int, logger: Logger) thro
     socket.sendHighWaterMark = 100_000
     socket.receiveHighWaterMark = 100_000
     let endpoint = try socket.bind(bind)
-    let poller = Poller()
-    poller.add(socket)
     let echo = EchoReply(size: replyBytes)
     logger.info("listening", metadata: ["svc.endpoint": endpoint, "replyBytes": "\(replyBytes)"])
     while true {
-        _ = try poller.poll(timeout: nil)
+        // Wait in the receive for the first request, then take what else is queued (up to 1000).
         var handled = 0
         while handled < 1000 {
             let frames: [Data]
             do {
-                frames = try socket.receive(dontWait: true)
+                frames = try socket.receive(dontWait: handled > 0)
             } catch where error.isTimeout {
                 break
             }
