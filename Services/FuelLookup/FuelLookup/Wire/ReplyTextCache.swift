@@ -12,9 +12,8 @@ final class ReplyTextCache {
     /// The index the text belongs to (weak: a replaced index is not kept alive by its text, and
     /// an address reused by a later index can never be mistaken for it).
     private weak var index: PriceIndex?
-    /// Per station rank: where its text ends in `bytes`, plus one (0: not written yet).
-    private var ends: [UInt32] = []
-    private var starts: [UInt32] = []
+    /// Per station rank: where its text lies in `bytes` (one entry, so one cache line to read).
+    private var spans: [Span] = []
     private var bytes: [UInt8] = []
     private(set) var hits: UInt64 = 0
     private(set) var misses: UInt64 = 0
@@ -23,31 +22,38 @@ final class ReplyTextCache {
         self.capacityBytes = capacityBytes
     }
 
-    var byteCount: Int { bytes.count + (ends.count + starts.count) * MemoryLayout<UInt32>.stride }
+    /// Where a station's text starts in `bytes` and where it ends, plus one (0: not written yet).
+    private struct Span {
+        var start: UInt32 = 0
+        var endPlusOne: UInt32 = 0
+    }
+
+    var byteCount: Int { bytes.count + spans.count * MemoryLayout<Span>.stride }
 
     /// Appends the reply text of `match` to `out`, writing it into the cache first if needed.
     func write(_ ranked: RankedMatch, of answerIndex: PriceIndex, into out: inout JSONWriter) {
-        if index !== answerIndex || Int(ranked.rank) >= ends.count { reset(for: answerIndex) }
+        if index !== answerIndex || Int(ranked.rank) >= spans.count { reset(for: answerIndex) }
         let rank = Int(ranked.rank)
-        if ends[rank] == 0 {
+        var span = spans[rank]
+        if span.endPlusOne == 0 {
             misses += 1
             var text = JSONWriter(capacity: 320)
             Self.write(answerIndex.station(rank: rank), into: &text)
             if bytes.count + text.count > capacityBytes { reset(for: answerIndex) }
-            starts[rank] = UInt32(bytes.count)
+            span.start = UInt32(bytes.count)
             text.withBytes { bytes.append(contentsOf: $0) }
-            ends[rank] = UInt32(bytes.count) + 1
+            span.endPlusOne = UInt32(bytes.count) + 1
+            spans[rank] = span
         } else {
             hits += 1
         }
-        let start = Int(starts[rank]), end = Int(ends[rank]) - 1
+        let start = Int(span.start), end = Int(span.endPlusOne) - 1
         bytes.withUnsafeBufferPointer { out.raw(UnsafeBufferPointer(rebasing: $0[start..<end])) }
     }
 
     private func reset(for answerIndex: PriceIndex) {
         index = answerIndex
-        ends = Array(repeating: 0, count: answerIndex.count)
-        starts = Array(repeating: 0, count: answerIndex.count)
+        spans = Array(repeating: Span(), count: answerIndex.count)
         bytes.removeAll(keepingCapacity: bytes.capacity <= capacityBytes)
     }
 
