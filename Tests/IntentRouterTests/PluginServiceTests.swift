@@ -42,7 +42,8 @@ struct PluginServiceTests {
         #expect(question.code == .needsValue)
         #expect(question.needs == "fuel")
         #expect(question.dialog == "Which fuel, unleaded or diesel?")
-        let answer = try harness.ask("diesel please", session: try #require(question.session))
+        let session = try #require(question.session)
+        let answer = try harness.ask("diesel please", session: session)
         #expect(answer.code == .success)
         #expect(answer.dialog == "B7 is a fuel.")
     }
@@ -60,7 +61,8 @@ struct PluginServiceTests {
         #expect(answer.code == .success)
         #expect(answer.value == "tesco-2")
         let again = try harness.ask("Ask FuelBoard for the price at the Tesco in Selby")
-        let short = try harness.ask("Doncaster", session: try #require(again.session))
+        let againSession = try #require(again.session)
+        let short = try harness.ask("Doncaster", session: againSession)
         #expect(short.value == "tesco-1")
     }
 
@@ -70,7 +72,8 @@ struct PluginServiceTests {
         try harness.start("notes", [TestIntents.clearNotes])
         let question = try harness.ask("Ask FuelBoard to clear my notes")
         #expect(question.code == .confirmationRequired)
-        let answer = try harness.ask("yes", session: try #require(question.session))
+        let session = try #require(question.session)
+        let answer = try harness.ask("yes", session: session)
         #expect(answer.code == .success)
         #expect(answer.dialog == "Your notes are cleared.")
     }
