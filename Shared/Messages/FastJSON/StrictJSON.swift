@@ -69,6 +69,8 @@ public enum StrictJSON {
         var key1 = 0..<0, key2 = 0..<0
         var escaped1 = false, escaped2 = false
         var valueStart1: Int?, valueStart2: Int?
+        /// Set by `string()` when it meets a backslash (a key's escapes, known without a rescan).
+        var sawEscape = false
         /// Open containers.
         var stack = ContainerStack()
 
@@ -176,10 +178,11 @@ public enum StrictJSON {
             skipWhitespace()
             guard peek == UInt8(ascii: "\"") else { return fail("expected a quoted member name") }
             let start = index
+            sawEscape = false
             if let failure = string() { return failure }
             if collecting && stack.depth <= 2 {
                 let text = (start + 1)..<(index - 1)
-                let escaped = bytes[text].contains(UInt8(ascii: "\\"))
+                let escaped = sawEscape
                 if stack.depth == 1 { (key1, escaped1) = (text, escaped) } else { (key2, escaped2) = (text, escaped) }
             }
             skipWhitespace()
@@ -237,6 +240,7 @@ public enum StrictJSON {
                     return nil
                 case UInt8(ascii: "\\"):
                     index += 1
+                    sawEscape = true
                     guard let escape = peek else { return fail("unexpected end of input in an escape") }
                     switch escape {
                     case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
