@@ -3,15 +3,20 @@ import Foundation
 // The two pieces of a request's handling that need none of the server's state.
 extension ReplyServer {
     /// Splits `[routing ids..., "", payload]` (REQ) or `[routing id, payload]` (DEALER without
-    /// delimiter). Returns nil for the payload when there is not exactly one payload frame.
-    static func split(_ frames: [Data]) -> (route: [Data], payload: Data?) {
-        guard frames.count >= 2 else { return (frames, nil) }
-        if let delimiter = frames.indices.dropFirst().first(where: { frames[$0].isEmpty }) {
-            let route = Array(frames[...delimiter])
-            let rest = frames[(delimiter + 1)...]
-            return (route, rest.count == 1 ? rest.first : nil)
+    /// delimiter) into `route` (emptied first, its storage kept) and the payload, which is nil when
+    /// there is not exactly one payload frame.
+    static func split(_ frames: [Data], route: inout [Data]) -> Data? {
+        route.removeAll(keepingCapacity: true)
+        guard frames.count >= 2 else {
+            route.append(contentsOf: frames)
+            return nil
         }
-        return ([frames[0]], frames.count == 2 ? frames[1] : nil)
+        if let delimiter = frames.indices.dropFirst().first(where: { frames[$0].isEmpty }) {
+            route.append(contentsOf: frames[...delimiter])
+            return frames.count == delimiter + 2 ? frames[delimiter + 1] : nil
+        }
+        route.append(frames[0])
+        return frames.count == 2 ? frames[1] : nil
     }
 
     /// The monotonic clock in nanoseconds (one vDSO read: cheaper than `ContinuousClock` and its

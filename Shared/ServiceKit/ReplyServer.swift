@@ -38,6 +38,7 @@ public final class ReplyServer {
     private var frames: [Data] = []
     private var watchedFrames: [Data] = []
     private var memberStorage: [StrictJSON.Member] = []
+    private var routeStorage: [Data] = []
     private var watched: [(Socket, ([Data]) -> Void)] = []
     private var timers: [Timer] = []
     private var deferredStart: [UInt64: (type: String, start: UInt64)] = [:]
@@ -204,12 +205,17 @@ public final class ReplyServer {
             handle(frames)
             handled += 1
         }
-        frames.removeAll(keepingCapacity: true)  // a handled request's payload is not held until the next
+        // A handled request's frames are not held until the next.
+        frames.removeAll(keepingCapacity: true)
+        routeStorage.removeAll(keepingCapacity: true)
     }
 
     private func handle(_ frames: [Data]) {
         let start = Self.monotonicNanoseconds()
-        let (route, payload) = Self.split(frames)
+        var route: [Data] = []
+        swap(&route, &routeStorage)  // lent, like the member list; a deferred request keeps a copy
+        defer { swap(&route, &routeStorage) }
+        let payload = Self.split(frames, route: &route)
         var request = IncomingRequest(route: route, payload: payload ?? Data(), server: self)
         swap(&request.members, &memberStorage)
         defer {
