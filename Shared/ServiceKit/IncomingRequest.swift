@@ -23,7 +23,7 @@ public struct IncomingRequest {
     public private(set) var bodyRange: Range<Int>?
     /// The members of the envelope and of the objects in it, found by the strict check (the
     /// server lends the storage from request to request).
-    var members: [StrictJSON.Member] = []
+    @usableFromInline var members: [StrictJSON.Member] = []
     var deferredID: UInt64 = 0
     /// Where the server counts this request in its stats (0, `other`, until a handler for its type is found).
     var statsSlot = 0
@@ -137,7 +137,8 @@ public struct IncomingRequest {
 
     /// Calls `visit` with each member of the body object, in order, from what the strict check
     /// found (no second pass). Returns false when the body is not an object; a request without
-    /// a body has an empty one.
+    /// a body has an empty one. Inlinable, so a caller's reader is specialized into it.
+    @inlinable
     public func forEachBodyMember<Failure: Error>(
         _ visit: (UnsafeBufferPointer<UInt8>, JSONObjectReader.RawKey, Range<Int>) throws(Failure) -> Void
     ) throws(Failure) -> Bool {
