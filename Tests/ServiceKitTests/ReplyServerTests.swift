@@ -178,6 +178,27 @@ struct ReplyServerTests {
         #expect(stats.requestsByType["no.such.type"] == nil)
     }
 
+    /// The route of a request is split into storage the server reuses: a deferred request must
+    /// keep its own, so that requests handled meanwhile cannot redirect its reply.
+    @Test func deferredReply_goesToItsOwnClient_whileOthersAreAnsweredMeanwhile() throws {
+        let service = try startEchoService()
+        defer { service.stop() }
+        let waiting = try Socket(service.context, .dealer)
+        waiting.receiveTimeout = .seconds(2)
+        try waiting.connect(service.endpoint)
+        try waiting.send([Data(), Data(#"{"v":1,"id":"w","type":"test.later","body":{}}"#.utf8)])
+        let others = try Socket(service.context, .dealer)
+        others.receiveTimeout = .seconds(2)
+        try others.connect(service.endpoint)
+        for number in 0..<5 {
+            try others.send([Data(), Data(#"{"v":1,"id":"o\#(number)","type":"sys.ping","body":{}}"#.utf8)])
+            let reply = String(decoding: try others.receive().last ?? Data(), as: UTF8.self)
+            #expect(reply.contains(#""id":"o\#(number)""#), "\(reply)")
+        }
+        let later = String(decoding: try waiting.receive().last ?? Data(), as: UTF8.self)
+        #expect(later.contains(#""id":"w""#) && later.contains(#""text":"later""#), "\(later)")
+    }
+
     @Test func client_whenNobodyListens_failsUnavailableAfterItsRetries() throws {
         let context = Context()
         let probe = try Socket(context, .router)
