@@ -205,9 +205,10 @@ public final class ReplyServer {
             handle(frames)
             handled += 1
         }
-        // A handled request's frames are not held until the next.
-        frames.removeAll(keepingCapacity: true)
-        routeStorage.removeAll(keepingCapacity: true)
+        // A handled request's frames are not held until the next, nor the room a message of
+        // many frames needed.
+        frames.removeAll(keepingCapacity: frames.capacity <= 64)
+        routeStorage.removeAll(keepingCapacity: routeStorage.capacity <= 64)
     }
 
     private func handle(_ frames: [Data]) {

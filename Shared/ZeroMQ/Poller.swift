@@ -56,6 +56,7 @@ public struct ReadySockets: Sequence, Equatable, ExpressibleByArrayLiteral, Send
     }
 
     mutating func insert(_ index: Int) {
+        precondition(index >= 0 && index < Poller.maxSockets, "socket index \(index) out of range")
         bits |= 1 << UInt64(index)
     }
 
