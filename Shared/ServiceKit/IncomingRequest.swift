@@ -49,12 +49,29 @@ public struct IncomingRequest {
 
     /// The id as it goes into a log line (bounded, without quotes).
     public var logID: String {
+        if let printable = printableLogID { return printable }
         let id = idJSON
         guard id != Self.null else { return "-" }
         var text = String(decoding: id.prefix(66), as: UTF8.self)
         if text.hasPrefix("\"") { text.removeFirst() }
         if text.hasSuffix("\"") { text.removeLast() }
         return String(text.prefix(64))
+    }
+
+    /// `logID` for an id written in printable ASCII (every byte a character): the same steps on
+    /// the bytes, without building and trimming strings. Nil for any other id.
+    private var printableLogID: String? {
+        guard let idRange else { return "-" }
+        return payload.withUnsafeBytes { raw -> String? in
+            let id = UnsafeRawBufferPointer(rebasing: raw[idRange])
+            guard id.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { return nil }
+            if id.elementsEqual(Self.null) { return "-" }
+            var start = 0, end = min(id.count, 66)
+            if start < end && id[start] == UInt8(ascii: "\"") { start += 1 }
+            if start < end && id[end - 1] == UInt8(ascii: "\"") { end -= 1 }
+            end = min(end, start + 64)
+            return String(decoding: UnsafeRawBufferPointer(rebasing: id[start..<end]), as: UTF8.self)
+        }
     }
 
     var logType: String { String(type.prefix(60)) }

@@ -27,4 +27,38 @@ struct IncomingRequestTests {
         #expect(try request.decodeBody(Point.self) == Point(lat: 52.5, lng: -1.25))
         #expect(String(decoding: request.idJSON, as: UTF8.self) == #"{"n":[1,2]}"#)
     }
+
+    /// `logID` as first written: the id's JSON text decoded (66 bytes at most), without its
+    /// quotes, 64 characters at most; `-` for none or `null`.
+    private static func referenceLogID(_ idJSON: [UInt8]) -> String {
+        guard idJSON != Array("null".utf8) else { return "-" }
+        var text = String(decoding: idJSON.prefix(66), as: UTF8.self)
+        if text.hasPrefix("\"") { text.removeFirst() }
+        if text.hasSuffix("\"") { text.removeLast() }
+        return String(text.prefix(64))
+    }
+
+    @Test func logID_isTheIDTrimmedAndBounded_forEveryShapeOfID() throws {
+        let context = Context()
+        defer { context.shutdown() }
+        let server = try ReplyServer(name: "test", context: context, bind: "tcp://127.0.0.1:*",
+                                     logger: Logger(label: "test", level: .critical))
+        var ids = [#""""#, #""a""#, #""load-17""#, "42", "-1.5e3", "null", "true", #"{"k":[1,"two"]}"#,
+                   #""a\"b""#, #""ü-café""#, "{\r\n\"k\":1}", #""\u00e9""#, "[1,\t2]"]
+        for length in [60, 63, 64, 65, 66, 67, 80, 200] {
+            ids.append("\"" + String(repeating: "x", count: length) + "\"")
+            ids.append("\"" + String(repeating: "é", count: length / 2) + "\"")
+            ids.append("[" + Array(repeating: "1", count: length / 2).joined(separator: ",") + "]")
+            ids.append("\"" + String(repeating: "a", count: length - 1) + "\\\"\"")
+        }
+        for id in ids {
+            let frame = #"{"v":1,"id":"# + id + #","type":"sys.ping","body":{}}"#
+            var request = IncomingRequest(route: [], payload: Data(frame.utf8), server: server)
+            try request.decodeHead()
+            #expect(request.logID == Self.referenceLogID(request.idJSON), "id \(id)")
+        }
+        var none = IncomingRequest(route: [], payload: Data("not json".utf8), server: server)
+        _ = try? none.decodeHead()
+        #expect(none.logID == "-")
+    }
 }
