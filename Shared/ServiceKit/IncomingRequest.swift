@@ -49,10 +49,8 @@ public struct IncomingRequest {
 
     /// The id as it goes into a log line (bounded, without quotes).
     public var logID: String {
-        if let printable = printableLogID { return printable }
-        let id = idJSON
-        guard id != Self.null else { return "-" }
-        var text = String(decoding: id.prefix(66), as: UTF8.self)
+        if let printable = printableLogID { return printable }  // also every id that is absent or `null`
+        var text = String(decoding: idJSON.prefix(66), as: UTF8.self)
         if text.hasPrefix("\"") { text.removeFirst() }
         if text.hasSuffix("\"") { text.removeLast() }
         return String(text.prefix(64))
@@ -64,7 +62,7 @@ public struct IncomingRequest {
         guard let idRange else { return "-" }
         return payload.withUnsafeBytes { raw -> String? in
             let id = UnsafeRawBufferPointer(rebasing: raw[idRange])
-            guard id.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) else { return nil }
+            guard id.isPrintableASCII else { return nil }
             if id.elementsEqual(Self.null) { return "-" }
             var start = 0, end = min(id.count, 66)
             if start < end && id[start] == UInt8(ascii: "\"") { start += 1 }

@@ -15,7 +15,7 @@ public enum LocationRules {
     public static func checkUser(_ user: String) throws(ServiceError) {
         // Printable ASCII, as almost every id is: one character per byte and no control
         // characters, so the byte count decides without walking graphemes and scalar properties.
-        if user.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }), userLength.contains(user.utf8.count) { return }
+        if user.utf8.isPrintableASCII, userLength.contains(user.utf8.count) { return }
         guard userLength.contains(user.count), user.utf8.count <= maxUserBytes else {
             throw .badRequest("user must be \(userLength.lowerBound) to \(userLength.upperBound) characters")
         }
