@@ -2,6 +2,7 @@
 public enum MessageType: String, Sendable, CaseIterable {
     case sysPing = "sys.ping"
     case sysStats = "sys.stats"
+    case sysBatch = "sys.batch"
 
     case ingestFeed = "ingest.feed"
     case ingestSnapshot = "ingest.snapshot"

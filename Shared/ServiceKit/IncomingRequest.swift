@@ -25,6 +25,9 @@ public struct IncomingRequest {
     /// server lends the storage from request to request).
     @usableFromInline var members: [StrictJSON.Member] = []
     var deferredID: UInt64 = 0
+    /// The `sys.batch` this request came in, and its place there (nil: a request of its own).
+    var batch: PendingBatch?
+    var batchIndex = 0
     /// Where the server counts this request in its stats (0, `other`, until a handler for its type is found).
     var statsSlot = 0
 

@@ -5,25 +5,31 @@ import Messages
 /// or error is. Only the part a caller asks for is then decoded, so a caller never decodes a
 /// reply twice (once for its id, once for its body) nor walks the envelope with a decoder.
 public struct ReplyEnvelope {
+    /// The frame the reply is in (for a reply inside a batch, the batch's frame).
     public let payload: Data
     public let id: String?
     public let ok: Bool
+    /// Where the body and the error are, counted from the first byte of `payload`.
     public let body: Range<Int>?
     public let error: Range<Int>?
+    /// Where a `replies` member of the body would be (a batch's reply), noted by the same pass.
+    private var replies: Range<Int>?
 
     /// Nil when the frame is not a JSON object.
     public init?(_ payload: Data) {
-        var id: String?, ok = false, body: Range<Int>?, error: Range<Int>?
+        var id: String?, ok = false, body: Range<Int>?, error: Range<Int>?, replies: Range<Int>?
         let isObject = payload.withUnsafeBytes { raw -> Bool in
             let bytes = raw.bindMemory(to: UInt8.self)
-            // One strict pass checks the frame and finds the envelope's members.
+            // One strict pass checks the frame and finds the envelope's members and the body's.
             var members: [StrictJSON.Member] = []
             members.reserveCapacity(32)  // one allocation, not one per doubling
             guard StrictJSON.check(bytes, members: &members) == nil, StrictJSON.isObject(bytes) else { return false }
-            for member in members where member.depth == 1 {
+            for member in members {
                 let key = JSONObjectReader.RawKey(bytes: bytes, range: member.key, hasEscape: member.keyHasEscape)
                 let value = member.value
-                if key.matches("id") {
+                if member.depth == 2 {
+                    if key.matches("replies") { replies = value }
+                } else if key.matches("id") {
                     id = JSONObjectReader.string(bytes, value)
                 } else if key.matches("ok") {
                     ok = value.count == 4 && bytes[value.lowerBound] == UInt8(ascii: "t")
@@ -38,12 +44,47 @@ public struct ReplyEnvelope {
         guard isObject else { return nil }
         self.payload = payload
         (self.id, self.ok, self.body, self.error) = (id, ok, body, error)
+        self.replies = replies.flatMap { body?.contains($0.lowerBound) == true ? $0 : nil }
+    }
+
+    /// The reply at `range` of a frame the strict check has passed (one reply of a batch): its
+    /// members are found by a plain walk, and it shares the frame. Nil when it is not an object.
+    private init?(checked payload: Data, _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
+        var id: String?, ok = false, body: Range<Int>?, error: Range<Int>?
+        let isObject = JSONObjectReader.forEachMember(bytes, in: range) { key, value in
+            if key.matches("id") {
+                id = JSONObjectReader.string(bytes, value)
+            } else if key.matches("ok") {
+                ok = value.count == 4 && bytes[value.lowerBound] == UInt8(ascii: "t")
+            } else if key.matches("body") {
+                body = value
+            } else if key.matches("error") {
+                error = value
+            }
+        }
+        guard isObject else { return nil }
+        self.payload = payload
+        (self.id, self.ok, self.body, self.error) = (id, ok, body, error)
+    }
+
+    /// The replies of a `sys.batch` reply, in order (nil when this is not a success whose body
+    /// is `{"replies": [...]}`; an element that is not a JSON object is left out).
+    public var batchReplies: [ReplyEnvelope]? {
+        guard ok, let replies else { return nil }
+        return payload.withUnsafeBytes { raw -> [ReplyEnvelope]? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var found: [ReplyEnvelope] = []
+            let isArray = JSONObjectReader.forEachElement(bytes, in: replies) { element in
+                if let reply = ReplyEnvelope(checked: payload, bytes, element) { found.append(reply) }
+            }
+            return isArray ? found : nil
+        }
     }
 
     /// The error of a failure reply (nil for a success or an unreadable error).
     public var serviceError: ServiceError? {
         guard !ok, let error else { return nil }
-        return try? JSONCoding.decode(ServiceError.self, from: payload.subdata(in: error))
+        return try? JSONCoding.decode(ServiceError.self, from: payload.subdata(in: shifted(error)))
     }
 
     /// The body as `Out`, or the reply's error.
@@ -59,9 +100,14 @@ public struct ReplyEnvelope {
                 }
                 if let value = value as? Out { return .success(value) }
             }
-            return .success(try JSONCoding.decode(Out.self, from: payload.subdata(in: body)))
+            return .success(try JSONCoding.decode(Out.self, from: payload.subdata(in: shifted(body))))
         } catch {
             return .failure(ServiceError(.internal, "unreadable reply from \(name)"))
         }
+    }
+
+    /// `range` (counted from the first byte) as indices of `payload`, which need not start at 0.
+    private func shifted(_ range: Range<Int>) -> Range<Int> {
+        (payload.startIndex + range.lowerBound)..<(payload.startIndex + range.upperBound)
     }
 }

@@ -38,6 +38,8 @@ public final class ReplyServer {
     private var frames: [Data] = []
     private var watchedFrames: [Data] = []
     private var memberStorage: [StrictJSON.Member] = []
+    /// The same, for the requests inside a `sys.batch` (while the batch holds `memberStorage`).
+    var batchMemberStorage: [StrictJSON.Member] = []
     private var routeStorage: [Data] = []
     private var watched: [(Socket, ([Data]) -> Void)] = []
     private var timers: [Timer] = []
@@ -81,6 +83,7 @@ public final class ReplyServer {
         on(MessageType.sysStats.rawValue) { [unowned self] request in
             request.reply(self.stats.snapshot(service: self.name, extra: self.statsDetails()))
         }
+        on(MessageType.sysBatch.rawValue) { [unowned self] request in self.handleBatch(request) }
     }
 
     /// Registers a handler for a request type.
@@ -132,6 +135,7 @@ public final class ReplyServer {
                     // Only the socket to wait for: wait in the receive itself (a poll costs a
                     // round of socket-state queries on every wake-up).
                     try drainRequests(waiting: true)
+                    afterTurn?()
                     continue
                 }
                 let ready = try poller.poll(timeout: nextTimerDelay())
@@ -145,6 +149,7 @@ public final class ReplyServer {
                     }
                 }
                 fireDueTimers()
+                afterTurn?()
             }
         } catch where error.isTerminated {
             // The context was shut down (SIGTERM/SIGINT), wherever the loop was blocked.
@@ -190,6 +195,10 @@ public final class ReplyServer {
     /// Runs after each batch of requests taken from the socket, before the loop waits again: a
     /// service that defers replies until the batch's work is durable (group commit) sends them here.
     public var afterBatch: (() -> Void)?
+
+    /// Runs at the end of every turn of the loop, after its requests, watched sockets and due
+    /// timers: a client that gathers the calls a turn makes (the router's backends) sends them here.
+    public var afterTurn: (() -> Void)?
 
     /// Handles every request already queued (up to 1000), after waiting for the first when
     /// `waiting`, then returns to the loop.
@@ -237,11 +246,16 @@ public final class ReplyServer {
             send(route: route, data)
             record(request, nanoseconds: ready &- start, error: error)
         } else {
-            deferredStart[request.deferredID] = (request.type, start)
+            noteDeferred(request, start: start)
         }
     }
 
-    private func dispatch(_ request: inout IncomingRequest) -> Outcome {
+    /// Remembers when a request that will answer later was taken off the socket.
+    func noteDeferred(_ request: IncomingRequest, start: UInt64) {
+        deferredStart[request.deferredID] = (request.type, start)
+    }
+
+    func dispatch(_ request: inout IncomingRequest) -> Outcome {
         let decodeError: ServiceError?
         do {
             try request.decodeHead()
@@ -258,6 +272,10 @@ public final class ReplyServer {
         request.type = routes[index].type
         request.statsSlot = routes[index].statsSlot
         if let decodeError { return request.reply(error: decodeError) }
+        if request.batch != nil, request.type == MessageType.sysBatch.rawValue {
+            // One level is all a caller needs, and it bounds the work one frame can ask for.
+            return request.reply(error: .badRequest("a sys.batch cannot hold another sys.batch"))
+        }
         request.deferredID = nextDeferredID
         nextDeferredID &+= 1
         return routes[index].handler(request)
@@ -291,7 +309,7 @@ public final class ReplyServer {
 
     /// Counts a handled request; `nanoseconds` runs from taking it off the socket to its reply
     /// being ready (the send is left out: on a busy core it can include other threads' turns).
-    private func record(_ request: IncomingRequest, nanoseconds: UInt64, error: ServiceError?) {
+    func record(_ request: IncomingRequest, nanoseconds: UInt64, error: ServiceError?) {
         stats.record(slot: request.statsSlot, error: error?.code, microseconds: Double(nanoseconds) / 1000)
         if let error, error.code != .notFound {
             logger.info("request failed", metadata: ["svc.request.id": request.logID, "svc.type": request.logType,
@@ -305,6 +323,15 @@ public final class ReplyServer {
     func complete(_ request: IncomingRequest, outcome: Outcome) {
         guard case .reply(let data, let error) = outcome else { return }
         let ready = Self.monotonicNanoseconds()
+        if let batch = request.batch {
+            // A request of a batch: its reply waits for the batch's others.
+            if let started = deferredStart.removeValue(forKey: request.deferredID) {
+                record(request, nanoseconds: ready &- started.start, error: error)
+            }
+            batch.fill(request.batchIndex, data)
+            if batch.isReadyToSend { complete(batch.outer, outcome: batch.reply()) }
+            return
+        }
         send(route: request.route, data)
         if let started = deferredStart.removeValue(forKey: request.deferredID) {
             record(request, nanoseconds: ready &- started.start, error: error)

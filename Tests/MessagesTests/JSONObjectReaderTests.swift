@@ -56,6 +56,23 @@ struct JSONObjectReaderTests {
         #expect(escapedMatches == 1)
     }
 
+    @Test func elements_areFoundWithTheirRanges_andANonArrayHasNone() {
+        let text = #" [ 1 , "a,]" , {"k":[2,3]} ,[] ,null] "#
+        let bytes = Array(text.utf8)
+        var found: [String] = []
+        let isArray = bytes.withUnsafeBufferPointer { buffer in
+            JSONObjectReader.forEachElement(buffer, in: 0..<buffer.count) { range in
+                found.append(String(decoding: buffer[range], as: UTF8.self))
+            }
+        }
+        #expect(isArray)
+        #expect(found == ["1", #""a,]""#, #"{"k":[2,3]}"#, "[]", "null"])
+        let notArray = Array(#"{"a":[1]}"#.utf8).withUnsafeBufferPointer { buffer in
+            JSONObjectReader.forEachElement(buffer, in: 0..<buffer.count) { _ in Issue.record("no elements expected") }
+        }
+        #expect(!notArray)
+    }
+
     @Test func aValueThatIsNotAnObject_hasNoMembers() {
         let bytes = Array("[1,2]".utf8)
         let isObject = bytes.withUnsafeBufferPointer { buffer in

@@ -33,4 +33,32 @@ struct ReplyEnvelopeTests {
         let result = reply.result(as: Preferences.self, from: "location-cache")
         #expect(throws: ServiceError(.internal, "unreadable reply from location-cache")) { try result.get() }
     }
+
+    @Test func aBatchReply_givesEachReplyInOrder_readableAsAnyOther() throws {
+        let inner = [
+            #"{"body":{"radiusMiles":3,"unit":"miles"},"id":"a","ok":true,"v":1}"#,
+            #"{"error":{"code":"not_found","message":"no"},"id":"b","ok":false,"v":1}"#,
+            #"7"#,
+            #" {"body":{"radiusMiles":1.5,"unit":"km"},"id":"c\u002dd","ok":true,"v":1} "#,
+        ]
+        let text = #"{"body":{"replies":[\#(inner.joined(separator: ","))]},"id":"b1","ok":true,"v":1}"#
+        // A frame sliced from a larger buffer: ranges count from its own first byte.
+        let framed = Data("xx".utf8) + Data(text.utf8)
+        let batch = try #require(ReplyEnvelope(framed[2...]))
+        let replies = try #require(batch.batchReplies)
+        #expect(replies.map(\.id) == ["a", "b", "c-d"], "the element that is not an object is left out")
+        #expect(try replies[0].result(as: Preferences.self, from: "x").get() == Preferences(radiusMiles: 3, unit: .miles))
+        #expect(replies[1].serviceError?.code == .notFound)
+        #expect(try replies[2].result(as: Preferences.self, from: "x").get() == Preferences(radiusMiles: 1.5, unit: .km))
+    }
+
+    @Test(arguments: [
+        #"{"body":{"radiusMiles":3},"id":"a","ok":true,"v":1}"#,
+        #"{"body":{"replies":{}},"id":"a","ok":true,"v":1}"#,
+        #"{"error":{"replies":[]},"id":"a","ok":false,"v":1}"#,
+        #"{"body":{"other":{"replies":[]}},"id":"a","ok":true,"v":1}"#,
+    ])
+    func aReplyThatIsNotABatchReply_hasNoBatchReplies(text: String) throws {
+        #expect(try #require(ReplyEnvelope(Data(text.utf8))).batchReplies == nil)
+    }
 }

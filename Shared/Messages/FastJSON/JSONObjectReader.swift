@@ -74,6 +74,32 @@ public struct JSONObjectReader {
         }
     }
 
+    /// Calls `body` with where each element of the array at `range` is. Returns false when the
+    /// value there is not an array.
+    /// - Important: `bytes` must be valid JSON (checked by `StrictJSON`); nothing is re-validated.
+    @discardableResult
+    public static func forEachElement<Failure: Error>(
+        _ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>, _ body: (Range<Int>) throws(Failure) -> Void
+    ) throws(Failure) -> Bool {
+        var index = skipWhitespace(bytes, range.lowerBound, range.upperBound)
+        guard index < range.upperBound, bytes[index] == UInt8(ascii: "[") else { return false }
+        index += 1
+        while true {
+            index = skipWhitespace(bytes, index, range.upperBound)
+            guard index < range.upperBound else { return false }
+            switch bytes[index] {
+            case UInt8(ascii: "]"):
+                return true
+            case UInt8(ascii: ","):
+                index += 1
+            default:
+                let end = endOfValue(bytes, index, range.upperBound)
+                try body(index..<end)
+                index = end
+            }
+        }
+    }
+
     /// A string value's text (escapes resolved), or nil when the value is not a string.
     public static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
         guard range.count >= 2, bytes[range.lowerBound] == UInt8(ascii: "\"") else { return nil }

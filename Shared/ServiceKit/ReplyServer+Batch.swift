@@ -1,0 +1,110 @@
+import Foundation
+import Messages
+
+/// `sys.batch`: several requests in one frame, answered in one frame.
+///
+/// Request body `{"requests": [<request>, ...]}`, each element a whole request as it would be sent
+/// alone; reply body `{"replies": [<reply>, ...]}`, in the same order, each exactly the reply that
+/// request would have had alone (its own id, its own error). A caller with many requests for one
+/// service (the router under load) pays ZeroMQ's per-message costs once for all of them. Each
+/// request counts and logs under its own type; a request that answers later (a group commit)
+/// holds the batch's reply until it has answered.
+extension ReplyServer {
+    /// Requests one batch may hold.
+    public static let maxBatchRequests = 1000
+
+    func handleBatch(_ request: IncomingRequest) -> Outcome {
+        let elements: [Range<Int>]
+        do {
+            elements = try Self.batchElements(of: request)
+        } catch {
+            return request.reply(error: error)
+        }
+        let batch = PendingBatch(outer: request, count: elements.count)
+        batch.isDispatching = true
+        defer { batch.isDispatching = false }
+        for (index, range) in elements.enumerated() {
+            let start = Self.monotonicNanoseconds()
+            let payload = request.payload.withUnsafeBytes { Data(UnsafeRawBufferPointer(rebasing: $0[range])) }
+            var inner = IncomingRequest(route: request.route, payload: payload, server: self)
+            inner.batch = batch
+            inner.batchIndex = index
+            switch dispatchInBatch(&inner) {
+            case .reply(let data, let error):
+                record(inner, nanoseconds: Self.monotonicNanoseconds() &- start, error: error)
+                batch.fill(index, data)
+            case .deferred:
+                noteDeferred(inner, start: start)
+            }
+        }
+        return batch.isComplete ? batch.reply() : .deferred
+    }
+
+    /// Where each request of a batch's `requests` array is in the frame.
+    private static func batchElements(of request: IncomingRequest) throws(ServiceError) -> [Range<Int>] {
+        let shape = ServiceError.badRequest(#"sys.batch body must be {"requests": [request, ...]}"#)
+        var elements: [Range<Int>] = [], isArray = false
+        let isObject = request.forEachBodyMember { bytes, key, value in
+            guard key.matches("requests") else { return }
+            elements.removeAll()
+            isArray = JSONObjectReader.forEachElement(bytes, in: value) { elements.append($0) }
+        }
+        guard isObject, isArray else { throw shape }
+        guard elements.count <= maxBatchRequests else {
+            throw ServiceError(.tooLarge, "a batch holds at most \(maxBatchRequests) requests, not \(elements.count)")
+        }
+        return elements
+    }
+
+    /// Dispatches one request of a batch as the server does a request of its own, with the
+    /// member storage kept for batches (the request's own is lent to the batch itself).
+    private func dispatchInBatch(_ request: inout IncomingRequest) -> Outcome {
+        swap(&request.members, &batchMemberStorage)
+        defer {
+            swap(&request.members, &batchMemberStorage)
+            if batchMemberStorage.capacity > 1024 { batchMemberStorage = [] }
+        }
+        return dispatch(&request)
+    }
+}
+
+/// A batch whose replies are being collected: sent, in order, when the last one is in.
+final class PendingBatch {
+    let outer: IncomingRequest
+    private var replies: [[UInt8]?]
+    private var missing: Int
+
+    init(outer: IncomingRequest, count: Int) {
+        self.outer = outer
+        replies = Array(repeating: nil, count: count)
+        missing = count
+    }
+
+    /// True while the batch's requests are being handed to their handlers: the batch is
+    /// answered by its own handler then, not by a request that answers at once through a `Responder`.
+    var isDispatching = false
+
+    var isComplete: Bool { missing == 0 }
+
+    /// All replies are in and nobody else will send them: the one who completes the batch does.
+    var isReadyToSend: Bool { missing == 0 && !isDispatching }
+
+    func fill(_ index: Int, _ reply: [UInt8]) {
+        guard replies[index] == nil else { return }
+        replies[index] = reply
+        missing -= 1
+    }
+
+    /// The outer request's reply: `{"replies": [...]}`.
+    func reply() -> ReplyServer.Outcome {
+        let size = replies.reduce(16) { $0 + ($1?.count ?? 0) + 1 }
+        return outer.reply(capacity: size) { out in
+            out.raw(#"{"replies":["#)
+            for (index, reply) in replies.enumerated() {
+                if index > 0 { out.raw(",") }
+                out.raw(reply ?? [])
+            }
+            out.raw("]}")
+        }
+    }
+}
