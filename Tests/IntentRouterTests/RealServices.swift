@@ -22,6 +22,7 @@ final class RealServices {
     private let router: InProcessService
     private let dataDirectory: URL
     let client: RequestClient
+    var routerEndpoint: String { router.endpoint }
 
     /// Starts everything; `dialogDown` leaves dialog-renderer out (nobody serves its endpoint).
     /// `loadingReplicas` more fuel-lookups listen but never load prices (their price-ingest is

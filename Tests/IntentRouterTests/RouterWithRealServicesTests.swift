@@ -2,6 +2,7 @@ import Foundation
 import IntentRouter
 import Messages
 import Testing
+import ZeroMQ
 
 /// Whole conversations through the router and the real location-cache, fuel-lookup and
 /// dialog-renderer.
@@ -22,6 +23,40 @@ struct RouterWithRealServicesTests {
         #expect(reply.dialog.contains(reply.snippet?.title ?? "?"))
         #expect(reply.value != nil)
         #expect(reply.opensURL == nil)
+    }
+
+    /// Asks sent all at once share the router's turns, so their backend calls travel in batches
+    /// (`sys.batch`); each must still get its own answer, whatever its user asked for.
+    @Test func manyAsksAtOnce_eachGetsTheAnswerToItsOwnQuestion() throws {
+        let services = try RealServices()
+        defer { services.stop() }
+        let socket = try Socket(Context(), .dealer)
+        socket.receiveTimeout = .seconds(10)
+        try socket.connect(services.routerEndpoint)
+        let count = 60
+        for index in 0..<count {
+            let fuel = index.isMultiple(of: 2) ? "diesel" : "unleaded"
+            let ask = AssistantAskRequest(user: "user-\(index)", utterance: "Ask FuelBoard for the cheapest \(fuel) near me",
+                                          location: RealServices.selby, now: RealServices.now)
+            let frame = try JSONCoding.encode(Request(id: "ask-\(index)", type: MessageType.assistantAsk.rawValue, body: ask))
+            try socket.send([Data(), frame])
+        }
+        var answered: [String: AssistantReply] = [:]
+        for _ in 0..<count {
+            let reply = try JSONCoding.makeDecoder().decode(Reply<AssistantReply>.self, from: socket.receive().last ?? Data())
+            guard case .string(let id) = reply.id else { continue }
+            answered[id] = try reply.result()
+        }
+        #expect(answered.count == count)
+        for index in 0..<count {
+            let reply = answered["ask-\(index)"]
+            // Diesel is cheapest at the far station, unleaded at the near one.
+            let expected = index.isMultiple(of: 2) ? ("test/far", 139.9) : ("test/near", 135.9)
+            #expect(reply?.outcome == .found)
+            #expect(reply?.snippet?.id == expected.0, "ask \(index)")
+            #expect(reply?.snippet?.pricePence == expected.1, "ask \(index)")
+        }
+        #expect(try services.locationRequests()["location.put"] == UInt64(count))
     }
 
     @Test func secondAsk_withoutLocation_usesTheStoredOne() throws {

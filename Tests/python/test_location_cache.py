@@ -77,3 +77,32 @@ def test_badPutsAmongGoodOnes_failAlone(location_cache):
     assert_error(client.request("location.get", {"user": "bad-lat"}), "not_found")
     assert client.call("location.get", {"user": "good-2"})["lat"] == 51.5
     client.close()
+
+
+def test_batchFromAForeignClient_answersEachRequestInOrder_andStoresThePuts(location_cache):
+    """`sys.batch` as another language sends it: puts (committed together), a bad put, a get of a
+    user put in the same batch and of one never seen, all in one frame and answered in one."""
+    _, client = location_cache()
+    requests = [
+        {"v": 1, "id": "put-a", "type": "location.put", "body": {"user": "batch-a", "lat": 53.78, "lng": -1.06}},
+        {"v": 1, "id": "put-bad", "type": "location.put", "body": {"user": "batch-b", "lat": 95, "lng": 0}},
+        {"v": 1, "id": "put-c", "type": "location.put", "body": {"user": "batch-c", "lat": 51.5, "lng": -0.12}},
+        {"v": 1, "id": "get-nobody", "type": "location.get", "body": {"user": "nobody"}},
+        {"v": 1, "id": 7, "type": "sys.ping"},
+    ]
+    reply = client.request("sys.batch", {"requests": requests})
+    assert reply["ok"] is True, reply
+    replies = reply["body"]["replies"]
+    assert [inner["id"] for inner in replies] == ["put-a", "put-bad", "put-c", "get-nobody", 7]
+    assert replies[0]["ok"] is True and replies[0]["body"]["stored"] is True
+    assert_error(replies[1], "bad_request")
+    assert replies[2]["ok"] is True
+    assert_error(replies[3], "not_found")
+    assert replies[4]["body"]["service"] == "location-cache"
+
+    assert client.call("location.get", {"user": "batch-c"})["lat"] == 51.5
+    assert_error(client.request("location.get", {"user": "batch-b"}), "not_found")
+    stats = client.call("sys.stats")
+    assert stats["requestsByType"]["sys.batch"] == 1
+    assert stats["requestsByType"]["location.put"] == 3
+    client.close()

@@ -92,6 +92,7 @@ public final class IntentRouterService {
         plugins.finish = { ask, reply in self.finishPlugin(ask, reply) }
         logger.info("plugins open", metadata: ["svc.plugins": plugins.broker.endpoint])
         server.every(Self.tick) { self.onTick() }
+        server.afterTurn = { for channel in self.backends.all { channel.sendOutbox() } }
         server.statsDetails = { self.statsDetails() }
     }
 
@@ -254,6 +255,8 @@ public final class IntentRouterService {
             "backendReconnects": perBackend(\.reconnects),
             "backendLateReplies": perBackend(\.lateReplies),
             "backendRetries": perBackend(\.retries),
+            "backendBatches": perBackend(\.batchesSent),
+            "backendCallsInBatches": perBackend(\.callsBatched),
             "backendCallsInFlight": perBackend { UInt64($0.inFlight) },
             "backendDown": perBackend { $0.isDown ? 1 : 0 },
             "sessionsOpen": .number(Double(engine.sessions.count)),

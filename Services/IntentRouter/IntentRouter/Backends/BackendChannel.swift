@@ -16,6 +16,11 @@ import ZeroMQ
 /// discards whatever was queued to a hung peer. ZeroMQ heartbeats close a connection whose peer
 /// has gone silent (a cut link, a stopped process), so calls stop going to it.
 ///
+/// Calls made during one turn of the router's loop wait in an outbox until the turn ends
+/// (`sendOutbox`); two or more then travel as one `sys.batch` frame, so a busy router pays the
+/// per-message costs (its own, ZeroMQ's, the backend's) once per turn and backend, not per call.
+/// A backend that does not know `sys.batch` is sent each call on its own from then on.
+///
 /// With several replicas, a call marked retryable (a read such as a lookup) is sent again once,
 /// usually to another replica, when the first answer is `unavailable` (a replica still loading)
 /// or none has come by half its time. With one there is no retry: it would only double the load
@@ -46,6 +51,12 @@ final class BackendChannel {
     }
 
     private var pending: [String: Pending] = [:]
+    /// Calls made in this turn of the loop, in order, to send when it ends.
+    private var outbox: [String] = []
+    /// Batches sent and not yet answered: the calls each carries.
+    private var batches: [String: [String]] = [:]
+    /// False once the backend has answered a batch with `unknown_type`.
+    private(set) var acceptsBatches = true
     /// Calls the socket refused so far, oldest first, with when to give up sending them.
     private var unsent: [(id: String, payload: Data, giveUpAt: ContinuousClock.Instant)] = []
     /// A call gave up unsent and nothing has been sent since.
@@ -61,6 +72,8 @@ final class BackendChannel {
     private(set) var reconnects: UInt64 = 0
     private(set) var lateReplies: UInt64 = 0
     private(set) var retries: UInt64 = 0
+    private(set) var batchesSent: UInt64 = 0
+    private(set) var callsBatched: UInt64 = 0
     /// More than one endpoint: a retry can reach another replica.
     private let hasReplicas: Bool
 
@@ -92,8 +105,9 @@ final class BackendChannel {
     /// Calls waiting for a reply.
     var inFlight: Int { pending.count }
 
-    /// Sends a request; `complete` later receives the reply or an error. A `retryable` call (one
-    /// that changes nothing) is sent once more on `unavailable` or silence (see the type's notes).
+    /// Makes a call, sent when the loop's turn ends (`sendOutbox`); `complete` later receives the
+    /// reply or an error. A `retryable` call (one that changes nothing) is sent once more on
+    /// `unavailable` or silence (see the type's notes).
     func send<Body: Encodable>(_ type: MessageType, _ body: Body, deadline: ContinuousClock.Instant,
                                retryable: Bool = false,
                                complete: @escaping (Result<ReplyEnvelope, ServiceError>) -> Void) {
@@ -108,21 +122,76 @@ final class BackendChannel {
         }
         let now = ContinuousClock.now
         let retries = retryable && hasReplicas ? 1 : 0
-        let call = Pending(deadline: deadline, type: type.rawValue, complete: complete, payload: payload,
-                           retryAt: retries > 0 ? now + (deadline - now) / 2 : deadline, retriesLeft: retries)
-        if unsent.isEmpty, (try? socket.send([Data(), payload], dontWait: true)) != nil {
+        pending[id] = Pending(deadline: deadline, type: type.rawValue, complete: complete, payload: payload,
+                              retryAt: retries > 0 ? now + (deadline - now) / 2 : deadline, retriesLeft: retries)
+        outbox.append(id)
+    }
+
+    /// Calls in one batch, at most, and the bytes of their frames past which a batch is closed
+    /// (well under the 64 KiB a backend takes in one request).
+    static let maxBatchCalls = 16
+    static let maxBatchBytes = 32 << 10
+
+    /// Sends the calls made since the last turn of the loop: one alone, several in batches.
+    func sendOutbox() {
+        guard !outbox.isEmpty else { return }
+        let ids = outbox
+        outbox.removeAll(keepingCapacity: true)
+        var start = 0
+        while start < ids.count {
+            var end = start + 1, bytes = pending[ids[start]]?.payload.count ?? 0
+            while end < ids.count, end - start < Self.maxBatchCalls {
+                bytes += pending[ids[end]]?.payload.count ?? 0
+                if bytes > Self.maxBatchBytes { break }
+                end += 1
+            }
+            send(ids[start..<end])
+            start = end
+        }
+    }
+
+    /// Sends calls of the outbox: in one batch when there are several and the backend takes it.
+    private func send(_ ids: ArraySlice<String>) {
+        if ids.count > 1, acceptsBatches, unsent.isEmpty, let (batchID, frame) = batchFrame(ids),
+           (try? socket.send([Data(), frame], dontWait: true)) != nil {
             isDown = false
-            pending[id] = call
+            batches[batchID] = Array(ids)
+            batchesSent += 1
+            callsBatched += UInt64(ids.count)
+            return
+        }
+        for id in ids { sendAlone(id) }
+    }
+
+    /// One `sys.batch` frame carrying the calls' frames as they are (nil when one has gone).
+    private func batchFrame(_ ids: ArraySlice<String>) -> (String, Data)? {
+        counter &+= 1
+        let batchID = "\(idPrefix)-b\(counter)"
+        var frame = Data(#"{"v":1,"id":"\#(batchID)","type":"sys.batch","body":{"requests":["#.utf8)
+        for (index, id) in ids.enumerated() {
+            guard let call = pending[id] else { return nil }
+            if index > 0 { frame.append(UInt8(ascii: ",")) }
+            frame.append(call.payload)
+        }
+        frame.append(contentsOf: "]}}".utf8)
+        return (batchID, frame)
+    }
+
+    /// Sends one call by itself; one the socket refuses waits (see the type's notes) or fails.
+    private func sendAlone(_ id: String) {
+        guard let call = pending[id] else { return }
+        if unsent.isEmpty, (try? socket.send([Data(), call.payload], dontWait: true)) != nil {
+            isDown = false
             return
         }
         guard !isDown, unsent.count < Self.maxUnsent else {
+            pending[id] = nil
             unavailable += 1
             let name = name
-            schedule { complete(.failure(.unavailable("\(name) is not reachable"))) }
+            schedule { call.complete(.failure(.unavailable("\(name) is not reachable"))) }
             return
         }
-        pending[id] = call
-        unsent.append((id, payload, min(deadline, now + Self.sendGrace)))
+        unsent.append((id, call.payload, min(call.deadline, ContinuousClock.now + Self.sendGrace)))
         flush()
     }
 
@@ -145,10 +214,33 @@ final class BackendChannel {
         unsent.removeFirst(sent)
     }
 
-    /// One message read from the socket: completes the call it answers.
+    /// One message read from the socket: completes the call it answers, or each call of a batch.
     func received(_ frames: [Data]) {
-        guard let payload = frames.last, let reply = ReplyEnvelope(payload),
-              let id = reply.id, let call = pending.removeValue(forKey: id) else {
+        guard let payload = frames.last, let reply = ReplyEnvelope(payload), let id = reply.id else {
+            lateReplies += 1
+            return
+        }
+        if let ids = batches.removeValue(forKey: id) { return receivedBatch(reply, carrying: ids) }
+        deliver(reply, id: id)
+    }
+
+    /// A batch's reply: each call gets its own. A backend that refuses the batch as a whole
+    /// (one that does not know `sys.batch`) is sent the calls one by one, now and from then on.
+    private func receivedBatch(_ reply: ReplyEnvelope, carrying ids: [String]) {
+        guard let replies = reply.batchReplies else {
+            if reply.serviceError?.code == .unknownType { acceptsBatches = false }
+            for id in ids where pending[id] != nil { sendAlone(id) }
+            return
+        }
+        for inner in replies {
+            guard let id = inner.id else { continue }
+            deliver(inner, id: id)
+        }
+    }
+
+    /// Completes the call `reply` answers (a late or unknown reply is only counted).
+    private func deliver(_ reply: ReplyEnvelope, id: String) {
+        guard let call = pending.removeValue(forKey: id) else {
             lateReplies += 1
             return
         }
@@ -179,6 +271,8 @@ final class BackendChannel {
             _ = resend(id, call)
         }
         let expired = pending.filter { $0.value.deadline <= now }
+        // A batch whose calls have all ended (answered on their own, or expiring now) is forgotten.
+        batches = batches.filter { $0.value.contains { pending[$0] != nil && expired[$0] == nil } }
         guard !expired.isEmpty else { return }
         for id in expired.keys { pending[id] = nil }
         timeouts += UInt64(expired.count)

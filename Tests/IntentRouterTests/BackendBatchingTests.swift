@@ -1,0 +1,131 @@
+import Foundation
+@testable import IntentRouter
+import Messages
+import ServiceKit
+import ServiceTesting
+import Testing
+import ZeroMQ
+
+private struct Echo: Codable, Sendable, Equatable {
+    var text: String
+}
+
+/// A backend over tcp that echoes `station.get` bodies; `acceptsBatches: false` makes it answer
+/// `sys.batch` as a service that does not know it would (`unknown_type`).
+private func startBackend(acceptsBatches: Bool = true) throws -> InProcessService {
+    try InProcessService.start { context in
+        let server = try ReplyServer(name: "backend", context: context, bind: "tcp://127.0.0.1:*",
+                                     logger: Logger(label: "backend", level: .critical))
+        server.on(.stationGet, Echo.self) { body, _ in body }
+        if !acceptsBatches {
+            server.on(MessageType.sysBatch.rawValue) { request in
+                request.reply(error: ServiceError(.unknownType, "unknown request type 'sys.batch'"))
+            }
+        }
+        return server
+    }
+}
+
+/// Drives one channel by hand, as the router's loop does: calls, the end of the turn, replies.
+private final class ChannelDriver {
+    let channel: BackendChannel
+    var results: [String: Result<Echo, ServiceError>] = [:]
+
+    init(_ backend: InProcessService) throws {
+        // Only failures are scheduled; none is expected here, and one would show as a missing result.
+        channel = try BackendChannel(name: "backend", context: backend.context, endpoint: backend.endpoint,
+                                     schedule: { _ in })
+        channel.socket.receiveTimeout = .milliseconds(20)
+    }
+
+    /// Waits for the connection: a call the socket refuses before it is up waits for the next
+    /// tick, so one call answered means the next ones go out at the end of their turn.
+    func connect() throws -> ChannelDriver {
+        call("connected")
+        channel.sendOutbox()
+        try collect(1)
+        results = [:]
+        return self
+    }
+
+    func call(_ text: String) {
+        channel.call(.stationGet, Echo(text: text), as: Echo.self, deadline: .now + .seconds(5)) { result in
+            self.results[text] = result
+        }
+    }
+
+    /// Reads replies until `count` calls have completed, with the router's tick between reads
+    /// (it sends what the socket refused before); fails after 5 s.
+    func collect(_ count: Int) throws {
+        let giveUp = ContinuousClock.now + .seconds(5)
+        while results.count < count {
+            guard ContinuousClock.now < giveUp else { throw ServiceError(.timeout, "\(results.count) of \(count) answered") }
+            if let frames = try? channel.socket.receive() {
+                channel.received(frames)
+            } else {
+                channel.expire(now: .now)
+            }
+            channel.sendOutbox()  // a call resent alone goes at the end of the turn, as in the loop
+        }
+    }
+}
+
+@Suite(.serialized)
+struct BackendBatchingTests {
+    @Test func callsOfOneTurn_travelInOneBatch_andEachGetsItsOwnReply() throws {
+        let backend = try startBackend()
+        defer { backend.stop() }
+        let driver = try ChannelDriver(backend).connect()
+        for text in ["a", "b", "c"] { driver.call(text) }
+        driver.channel.sendOutbox()
+        try driver.collect(3)
+        #expect(driver.channel.batchesSent == 1)
+        #expect(driver.channel.callsBatched == 3)
+        for text in ["a", "b", "c"] {
+            #expect(try driver.results[text]?.get() == Echo(text: text))
+        }
+        #expect(driver.channel.inFlight == 0)
+    }
+
+    @Test func aSingleCall_travelsAlone() throws {
+        let backend = try startBackend()
+        defer { backend.stop() }
+        let driver = try ChannelDriver(backend).connect()
+        driver.call("only")
+        driver.channel.sendOutbox()
+        try driver.collect(1)
+        #expect(driver.channel.batchesSent == 0)
+        #expect(try driver.results["only"]?.get() == Echo(text: "only"))
+    }
+
+    @Test func manyCalls_areSplitIntoBatchesOfAtMostTheLimit() throws {
+        let backend = try startBackend()
+        defer { backend.stop() }
+        let driver = try ChannelDriver(backend).connect()
+        let count = BackendChannel.maxBatchCalls + 3
+        for index in 0..<count { driver.call("call-\(index)") }
+        driver.channel.sendOutbox()
+        try driver.collect(count)
+        #expect(driver.channel.batchesSent == 2)
+        #expect(driver.channel.callsBatched == UInt64(count))
+        #expect(driver.results.values.allSatisfy { (try? $0.get()) != nil })
+    }
+
+    @Test func aBackendWithoutBatches_getsTheCallsOneByOne_fromThenOn() throws {
+        let backend = try startBackend(acceptsBatches: false)
+        defer { backend.stop() }
+        let driver = try ChannelDriver(backend).connect()
+        for text in ["a", "b"] { driver.call(text) }
+        driver.channel.sendOutbox()
+        try driver.collect(2)
+        #expect(try driver.results["a"]?.get() == Echo(text: "a"))
+        #expect(try driver.results["b"]?.get() == Echo(text: "b"))
+        #expect(driver.channel.acceptsBatches == false)
+
+        for text in ["c", "d"] { driver.call(text) }
+        driver.channel.sendOutbox()
+        try driver.collect(4)
+        #expect(driver.channel.batchesSent == 1, "only the first, refused batch")
+        #expect(try driver.results["d"]?.get() == Echo(text: "d"))
+    }
+}
