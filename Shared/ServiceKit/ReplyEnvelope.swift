@@ -47,35 +47,35 @@ public struct ReplyEnvelope {
         self.replies = replies.flatMap { body?.contains($0.lowerBound) == true ? $0 : nil }
     }
 
-    /// The reply at `range` of a frame the strict check has passed (one reply of a batch): its
-    /// members are found by a plain walk, and it shares the frame. Nil when it is not an object.
-    private init?(checked payload: Data, _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
-        var id: String?, ok = false, body: Range<Int>?, error: Range<Int>?
-        let isObject = JSONObjectReader.forEachMember(bytes, in: range) { key, value in
-            if key.matches("id") {
-                id = JSONObjectReader.string(bytes, value)
-            } else if key.matches("ok") {
-                ok = value.count == 4 && bytes[value.lowerBound] == UInt8(ascii: "t")
-            } else if key.matches("body") {
-                body = value
-            } else if key.matches("error") {
-                error = value
-            }
-        }
-        guard isObject else { return nil }
+    private init(payload: Data, id: String?, ok: Bool, body: Range<Int>?, error: Range<Int>?) {
         self.payload = payload
         (self.id, self.ok, self.body, self.error) = (id, ok, body, error)
     }
 
     /// The replies of a `sys.batch` reply, in order (nil when this is not a success whose body
-    /// is `{"replies": [...]}`; an element that is not a JSON object is left out).
+    /// is `{"replies": [...]}`; an element that is not a JSON object is left out). The frame was
+    /// checked whole, so each reply is only walked, in the pass that finds where it ends, and
+    /// shares the frame.
     public var batchReplies: [ReplyEnvelope]? {
         guard ok, let replies else { return nil }
         return payload.withUnsafeBytes { raw -> [ReplyEnvelope]? in
             let bytes = raw.bindMemory(to: UInt8.self)
             var found: [ReplyEnvelope] = []
-            let isArray = JSONObjectReader.forEachElement(bytes, in: replies) { element in
-                if let reply = ReplyEnvelope(checked: payload, bytes, element) { found.append(reply) }
+            let isArray = JSONObjectReader.forEachElement(bytes, in: replies) { start -> Int? in
+                var id: String?, ok = false, body: Range<Int>?, error: Range<Int>?
+                let end = JSONObjectReader.forEachMember(bytes, from: start, limit: replies.upperBound) { key, value in
+                    if key.matches("id") {
+                        id = JSONObjectReader.string(bytes, value)
+                    } else if key.matches("ok") {
+                        ok = value.count == 4 && bytes[value.lowerBound] == UInt8(ascii: "t")
+                    } else if key.matches("body") {
+                        body = value
+                    } else if key.matches("error") {
+                        error = value
+                    }
+                }
+                if end != nil { found.append(ReplyEnvelope(payload: payload, id: id, ok: ok, body: body, error: error)) }
+                return end
             }
             return isArray ? found : nil
         }

@@ -73,6 +73,27 @@ struct JSONObjectReaderTests {
         #expect(!notArray)
     }
 
+    @Test func membersWalkedFromAStart_giveTheObjectsEnd_soAnArrayOfObjectsIsReadInOnePass() {
+        let text = #"[ {"a":1,"b":{"c":[2]}} , 7, {"d":"}"} ]"#
+        let bytes = Array(text.utf8)
+        var keys: [String] = [], ends: [Int] = []
+        let isArray = bytes.withUnsafeBufferPointer { buffer in
+            JSONObjectReader.forEachElement(buffer, in: 0..<buffer.count) { start -> Int? in
+                let end = JSONObjectReader.forEachMember(buffer, from: start, limit: buffer.count) { key, _ in
+                    keys.append(key.text)
+                }
+                if let end { ends.append(end) }
+                return end
+            }
+        }
+        #expect(isArray)
+        #expect(keys == ["a", "b", "d"], "the number is skipped, the nested object's keys are not members")
+        let first = text.range(of: #"{"a":1,"b":{"c":[2]}}"#)!
+        let last = text.range(of: #"{"d":"}"}"#)!
+        #expect(ends == [text.utf8.distance(from: text.startIndex, to: first.upperBound),
+                         text.utf8.distance(from: text.startIndex, to: last.upperBound)])
+    }
+
     @Test func aValueThatIsNotAnObject_hasNoMembers() {
         let bytes = Array("[1,2]".utf8)
         let isObject = bytes.withUnsafeBufferPointer { buffer in

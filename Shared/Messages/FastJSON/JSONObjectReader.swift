@@ -51,24 +51,35 @@ public struct JSONObjectReader {
         _ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>,
         _ body: (RawKey, Range<Int>) throws(Failure) -> Void
     ) throws(Failure) -> Bool {
-        var index = skipWhitespace(bytes, range.lowerBound, range.upperBound)
-        guard index < range.upperBound, bytes[index] == UInt8(ascii: "{") else { return false }
+        try forEachMember(bytes, from: range.lowerBound, limit: range.upperBound, body) != nil
+    }
+
+    /// `forEachMember` for the object that starts at `start` (after any whitespace), whose end is
+    /// not known yet: returns the index just past its closing brace, nil when the value there is
+    /// not an object. A reader walking an array of objects so finds each one's end in the same pass.
+    /// - Important: `bytes` must be valid JSON (checked by `StrictJSON`); nothing is re-validated.
+    public static func forEachMember<Failure: Error>(
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, limit: Int,
+        _ body: (RawKey, Range<Int>) throws(Failure) -> Void
+    ) throws(Failure) -> Int? {
+        var index = skipWhitespace(bytes, start, limit)
+        guard index < limit, bytes[index] == UInt8(ascii: "{") else { return nil }
         index += 1
         while true {
-            index = skipWhitespace(bytes, index, range.upperBound)
-            guard index < range.upperBound else { return false }
-            if bytes[index] == UInt8(ascii: "}") { return true }
+            index = skipWhitespace(bytes, index, limit)
+            guard index < limit else { return nil }
+            if bytes[index] == UInt8(ascii: "}") { return index + 1 }
             if bytes[index] == UInt8(ascii: ",") {
                 index += 1
                 continue
             }
-            let keyEnd = endOfValue(bytes, index, range.upperBound)
-            guard bytes[index] == UInt8(ascii: "\""), keyEnd - index >= 2 else { return false }
+            let keyEnd = endOfValue(bytes, index, limit)
+            guard bytes[index] == UInt8(ascii: "\""), keyEnd - index >= 2 else { return nil }
             let keyText = (index + 1)..<(keyEnd - 1)
             let key = RawKey(bytes: bytes, range: keyText, hasEscape: bytes[keyText].contains(UInt8(ascii: "\\")))
-            index = skipWhitespace(bytes, keyEnd, range.upperBound) + 1  // past ':'
-            let valueStart = skipWhitespace(bytes, index, range.upperBound)
-            let valueEnd = endOfValue(bytes, valueStart, range.upperBound)
+            index = skipWhitespace(bytes, keyEnd, limit) + 1  // past ':'
+            let valueStart = skipWhitespace(bytes, index, limit)
+            let valueEnd = endOfValue(bytes, valueStart, limit)
             try body(key, valueStart..<valueEnd)
             index = valueEnd
         }
@@ -80,6 +91,21 @@ public struct JSONObjectReader {
     @discardableResult
     public static func forEachElement<Failure: Error>(
         _ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>, _ body: (Range<Int>) throws(Failure) -> Void
+    ) throws(Failure) -> Bool {
+        try forEachElement(bytes, in: range) { start throws(Failure) -> Int? in
+            let end = endOfValue(bytes, start, range.upperBound)
+            try body(start..<end)
+            return end
+        }
+    }
+
+    /// Calls `walk` with where each element of the array at `range` starts; `walk` reads the
+    /// element and returns where it ends (nil: the reader finds the end itself). Returns false
+    /// when the value there is not an array.
+    /// - Important: `bytes` must be valid JSON (checked by `StrictJSON`); nothing is re-validated.
+    @discardableResult
+    public static func forEachElement<Failure: Error>(
+        _ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>, walking walk: (Int) throws(Failure) -> Int?
     ) throws(Failure) -> Bool {
         var index = skipWhitespace(bytes, range.lowerBound, range.upperBound)
         guard index < range.upperBound, bytes[index] == UInt8(ascii: "[") else { return false }
@@ -93,9 +119,7 @@ public struct JSONObjectReader {
             case UInt8(ascii: ","):
                 index += 1
             default:
-                let end = endOfValue(bytes, index, range.upperBound)
-                try body(index..<end)
-                index = end
+                index = try walk(index) ?? endOfValue(bytes, index, range.upperBound)
             }
         }
     }
