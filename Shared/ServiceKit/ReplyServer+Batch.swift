@@ -40,18 +40,24 @@ extension ReplyServer {
         return batch.isComplete ? batch.reply() : .deferred
     }
 
-    /// Where each request of a batch's `requests` array is in the frame.
+    /// Where each request of a batch's `requests` array is in the frame (the walk stops at the
+    /// first request past the limit, so a frame of millions of tiny elements costs no more).
     private static func batchElements(of request: IncomingRequest) throws(ServiceError) -> [Range<Int>] {
-        let shape = ServiceError.badRequest(#"sys.batch body must be {"requests": [request, ...]}"#)
-        var elements: [Range<Int>] = [], isArray = false
-        let isObject = request.forEachBodyMember { bytes, key, value in
-            guard key.matches("requests") else { return }
-            elements.removeAll()
-            isArray = JSONObjectReader.forEachElement(bytes, in: value) { elements.append($0) }
+        var elements: [Range<Int>] = [], isArray = false, isObject = false
+        do throws(TooManyRequests) {
+            isObject = try request.forEachBodyMember { bytes, key, value throws(TooManyRequests) in
+                guard key.matches("requests") else { return }
+                elements.removeAll()
+                isArray = try JSONObjectReader.forEachElement(bytes, in: value) { range throws(TooManyRequests) in
+                    guard elements.count < maxBatchRequests else { throw TooManyRequests() }
+                    elements.append(range)
+                }
+            }
+        } catch {
+            throw ServiceError(.tooLarge, "a batch holds at most \(maxBatchRequests) requests")
         }
-        guard isObject, isArray else { throw shape }
-        guard elements.count <= maxBatchRequests else {
-            throw ServiceError(.tooLarge, "a batch holds at most \(maxBatchRequests) requests, not \(elements.count)")
+        guard isObject, isArray else {
+            throw .badRequest(#"sys.batch body must be {"requests": [request, ...]}"#)
         }
         return elements
     }
@@ -108,3 +114,6 @@ final class PendingBatch {
         }
     }
 }
+
+/// A batch's `requests` went past `ReplyServer.maxBatchRequests`.
+private struct TooManyRequests: Error {}

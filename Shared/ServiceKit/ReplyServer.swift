@@ -8,7 +8,7 @@ import ZeroMQ
 /// Handlers never see ZeroMQ frames: the server strips the routing envelope, decodes the JSON
 /// request, calls the handler, and sends the reply back along the same route. A handler can also
 /// answer later (`Responder`), from this same thread, when its work completes elsewhere.
-/// `sys.ping` and `sys.stats` are built in. `run()` returns when the context is shut down.
+/// `sys.ping`, `sys.stats` and `sys.batch` are built in. `run()` returns when the context is shut down.
 public final class ReplyServer {
     public typealias Handler = (IncomingRequest) -> Outcome
 
@@ -45,6 +45,8 @@ public final class ReplyServer {
     private var timers: [Timer] = []
     private var deferredStart: [UInt64: (type: String, start: UInt64)] = [:]
     private var nextDeferredID: UInt64 = 0
+    /// Where `sys.batch` frames are counted (by type only: the requests in them are the requests).
+    private var batchStatsSlot = -1
 
     private struct Route {
         let type: String
@@ -84,6 +86,7 @@ public final class ReplyServer {
             request.reply(self.stats.snapshot(service: self.name, extra: self.statsDetails()))
         }
         on(MessageType.sysBatch.rawValue) { [unowned self] request in self.handleBatch(request) }
+        batchStatsSlot = stats.slot(for: MessageType.sysBatch.rawValue)
     }
 
     /// Registers a handler for a request type.
@@ -192,8 +195,9 @@ public final class ReplyServer {
         }
     }
 
-    /// Runs after each batch of requests taken from the socket, before the loop waits again: a
-    /// service that defers replies until the batch's work is durable (group commit) sends them here.
+    /// Runs after each run of messages taken from the socket at once, before the loop waits
+    /// again: a service that defers replies until their work is durable (group commit) sends
+    /// them here.
     public var afterBatch: (() -> Void)?
 
     /// Runs at the end of every turn of the loop, after its requests, watched sockets and due
@@ -310,7 +314,11 @@ public final class ReplyServer {
     /// Counts a handled request; `nanoseconds` runs from taking it off the socket to its reply
     /// being ready (the send is left out: on a busy core it can include other threads' turns).
     func record(_ request: IncomingRequest, nanoseconds: UInt64, error: ServiceError?) {
-        stats.record(slot: request.statsSlot, error: error?.code, microseconds: Double(nanoseconds) / 1000)
+        if request.statsSlot == batchStatsSlot {
+            stats.recordCarrier(slot: request.statsSlot, error: error?.code)
+        } else {
+            stats.record(slot: request.statsSlot, error: error?.code, microseconds: Double(nanoseconds) / 1000)
+        }
         if let error, error.code != .notFound {
             logger.info("request failed", metadata: ["svc.request.id": request.logID, "svc.type": request.logType,
                                                      "code": error.code.rawValue, "message": error.message])

@@ -38,6 +38,13 @@ public struct ServiceStats: Sendable {
         latency.record(microseconds: microseconds)
     }
 
+    /// Records a frame that carried other requests (`sys.batch`): under its type and its error,
+    /// if any, but not as a request nor in the latency, which stay those of the requests in it.
+    public mutating func recordCarrier(slot: Int, error: ErrorCode?) {
+        typeCounts[typeCounts.indices.contains(slot) ? slot : 0] += 1
+        if let error { errorsByCode[error.rawValue, default: 0] += 1 }
+    }
+
     /// The `sys.stats` reply body.
     public func snapshot(service: String, extra: [String: JSONValue]) -> StatsBody {
         StatsBody(

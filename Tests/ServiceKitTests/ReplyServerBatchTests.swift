@@ -153,6 +153,8 @@ struct ReplyServerBatchTests {
         ]))
         let client = try RequestClient(context: Context(), endpoint: service.endpoint)
         let stats = try client.call(.sysStats, EmptyBody(), as: StatsBody.self)
+        #expect(stats.requests == 3, "the requests in the batch, not the frame that carried them")
+        #expect(stats.latencyMicroseconds.count == 3)
         #expect(stats.requestsByType["sys.batch"] == 1)
         #expect(stats.requestsByType["ingest.status"] == 1)
         #expect(stats.requestsByType["test.commit"] == 1)

@@ -55,8 +55,11 @@ final class BackendChannel {
     private var outbox: [String] = []
     /// Batches sent and not yet answered: the calls each carries.
     private var batches: [String: [String]] = [:]
-    /// False once the backend has answered a batch with `unknown_type`.
-    private(set) var acceptsBatches = true
+    /// When the backend last answered a batch `unknown_type` (nil: never).
+    private var batchesRefusedAt: ContinuousClock.Instant?
+    /// How long a backend that refused a batch is sent calls one by one before it is tried
+    /// again (it may have been upgraded since).
+    static let batchRetryInterval: Duration = .seconds(60)
     /// Calls the socket refused so far, oldest first, with when to give up sending them.
     private var unsent: [(id: String, payload: Data, giveUpAt: ContinuousClock.Instant)] = []
     /// A call gave up unsent and nothing has been sent since.
@@ -125,6 +128,13 @@ final class BackendChannel {
         pending[id] = Pending(deadline: deadline, type: type.rawValue, complete: complete, payload: payload,
                               retryAt: retries > 0 ? now + (deadline - now) / 2 : deadline, retriesLeft: retries)
         outbox.append(id)
+        // A full batch need not wait for the end of a long turn.
+        if outbox.count >= Self.maxBatchCalls { sendOutbox() }
+    }
+
+    /// Whether calls are sent in batches: unless the backend refused one in the last minute.
+    var acceptsBatches: Bool {
+        batchesRefusedAt.map { ContinuousClock.now - $0 >= Self.batchRetryInterval } ?? true
     }
 
     /// Calls in one batch, at most, and the bytes of their frames past which a batch is closed
@@ -167,7 +177,7 @@ final class BackendChannel {
     private func batchFrame(_ ids: ArraySlice<String>) -> (String, Data)? {
         counter &+= 1
         let batchID = "\(idPrefix)-b\(counter)"
-        var frame = Data(#"{"v":1,"id":"\#(batchID)","type":"sys.batch","body":{"requests":["#.utf8)
+        var frame = Data(#"{"v":\#(wireVersion),"id":"\#(batchID)","type":"sys.batch","body":{"requests":["#.utf8)
         for (index, id) in ids.enumerated() {
             guard let call = pending[id] else { return nil }
             if index > 0 { frame.append(UInt8(ascii: ",")) }
@@ -224,11 +234,12 @@ final class BackendChannel {
         deliver(reply, id: id)
     }
 
-    /// A batch's reply: each call gets its own. A backend that refuses the batch as a whole
-    /// (one that does not know `sys.batch`) is sent the calls one by one, now and from then on.
+    /// A batch's reply: each call gets its own. When the backend refuses the batch as a whole
+    /// (before running any of it: one that does not know `sys.batch`, or finds it too large),
+    /// its calls are sent one by one; one that does not know it gets single calls for a while.
     private func receivedBatch(_ reply: ReplyEnvelope, carrying ids: [String]) {
         guard let replies = reply.batchReplies else {
-            if reply.serviceError?.code == .unknownType { acceptsBatches = false }
+            if reply.serviceError?.code == .unknownType { batchesRefusedAt = .now }
             for id in ids where pending[id] != nil { sendAlone(id) }
             return
         }
