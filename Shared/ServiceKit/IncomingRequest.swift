@@ -186,6 +186,7 @@ public struct IncomingRequest {
     }
 
     /// Decodes the request's `body` as `Body`; an ill-shaped body is `bad_request` naming the field.
+    @inlinable
     public func decodeBody<Body: Decodable & Sendable>(_ type: Body.Type) throws(ServiceError) -> Body {
         if let body = readBody(Body.self) { return body }
         do {
@@ -197,6 +198,7 @@ public struct IncomingRequest {
 
     /// The body read by hand from the checked frame when `Body` is `JSONReadable` and its reader
     /// takes it; nil otherwise (the caller then decodes with `JSONDecoder`, for the value or the error).
+    @inlinable
     public func readBody<Body>(_ type: Body.Type) -> Body? {
         guard let readable = Body.self as? any JSONReadable.Type, let bodyRange else { return nil }
         return payload.withUnsafeBytes { raw in
@@ -206,6 +208,7 @@ public struct IncomingRequest {
     }
 
     /// A success reply carrying `body` (written straight into the envelope when it can write itself).
+    @inlinable
     public func reply<Out: Encodable>(_ body: Out) -> ReplyServer.Outcome {
         if let writable = body as? any JSONWritable {
             var refused = false

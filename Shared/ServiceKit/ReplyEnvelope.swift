@@ -87,7 +87,9 @@ public struct ReplyEnvelope {
         return try? JSONCoding.decode(ServiceError.self, from: payload.subdata(in: shifted(error)))
     }
 
-    /// The body as `Out`, or the reply's error.
+    /// The body as `Out`, or the reply's error. Inlinable, so that where the caller knows `Out`
+    /// the check for a hand reader is decided when compiling, not at run time.
+    @inlinable
     public func result<Out: Decodable>(as: Out.Type, from name: String) -> Result<Out, ServiceError> {
         guard ok else {
             return .failure(serviceError ?? ServiceError(.internal, "\(name) replied with an unreadable error"))
@@ -107,7 +109,8 @@ public struct ReplyEnvelope {
     }
 
     /// `range` (counted from the first byte) as indices of `payload`, which need not start at 0.
-    private func shifted(_ range: Range<Int>) -> Range<Int> {
+    @usableFromInline
+    func shifted(_ range: Range<Int>) -> Range<Int> {
         (payload.startIndex + range.lowerBound)..<(payload.startIndex + range.upperBound)
     }
 }

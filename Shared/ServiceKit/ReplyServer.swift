@@ -99,7 +99,9 @@ public final class ReplyServer {
     }
 
     /// Registers a typed handler: the body is decoded (a decode failure is `bad_request`), and
-    /// the returned value or thrown `ServiceError` becomes the reply.
+    /// the returned value or thrown `ServiceError` becomes the reply. Inlinable, so the reading
+    /// and writing are specialized for the service's own types.
+    @inlinable
     public func on<Body: Decodable & Sendable, Out: Encodable>(
         _ type: MessageType, _ bodyType: Body.Type, _ handler: @escaping (Body, IncomingRequest) throws -> Out
     ) {

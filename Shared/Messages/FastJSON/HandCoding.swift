@@ -187,6 +187,7 @@ public struct JSONSlice {
 extension JSONReadable {
     /// Reads the value at `range` of checked bytes: by hand, or with `JSONDecoder` for a shape
     /// the hand reader does not take (whose error, if any, is thrown).
+    @inlinable
     public static func read(checked bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) throws -> Self {
         if let value = try? Self(json: JSONSlice(bytes: bytes, range: range)) { return value }
         return try JSONCoding.makeDecoder().decode(Self.self, from: Data(UnsafeBufferPointer(rebasing: bytes[range])))
@@ -195,7 +196,9 @@ extension JSONReadable {
 
 extension JSONWriter {
     /// Writes `value` by hand when its type can, else with `JSONCoding`'s encoder (which also
-    /// gives the error for a number that is not finite).
+    /// gives the error for a number that is not finite). Inlinable, so that where the caller
+    /// knows the type the check for a hand writer is decided when compiling, not at run time.
+    @inlinable
     public mutating func encodable<Value: Encodable>(_ value: Value) throws {
         if let writable = value as? any JSONWritable {
             let before = wroteNonFinite
