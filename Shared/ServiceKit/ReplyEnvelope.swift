@@ -17,7 +17,7 @@ public struct ReplyEnvelope {
 
     /// Nil when the frame is not a JSON object.
     public init?(_ payload: Data) {
-        var id: String?, ok = false, body: Range<Int>?, error: Range<Int>?, replies: Range<Int>?
+        var fields = Fields(), replies: Range<Int>?
         let isObject = payload.withUnsafeBytes { raw -> Bool in
             let bytes = raw.bindMemory(to: UInt8.self)
             // One strict pass checks the frame and finds the envelope's members and the body's.
@@ -26,30 +26,39 @@ public struct ReplyEnvelope {
             guard StrictJSON.check(bytes, members: &members) == nil, StrictJSON.isObject(bytes) else { return false }
             for member in members {
                 let key = JSONObjectReader.RawKey(bytes: bytes, range: member.key, hasEscape: member.keyHasEscape)
-                let value = member.value
                 if member.depth == 2 {
-                    if key.matches("replies") { replies = value }
-                } else if key.matches("id") {
-                    id = JSONObjectReader.string(bytes, value)
-                } else if key.matches("ok") {
-                    ok = value.count == 4 && bytes[value.lowerBound] == UInt8(ascii: "t")
-                } else if key.matches("body") {
-                    body = value
-                } else if key.matches("error") {
-                    error = value
+                    if key.matches("replies") { replies = member.value }
+                } else {
+                    fields.take(key, member.value, in: bytes)
                 }
             }
             return true
         }
         guard isObject else { return nil }
-        self.payload = payload
-        (self.id, self.ok, self.body, self.error) = (id, ok, body, error)
+        self.init(payload: payload, fields)
         self.replies = replies.flatMap { body?.contains($0.lowerBound) == true ? $0 : nil }
     }
 
-    private init(payload: Data, id: String?, ok: Bool, body: Range<Int>?, error: Range<Int>?) {
+    private init(payload: Data, _ fields: Fields) {
         self.payload = payload
-        (self.id, self.ok, self.body, self.error) = (id, ok, body, error)
+        (id, ok, body, error) = (fields.id, fields.ok, fields.body, fields.error)
+    }
+
+    /// The envelope's members, as a reader meets them.
+    private struct Fields {
+        var id: String?, ok = false, body: Range<Int>?, error: Range<Int>?
+
+        mutating func take(_ key: JSONObjectReader.RawKey, _ value: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) {
+            if key.matches("id") {
+                id = JSONObjectReader.string(bytes, value)
+            } else if key.matches("ok") {
+                ok = value.count == 4 && bytes[value.lowerBound] == UInt8(ascii: "t")
+            } else if key.matches("body") {
+                body = value
+            } else if key.matches("error") {
+                error = value
+            }
+        }
     }
 
     /// The replies of a `sys.batch` reply, in order (nil when this is not a success whose body
@@ -62,19 +71,11 @@ public struct ReplyEnvelope {
             let bytes = raw.bindMemory(to: UInt8.self)
             var found: [ReplyEnvelope] = []
             let isArray = JSONObjectReader.forEachElement(bytes, in: replies) { start -> Int? in
-                var id: String?, ok = false, body: Range<Int>?, error: Range<Int>?
+                var fields = Fields()
                 let end = JSONObjectReader.forEachMember(bytes, from: start, limit: replies.upperBound) { key, value in
-                    if key.matches("id") {
-                        id = JSONObjectReader.string(bytes, value)
-                    } else if key.matches("ok") {
-                        ok = value.count == 4 && bytes[value.lowerBound] == UInt8(ascii: "t")
-                    } else if key.matches("body") {
-                        body = value
-                    } else if key.matches("error") {
-                        error = value
-                    }
+                    fields.take(key, value, in: bytes)
                 }
-                if end != nil { found.append(ReplyEnvelope(payload: payload, id: id, ok: ok, body: body, error: error)) }
+                if end != nil { found.append(ReplyEnvelope(payload: payload, fields)) }
                 return end
             }
             return isArray ? found : nil

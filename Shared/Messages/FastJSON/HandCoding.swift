@@ -163,24 +163,13 @@ public struct JSONSlice {
 
     /// The elements of an array (throws when the value is not an array).
     public func array<Element: JSONReadable>(of type: Element.Type) throws(JSONUnreadable) -> [Element] {
-        var index = JSONObjectReader.skipWhitespace(bytes, range.lowerBound, range.upperBound)
-        guard index < range.upperBound, bytes[index] == UInt8(ascii: "[") else { throw JSONUnreadable() }
         var elements: [Element] = []
-        index += 1
-        while true {
-            index = JSONObjectReader.skipWhitespace(bytes, index, range.upperBound)
-            guard index < range.upperBound else { throw JSONUnreadable() }
-            switch bytes[index] {
-            case UInt8(ascii: "]"):
-                return elements
-            case UInt8(ascii: ","):
-                index += 1
-            default:
-                let end = JSONObjectReader.endOfValue(bytes, index, range.upperBound)
-                elements.append(try Element(json: JSONSlice(bytes: bytes, range: index..<end)))
-                index = end
-            }
+        let bytes = self.bytes
+        let isArray = try JSONObjectReader.forEachElement(bytes, in: range) { element throws(JSONUnreadable) in
+            elements.append(try Element(json: JSONSlice(bytes: bytes, range: element)))
         }
+        guard isArray else { throw JSONUnreadable() }
+        return elements
     }
 }
 
