@@ -19,7 +19,8 @@ import ZeroMQ
 /// Calls made during one turn of the router's loop wait in an outbox until the turn ends
 /// (`sendOutbox`); two or more then travel as one `sys.batch` frame, so a busy router pays the
 /// per-message costs (its own, ZeroMQ's, the backend's) once per turn and backend, not per call.
-/// A backend that does not know `sys.batch` is sent each call on its own from then on.
+/// A backend that does not know `sys.batch` is sent each call on its own for a minute, then
+/// tried again (`batchRetryInterval`).
 ///
 /// With several replicas, a call marked retryable (a read such as a lookup) is sent again once,
 /// usually to another replica, when the first answer is `unavailable` (a replica still loading)
