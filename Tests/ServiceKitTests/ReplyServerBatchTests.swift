@@ -74,12 +74,13 @@ struct ReplyServerBatchTests {
             request("b", "ingest.status", #"{"text":""}"#),
             request("c", "no.such.type"),
             request("d", "sys.ping"),
+            #" { "v" : 1 , "id" : "e" , "t\u0079pe" : "sys.\u0070ing" } "#,
         ]))
         #expect(reply["id"] as? String == "b1")
         #expect(reply["ok"] as? Bool == true)
         let inner = try replies(reply)
-        #expect(inner.map { $0["id"] as? String } == ["a", "b", "c", "d"])
-        #expect(inner.map { $0["ok"] as? Bool } == [true, false, false, true])
+        #expect(inner.map { $0["id"] as? String } == ["a", "b", "c", "d", "e"])
+        #expect(inner.map { $0["ok"] as? Bool } == [true, false, false, true, true], "escapes and spaces read as alone")
         #expect((inner[0]["body"] as? [String: Any])?["text"] as? String == "one")
         #expect(errorCode(inner[1]) == "bad_request")
         #expect(errorCode(inner[2]) == "unknown_type")
