@@ -95,10 +95,14 @@ final class PendingBatch {
     /// All replies are in and nobody else will send them: the one who completes the batch does.
     var isReadyToSend: Bool { missing == 0 && !isDispatching }
 
-    func fill(_ index: Int, _ reply: [UInt8]) {
-        guard replies[index] == nil else { return }
+    /// Takes the reply of request `index`; false when it already had one (a responder that
+    /// answered twice), which then changes nothing.
+    @discardableResult
+    func fill(_ index: Int, _ reply: [UInt8]) -> Bool {
+        guard replies[index] == nil else { return false }
         replies[index] = reply
         missing -= 1
+        return true
     }
 
     /// The outer request's reply: `{"replies": [...]}`.

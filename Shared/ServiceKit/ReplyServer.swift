@@ -338,8 +338,8 @@ public final class ReplyServer {
             if let started = deferredStart.removeValue(forKey: request.deferredID) {
                 record(request, nanoseconds: ready &- started.start, error: error)
             }
-            batch.fill(request.batchIndex, data)
-            if batch.isReadyToSend { complete(batch.outer, outcome: batch.reply()) }
+            // The reply that completes the batch sends it, once: a second answer is dropped.
+            if batch.fill(request.batchIndex, data), batch.isReadyToSend { complete(batch.outer, outcome: batch.reply()) }
             return
         }
         send(route: request.route, data)

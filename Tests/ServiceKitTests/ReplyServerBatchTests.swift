@@ -20,6 +20,14 @@ private func startBatchService() throws -> InProcessService {
             server.after(.milliseconds(5)) { responder.reply(EchoText(text: "later")) }
             return outcome
         }
+        server.on("test.twice") { request in
+            let (outcome, responder) = request.deferReply()
+            server.after(.zero) {
+                responder.reply(EchoText(text: "first"))
+                responder.reply(EchoText(text: "second"))
+            }
+            return outcome
+        }
         var committed: [Responder] = []
         server.on("test.commit") { request in
             let (outcome, responder) = request.deferReply()
@@ -98,6 +106,22 @@ struct ReplyServerBatchTests {
         let inner = try replies(reply)
         #expect(inner.map { $0["id"] as? String } == ["late", "now", "commit"])
         #expect(inner.map { ($0["body"] as? [String: Any])?["text"] as? String } == ["later", "now", "committed"])
+    }
+
+    @Test func batch_whenARequestIsAnsweredTwice_isSentOnceWithTheFirstAnswer() throws {
+        let service = try startBatchService()
+        defer { service.stop() }
+        let socket = try Socket(service.context, .dealer)
+        socket.receiveTimeout = .seconds(2)
+        try socket.connect(service.endpoint)
+        try socket.send([Data(), Data(batch([request("t", "test.twice")]).utf8)])
+        let first = try #require(try JSONSerialization.jsonObject(with: socket.receive().last ?? Data()) as? [String: Any])
+        let inner = try replies(first)
+        #expect((inner.first?["body"] as? [String: Any])?["text"] as? String == "first")
+        // Both answers were given before this ping is read: a second batch reply would come first.
+        try socket.send([Data(), Data(request("after", "sys.ping").utf8)])
+        let next = try #require(try JSONSerialization.jsonObject(with: socket.receive().last ?? Data()) as? [String: Any])
+        #expect(next["id"] as? String == "after")
     }
 
     @Test func batch_whenAnElementIsNotARequest_answersItWithBadRequestAndTheOthersNormally() throws {
