@@ -37,18 +37,29 @@ enum PrometheusText {
                    return [("0.5", latency.p50), ("0.9", latency.p90), ("0.99", latency.p99), ("1", latency.max)]
                        .map { (label(service, "quantile=\"\($0.0)\""), $0.1) }
                })
-        // Service-specific numbers (index size, versions, users stored...) as one gauge family.
+        // Service-specific numbers (index size, versions, users stored...) as one gauge family; a
+        // figure given per part (memory by kind, the router's per backend) carries the part as `key`.
         family("fuelboard_detail", "gauge", "Numeric service-specific figures from sys.stats details.",
                services.flatMap { service in
-                   stats[service]!.details.sorted { $0.key < $1.key }.compactMap { key, value in
-                       switch value {
-                       case .number(let number): (label(service, "name=\"\(escape(key))\""), number)
-                       case .bool(let flag): (label(service, "name=\"\(escape(key))\""), flag ? 1 : 0)
-                       default: nil
+                   stats[service]!.details.sorted { $0.key < $1.key }.flatMap { key, value -> [(String, Double)] in
+                       let name = "name=\"\(escape(key))\""
+                       if let number = numeric(value) { return [(label(service, name), number)] }
+                       guard case .object(let parts) = value else { return [] }
+                       return parts.sorted { $0.key < $1.key }.compactMap { part, value in
+                           numeric(value).map { (label(service, name + ",key=\"\(escape(part))\""), $0) }
                        }
                    }
                })
         return out
+    }
+
+    /// A number as it is, a flag as 1 or 0; nil for anything else.
+    static func numeric(_ value: JSONValue) -> Double? {
+        switch value {
+        case .number(let number): number
+        case .bool(let flag): flag ? 1 : 0
+        default: nil
+        }
     }
 
     static func format(_ value: Double) -> String {
