@@ -29,6 +29,27 @@ struct StatsCommandTests {
         }
     }
 
+    @Test func stats_withPrometheus_whenAServiceIsDown_saysSoAsAMetric_andKeepsStdoutMetricsOnly() throws {
+        let socket = try Socket(Context(), .router)
+        let nobody = try socket.bind("tcp://127.0.0.1:*")
+        socket.close()  // an ephemeral port that nobody serves
+        let process = Process()
+        process.executableURL = ServiceProcess.binaryDirectory.appendingPathComponent("fuelboard")
+        process.arguments = ["stats", "--prometheus", "--only", "fuel-lookup", "--lookup", nobody, "--timeout", "200ms"]
+        let stdout = Pipe(), stderr = Pipe()
+        (process.standardOutput, process.standardError) = (stdout, stderr)
+        try process.run()
+        let text = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 69)
+        #expect(text.contains(#"fuelboard_up{service="fuel-lookup"} 0"#), "\(text)")
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            #expect(line.split(separator: " ").count == 2 && line.contains("{"), "not a metric: \(line)")
+        }
+        #expect(errors.contains("fuel-lookup: unreachable at"))
+    }
+
     @Test func stats_whenNoServiceAnswers_exits69() throws {
         let socket = try Socket(Context(), .router)
         let nobody = try socket.bind("tcp://127.0.0.1:*")

@@ -4,7 +4,8 @@ import ServiceKit
 /// Renders `sys.stats` replies in the Prometheus text exposition format (version 0.0.4), so
 /// `fuelboard stats --prometheus` can feed a node-exporter textfile collector or a scrape job.
 enum PrometheusText {
-    static func render(_ stats: [String: StatsBody]) -> String {
+    /// `stats` of the services that answered; `unreachable` ones show only as `fuelboard_up 0`.
+    static func render(_ stats: [String: StatsBody], unreachable: [String] = []) -> String {
         var out = ""
         func family(_ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: Double)]) {
             guard !samples.isEmpty else { return }
@@ -15,8 +16,8 @@ enum PrometheusText {
         func label(_ service: String, _ extra: String = "") -> String {
             "service=\"\(escape(service))\"" + (extra.isEmpty ? "" : ",\(extra)")
         }
-        family("fuelboard_up", "gauge", "1 when the service answered sys.stats.",
-               services.map { (label($0), 1) })
+        family("fuelboard_up", "gauge", "1 when the service answered sys.stats, 0 when it did not.",
+               Set(services + unreachable).sorted().map { (label($0), stats[$0] == nil ? 0 : 1) })
         family("fuelboard_uptime_seconds", "gauge", "Seconds since the service started.",
                services.map { (label($0), stats[$0]!.uptimeSeconds) })
         family("fuelboard_requests_total", "counter", "Requests answered, by type.",

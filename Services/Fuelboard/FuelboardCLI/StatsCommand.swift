@@ -19,23 +19,32 @@ enum StatsCommand {
             let names = Set(only.split(separator: ",").map { String($0) })
             services = services.filter { names.contains($0.0) }
         }
+        let prometheus = cli.arguments.has("--prometheus")
         var all: [String: StatsBody] = [:]
+        var unreachable: [String] = []
         for (name, endpoint) in services {
             let client = try cli.client(endpoint, timeout: min(cli.timeout, .seconds(2)), retries: 0)
             guard let stats = try? client.call(.sysStats, EmptyBody(), as: StatsBody.self) else {
-                if !cli.json { print("\(name): unreachable at \(endpoint)") }
+                unreachable.append(name)
+                let line = "\(name): unreachable at \(endpoint)"
+                // The Prometheus text on stdout holds metrics only: the service shows as `fuelboard_up 0`.
+                if prometheus {
+                    FileHandle.standardError.write(Data((line + "\n").utf8))
+                } else if !cli.json {
+                    print(line)
+                }
                 continue
             }
             all[name] = stats
-            if !cli.json && !cli.arguments.has("--prometheus") {
+            if !cli.json && !prometheus {
                 let latency = stats.latencyMicroseconds
                 let errors = stats.errorsByCode.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
                 print("\(name): \(stats.requests) requests, errors [\(errors.joined(separator: " "))], "
                     + String(format: "p50 %.0fµs p99 %.0fµs, up %.0fs", latency.p50, latency.p99, stats.uptimeSeconds))
             }
         }
-        if cli.arguments.has("--prometheus") {
-            print(PrometheusText.render(all), terminator: "")
+        if prometheus {
+            print(PrometheusText.render(all, unreachable: unreachable), terminator: "")
         } else if cli.json {
             try cli.printJSON(all)
         }
