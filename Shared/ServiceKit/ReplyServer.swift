@@ -316,7 +316,7 @@ public final class ReplyServer {
     /// Counts a handled request; `nanoseconds` runs from taking it off the socket to its reply
     /// being ready (the send is left out: on a busy core it can include other threads' turns).
     func record(_ request: IncomingRequest, nanoseconds: UInt64, error: ServiceError?) {
-        if request.statsSlot == batchStatsSlot {
+        if request.statsSlot == batchStatsSlot && request.batch == nil {  // a frame that carried requests
             stats.recordCarrier(slot: request.statsSlot, error: error?.code)
         } else {
             stats.record(slot: request.statsSlot, error: error?.code, microseconds: Double(nanoseconds) / 1000)
@@ -339,7 +339,9 @@ public final class ReplyServer {
                 record(request, nanoseconds: ready &- started.start, error: error)
             }
             // The reply that completes the batch sends it, once: a second answer is dropped.
-            if batch.fill(request.batchIndex, data), batch.isReadyToSend { complete(batch.outer, outcome: batch.reply()) }
+            if batch.fill(request.batchIndex, data), batch.isReadyToSend {
+                complete(batch.outer, outcome: batch.reply())
+            }
             return
         }
         send(route: request.route, data)

@@ -12,7 +12,8 @@ private struct Echo: Codable, Sendable, Equatable {
 
 /// A backend over tcp that echoes `station.get` bodies; `acceptsBatches: false` makes it answer
 /// `sys.batch` as a service that does not know it would (`unknown_type`).
-private func startBackend(acceptsBatches: Bool = true) throws -> InProcessService {
+/// `batchBody` makes it answer every batch with that success body instead.
+private func startBackend(acceptsBatches: Bool = true, batchBody: String? = nil) throws -> InProcessService {
     try InProcessService.start { context in
         let server = try ReplyServer(name: "backend", context: context, bind: "tcp://127.0.0.1:*",
                                      logger: Logger(label: "backend", level: .critical))
@@ -21,6 +22,9 @@ private func startBackend(acceptsBatches: Bool = true) throws -> InProcessServic
             server.on(MessageType.sysBatch.rawValue) { request in
                 request.reply(error: ServiceError(.unknownType, "unknown request type 'sys.batch'"))
             }
+        }
+        if let batchBody {
+            server.on(MessageType.sysBatch.rawValue) { request in request.reply(bodyJSON: Array(batchBody.utf8)) }
         }
         return server
     }
@@ -111,7 +115,25 @@ struct BackendBatchingTests {
         #expect(driver.results.values.allSatisfy { (try? $0.get()) != nil })
     }
 
-    @Test func aBackendWithoutBatches_getsTheCallsOneByOne_fromThenOn() throws {
+    @Test func aBatchSuccessWithoutReadableReplies_failsItsCalls_andSendsNoneAgain() throws {
+        let backend = try startBackend(batchBody: #"{"replies":5}"#)
+        defer { backend.stop() }
+        let driver = try ChannelDriver(backend).connect()
+        for text in ["a", "b"] { driver.call(text) }
+        driver.channel.sendOutbox()
+        try driver.collect(2)
+        for text in ["a", "b"] {
+            #expect(throws: ServiceError(.internal, "unreadable batch reply from backend")) {
+                try driver.results[text]?.get()
+            }
+        }
+        #expect(driver.channel.inFlight == 0)
+        let stats = try RequestClient(context: Context(), endpoint: backend.endpoint)
+            .call(.sysStats, EmptyBody(), as: StatsBody.self)
+        #expect(stats.requestsByType["station.get"] == 1, "only the connect call ran alone: none was sent again")
+    }
+
+    @Test func aBackendWithoutBatches_getsTheCallsOneByOne_forAWhile() throws {
         let backend = try startBackend(acceptsBatches: false)
         defer { backend.stop() }
         let driver = try ChannelDriver(backend).connect()

@@ -115,12 +115,14 @@ struct ReplyServerBatchTests {
         socket.receiveTimeout = .seconds(2)
         try socket.connect(service.endpoint)
         try socket.send([Data(), Data(batch([request("t", "test.twice")]).utf8)])
-        let first = try #require(try JSONSerialization.jsonObject(with: socket.receive().last ?? Data()) as? [String: Any])
+        let first = try #require(try JSONSerialization.jsonObject(with: socket.receive().last ?? Data())
+                                 as? [String: Any])
         let inner = try replies(first)
         #expect((inner.first?["body"] as? [String: Any])?["text"] as? String == "first")
         // Both answers were given before this ping is read: a second batch reply would come first.
         try socket.send([Data(), Data(request("after", "sys.ping").utf8)])
-        let next = try #require(try JSONSerialization.jsonObject(with: socket.receive().last ?? Data()) as? [String: Any])
+        let next = try #require(try JSONSerialization.jsonObject(with: socket.receive().last ?? Data())
+                                as? [String: Any])
         #expect(next["id"] as? String == "after")
     }
 
@@ -143,6 +145,12 @@ struct ReplyServerBatchTests {
         #expect(inner[0]["id"] as? String == "inner")
         #expect(errorCode(inner[0]) == "bad_request")
         #expect(inner[1]["ok"] as? Bool == true)
+        // The refused inner batch is a request like the ping beside it; only the outer frame is not.
+        let client = try RequestClient(context: Context(), endpoint: service.endpoint)
+        let stats = try client.call(.sysStats, EmptyBody(), as: StatsBody.self)
+        #expect(stats.requests == 2)
+        #expect(stats.latencyMicroseconds.count == 2)
+        #expect(stats.requestsByType["sys.batch"] == 2)
     }
 
     @Test(arguments: [

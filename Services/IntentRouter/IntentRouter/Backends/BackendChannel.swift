@@ -17,8 +17,9 @@ import ZeroMQ
 /// has gone silent (a cut link, a stopped process), so calls stop going to it.
 ///
 /// Calls made during one turn of the router's loop wait in an outbox until the turn ends
-/// (`sendOutbox`); two or more then travel as one `sys.batch` frame, so a busy router pays the
-/// per-message costs (its own, ZeroMQ's, the backend's) once per turn and backend, not per call.
+/// (`sendOutbox`), or until a batch's worth is waiting; two or more travel as one `sys.batch`
+/// frame, so a busy router pays the per-message costs (its own, ZeroMQ's, the backend's) once per
+/// turn and backend, not per call.
 /// A backend that does not know `sys.batch` is sent each call on its own for a minute, then
 /// tried again (`batchRetryInterval`).
 ///
@@ -109,7 +110,8 @@ final class BackendChannel {
     /// Calls waiting for a reply.
     var inFlight: Int { pending.count }
 
-    /// Makes a call, sent when the loop's turn ends (`sendOutbox`); `complete` later receives the
+    /// Makes a call, sent when the loop's turn ends (`sendOutbox`) or at once when it fills a
+    /// batch; `complete` later receives the
     /// reply or an error. A `retryable` call (one that changes nothing) is sent once more on
     /// `unavailable` or silence (see the type's notes).
     func send<Body: Encodable>(_ type: MessageType, _ body: Body, deadline: ContinuousClock.Instant,
@@ -238,8 +240,15 @@ final class BackendChannel {
     /// A batch's reply: each call gets its own. When the backend refuses the batch as a whole
     /// (before running any of it: one that does not know `sys.batch`, or finds it too large),
     /// its calls are sent one by one; one that does not know it gets single calls for a while.
+    /// A success whose replies cannot be read fails its calls: they may have run, so none is
+    /// sent again.
     private func receivedBatch(_ reply: ReplyEnvelope, carrying ids: [String]) {
         guard let replies = reply.batchReplies else {
+            if reply.ok {
+                let error = ServiceError(.internal, "unreadable batch reply from \(name)")
+                for id in ids { pending.removeValue(forKey: id)?.complete(.failure(error)) }
+                return
+            }
             if reply.serviceError?.code == .unknownType { batchesRefusedAt = .now }
             for id in ids where pending[id] != nil { sendAlone(id) }
             return
