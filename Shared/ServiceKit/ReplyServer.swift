@@ -334,17 +334,14 @@ public final class ReplyServer {
         guard case .reply(let data, let error) = outcome else { return }
         let ready = Self.monotonicNanoseconds()
         if let batch = request.batch {
-            // A request of a batch: its reply waits for the batch's others.
-            if let started = deferredStart.removeValue(forKey: request.deferredID) {
-                record(request, nanoseconds: ready &- started.start, error: error)
-            }
-            // The reply that completes the batch sends it, once: a second answer is dropped.
+            // A request of a batch: its reply waits for the batch's others, and the reply that
+            // completes the batch sends it, once (a second answer is dropped).
             if batch.fill(request.batchIndex, data), batch.isReadyToSend {
                 complete(batch.outer, outcome: batch.reply())
             }
-            return
+        } else {
+            send(route: request.route, data)
         }
-        send(route: request.route, data)
         if let started = deferredStart.removeValue(forKey: request.deferredID) {
             record(request, nanoseconds: ready &- started.start, error: error)
         }

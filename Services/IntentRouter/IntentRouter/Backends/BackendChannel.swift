@@ -111,9 +111,8 @@ final class BackendChannel {
     var inFlight: Int { pending.count }
 
     /// Makes a call, sent when the loop's turn ends (`sendOutbox`) or at once when it fills a
-    /// batch; `complete` later receives the
-    /// reply or an error. A `retryable` call (one that changes nothing) is sent once more on
-    /// `unavailable` or silence (see the type's notes).
+    /// batch; `complete` later receives the reply or an error. A `retryable` call (one that
+    /// changes nothing) is sent once more on `unavailable` or silence (see the type's notes).
     func send<Body: Encodable>(_ type: MessageType, _ body: Body, deadline: ContinuousClock.Instant,
                                retryable: Bool = false,
                                complete: @escaping (Result<ReplyEnvelope, ServiceError>) -> Void) {
