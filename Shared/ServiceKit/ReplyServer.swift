@@ -47,6 +47,11 @@ public final class ReplyServer {
     private var nextDeferredID: UInt64 = 0
     /// Where `sys.batch` frames are counted (by type only: the requests in them are the requests).
     private var batchStatsSlot = -1
+    /// Replies of this turn after its first, sent together when the turn ends (see `send`).
+    private var heldReplies: [(route: [Data], reply: [UInt8])] = []
+    private var repliesThisTurn = 0
+    /// Held replies are sent at once when this many are waiting.
+    static let maxHeldReplies = 32
 
     private struct Route {
         let type: String
@@ -140,6 +145,7 @@ public final class ReplyServer {
                     // Only the socket to wait for: wait in the receive itself (a poll costs a
                     // round of socket-state queries on every wake-up).
                     try drainRequests(waiting: true)
+                    endTurn()
                     afterTurn?()
                     continue
                 }
@@ -154,6 +160,7 @@ public final class ReplyServer {
                     }
                 }
                 fireDueTimers()
+                endTurn()
                 afterTurn?()
             }
         } catch where error.isTerminated {
@@ -305,12 +312,44 @@ public final class ReplyServer {
         }
     }
 
+    /// Sends the reply to a request just handled: the turn's first at once, later ones when the
+    /// turn ends (or `maxHeldReplies` are waiting).
+    ///
+    /// A reply sent while ZeroMQ's I/O thread sleeps wakes it (and the client's, as it arrives);
+    /// replies written back to back share those wake-ups. The first goes at once so that one
+    /// request alone is answered without delay and a client starts on its answer while the
+    /// server works through the rest of what is queued. Replies leave in the order they were
+    /// made: behind held ones, a reply is held too.
     func send(route: [Data], _ reply: [UInt8]) {
+        repliesThisTurn += 1
+        guard repliesThisTurn > 1 || !heldReplies.isEmpty else { return sendNow(route: route, reply) }
+        hold(route: route, reply)
+    }
+
+    /// Holds a deferred reply until the turn ends: deferred replies complete in groups (a
+    /// backend's batch answered, a group commit made), and the group goes out together.
+    func hold(route: [Data], _ reply: [UInt8]) {
+        heldReplies.append((route, reply))
+        if heldReplies.count >= Self.maxHeldReplies { sendHeldReplies() }
+    }
+
+    private func sendNow(route: [Data], _ reply: [UInt8]) {
         do {
             try socket.send(route, then: reply)
         } catch {
             logger.warning("reply not delivered", metadata: ["error": "\(error)"])
         }
+    }
+
+    private func sendHeldReplies() {
+        for held in heldReplies { sendNow(route: held.route, held.reply) }
+        heldReplies.removeAll(keepingCapacity: heldReplies.capacity <= 4 * Self.maxHeldReplies)
+    }
+
+    /// Sends what the turn held back; the next turn's first reply goes at once again.
+    private func endTurn() {
+        if !heldReplies.isEmpty { sendHeldReplies() }
+        repliesThisTurn = 0
     }
 
     /// Counts a handled request; `nanoseconds` runs from taking it off the socket to its reply
@@ -340,7 +379,7 @@ public final class ReplyServer {
                 complete(batch.outer, outcome: batch.reply())
             }
         } else {
-            send(route: request.route, data)
+            hold(route: request.route, data)
         }
         if let started = deferredStart.removeValue(forKey: request.deferredID) {
             record(request, nanoseconds: ready &- started.start, error: error)

@@ -180,6 +180,26 @@ struct ReplyServerTests {
 
     /// The route of a request is split into storage the server reuses: a deferred request must
     /// keep its own, so that requests handled meanwhile cannot redirect its reply.
+    /// Replies after a turn's first are held and sent together (32 at most, and when the turn
+    /// ends): every request of a burst is still answered, in the order sent.
+    @Test func requestsSentTogether_areAllAnswered_inTheOrderSent() throws {
+        let service = try startEchoService()
+        defer { service.stop() }
+        let socket = try Socket(service.context, .dealer)
+        socket.receiveTimeout = .seconds(5)
+        try socket.connect(service.endpoint)
+        let count = 200
+        for number in 0..<count {
+            try socket.send([Data(), Data(#"{"v":1,"id":"r\#(number)","type":"sys.ping","body":{}}"#.utf8)])
+        }
+        var ids: [String] = []
+        for _ in 0..<count {
+            let json = try JSONSerialization.jsonObject(with: try socket.receive().last ?? Data()) as? [String: Any]
+            ids.append(json?["id"] as? String ?? "?")
+        }
+        #expect(ids == (0..<count).map { "r\($0)" })
+    }
+
     @Test func deferredReply_goesToItsOwnClient_whileOthersAreAnsweredMeanwhile() throws {
         let service = try startEchoService()
         defer { service.stop() }
