@@ -47,11 +47,11 @@ public final class ReplyServer {
     private var nextDeferredID: UInt64 = 0
     /// Where `sys.batch` frames are counted (by type only: the requests in them are the requests).
     private var batchStatsSlot = -1
-    /// Replies of this turn after its first, sent together when the turn ends (see `send`).
+    /// Replies held back to be sent together (see `send`).
     private var heldReplies: [(route: [Data], reply: [UInt8])] = []
     private var repliesThisTurn = 0
-    /// Held replies are sent at once when this many are waiting.
-    static let maxHeldReplies = 32
+    /// A turn's first replies go at once; later ones, and deferred ones, in groups of this many.
+    static let replyGroup = 16
 
     private struct Route {
         let type: String
@@ -312,25 +312,26 @@ public final class ReplyServer {
         }
     }
 
-    /// Sends the reply to a request just handled: the turn's first at once, later ones when the
-    /// turn ends (or `maxHeldReplies` are waiting).
+    /// Sends the reply to a request just handled: the turn's first `replyGroup` at once, later
+    /// ones in groups (and what is left when the turn ends).
     ///
     /// A reply sent while ZeroMQ's I/O thread sleeps wakes it (and the client's, as it arrives);
-    /// replies written back to back share those wake-ups. The first goes at once so that one
-    /// request alone is answered without delay and a client starts on its answer while the
-    /// server works through the rest of what is queued. Replies leave in the order they were
-    /// made: behind held ones, a reply is held too.
+    /// replies written back to back share those wake-ups. A turn of a few requests is answered
+    /// without delay; a long one (many queued: the server is behind and its clients have
+    /// requests outstanding) sends its replies a group at a time. Replies leave in the order
+    /// they were made: behind held ones, a reply is held too.
     func send(route: [Data], _ reply: [UInt8]) {
         repliesThisTurn += 1
-        guard repliesThisTurn > 1 || !heldReplies.isEmpty else { return sendNow(route: route, reply) }
+        guard repliesThisTurn > Self.replyGroup || !heldReplies.isEmpty else { return sendNow(route: route, reply) }
         hold(route: route, reply)
     }
 
-    /// Holds a deferred reply until the turn ends: deferred replies complete in groups (a
-    /// backend's batch answered, a group commit made), and the group goes out together.
+    /// Holds a reply to send with others: deferred replies complete in groups (a backend's batch
+    /// answered, a group commit made), and a group goes out together, at the latest when the
+    /// turn ends.
     func hold(route: [Data], _ reply: [UInt8]) {
         heldReplies.append((route, reply))
-        if heldReplies.count >= Self.maxHeldReplies { sendHeldReplies() }
+        if heldReplies.count >= Self.replyGroup { sendHeldReplies() }
     }
 
     private func sendNow(route: [Data], _ reply: [UInt8]) {
@@ -343,7 +344,7 @@ public final class ReplyServer {
 
     private func sendHeldReplies() {
         for held in heldReplies { sendNow(route: held.route, held.reply) }
-        heldReplies.removeAll(keepingCapacity: heldReplies.capacity <= 4 * Self.maxHeldReplies)
+        heldReplies.removeAll(keepingCapacity: true)
     }
 
     /// Sends what the turn held back; the next turn's first reply goes at once again.

@@ -180,8 +180,8 @@ struct ReplyServerTests {
 
     /// The route of a request is split into storage the server reuses: a deferred request must
     /// keep its own, so that requests handled meanwhile cannot redirect its reply.
-    /// Replies after a turn's first are held and sent together (32 at most, and when the turn
-    /// ends): every request of a burst is still answered, in the order sent.
+    /// A long turn's replies are held and sent in groups (and what is left when the turn ends):
+    /// every request of a burst is still answered, in the order sent.
     @Test func requestsSentTogether_areAllAnswered_inTheOrderSent() throws {
         let service = try startEchoService()
         defer { service.stop() }
