@@ -256,8 +256,8 @@ public final class ReplyServer {
         }
         if case .reply(let data, let error) = outcome {
             let ready = Self.monotonicNanoseconds()
-            send(route: route, data)
             record(request, nanoseconds: ready &- start, error: error)
+            send(route: route, data)
         } else {
             noteDeferred(request, start: start)
         }

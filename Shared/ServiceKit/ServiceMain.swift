@@ -29,9 +29,12 @@ public struct ServiceMain {
     ]
 
     /// Parses the process's arguments; prints help or a usage error and exits when it must.
+    /// The context's I/O threads yield to the service's thread (`Context(yieldingIOThreads:)`)
+    /// unless `yieldingIOThreads` is false.
     public init(name: String, summary: String, options: [OptionSpec],
                 arguments: [String] = Array(CommandLine.arguments.dropFirst()),
-                environment: [String: String] = ProcessInfo.processInfo.environment) {
+                environment: [String: String] = ProcessInfo.processInfo.environment,
+                yieldingIOThreads: Bool = true) {
         let allOptions = options + Self.commonOptions
         let help = HelpText(usage: "\(name) [options]", summary: summary, options: allOptions)
         do {
@@ -56,7 +59,7 @@ public struct ServiceMain {
             self.arguments = parsed
             self.topology = try Topology(arguments: parsed, environment: environment)
             self.logger = Logger(label: name, level: level)
-            self.context = Context()
+            self.context = Context(yieldingIOThreads: yieldingIOThreads)
         } catch {
             Self.usageFailure(name: name, error as? ConfigurationError ?? ConfigurationError("\(error)"))
         }

@@ -6,6 +6,8 @@ import ZeroMQ
 // (the same socket options and drain loop as ReplyServer) that answers every request with a valid
 // reply envelope of a fixed size, `{"body":{"pad":"xxx"},"id":<the request's id>,"ok":true,"v":1}`,
 // without any JSON library. `fuelboard loadtest --lookup <its endpoint>` drives it unchanged.
+// Its I/O thread keeps libzmq's default scheduling (the services' yields to their own thread):
+// the floor is a bare libzmq service.
 
 let main = ServiceMain(
     name: "zmq-echo",
@@ -17,7 +19,8 @@ let main = ServiceMain(
         """,
     options: [
         OptionSpec("--reply-bytes", value: "N", help: "size of every reply frame in bytes (default 512)"),
-    ])
+    ],
+    yieldingIOThreads: false)
 
 let replyBytes = main.option("--reply-bytes", default: 512) { text in
     Int(text).flatMap { (1...(16 << 20)).contains($0) ? $0 : nil }
