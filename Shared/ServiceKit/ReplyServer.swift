@@ -146,7 +146,6 @@ public final class ReplyServer {
                     // round of socket-state queries on every wake-up).
                     try drainRequests(waiting: true)
                     endTurn()
-                    afterTurn?()
                     continue
                 }
                 let ready = try poller.poll(timeout: nextTimerDelay())
@@ -161,7 +160,6 @@ public final class ReplyServer {
                 }
                 fireDueTimers()
                 endTurn()
-                afterTurn?()
             }
         } catch where error.isTerminated {
             // The context was shut down (SIGTERM/SIGINT), wherever the loop was blocked.
@@ -210,7 +208,8 @@ public final class ReplyServer {
     public var afterBatch: (() -> Void)?
 
     /// Runs at the end of every turn of the loop, after its requests, watched sockets and due
-    /// timers: a client that gathers the calls a turn makes (the router's backends) sends them here.
+    /// timers, once the turn's held replies are sent: a client that gathers the calls a turn
+    /// makes (the router's backends) sends them here. A reply it makes is sent when it returns.
     public var afterTurn: (() -> Void)?
 
     /// Handles every request already queued (up to 1000), after waiting for the first when
@@ -348,7 +347,11 @@ public final class ReplyServer {
     }
 
     /// Sends what the turn held back; the next turn's first reply goes at once again.
+    /// Ends a turn: its held replies go out, then `afterTurn` runs (the router's calls to its
+    /// backends), then any reply that made; the next turn's first replies go at once again.
     private func endTurn() {
+        if !heldReplies.isEmpty { sendHeldReplies() }
+        afterTurn?()
         if !heldReplies.isEmpty { sendHeldReplies() }
         repliesThisTurn = 0
     }

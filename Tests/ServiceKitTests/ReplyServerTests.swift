@@ -200,6 +200,32 @@ struct ReplyServerTests {
         #expect(ids == (0..<count).map { "r\($0)" })
     }
 
+    /// A reply made in `afterTurn` (the router's backend call that fails at once) goes out when
+    /// `afterTurn` returns, not with the next turn: this server waits only on its socket, so a
+    /// next turn would need another request.
+    @Test func replyMadeInAfterTurn_isSentWithoutAnotherRequest() throws {
+        final class Waiting: @unchecked Sendable { var responders: [Responder] = [] }
+        let waiting = Waiting()
+        let service = try InProcessService.start { context in
+            let server = try ReplyServer(name: "after-turn", context: context, bind: "tcp://127.0.0.1:*",
+                                         logger: Logger(label: "after-turn", level: .critical))
+            server.on("test.afterTurn") { request in
+                let (outcome, responder) = request.deferReply()
+                waiting.responders.append(responder)
+                return outcome
+            }
+            server.afterTurn = {
+                for responder in waiting.responders { responder.reply(EchoBody(text: "after the turn")) }
+                waiting.responders.removeAll()
+            }
+            return server
+        }
+        defer { service.stop() }
+        let reply = try rawReply(service, [Data(), Data(#"{"v":1,"id":"t1","type":"test.afterTurn","body":{}}"#.utf8)])
+        #expect(reply["id"] as? String == "t1")
+        #expect((reply["body"] as? [String: Any])?["text"] as? String == "after the turn")
+    }
+
     @Test func deferredReply_goesToItsOwnClient_whileOthersAreAnsweredMeanwhile() throws {
         let service = try startEchoService()
         defer { service.stop() }
