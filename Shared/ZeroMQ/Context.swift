@@ -21,6 +21,8 @@ public final class Context: @unchecked Sendable {
     /// often be preempted at once, and finish its turn (and reach its next receive) only after
     /// the I/O thread and the client have run. Applied only where this process may set the policy
     /// (libzmq stops the process if setting it fails); elsewhere the threads keep the default.
+    /// The check runs on the calling thread, and the I/O threads start with the first socket,
+    /// keeping that thread's priority: make it on this thread (or another of the default policy).
     public init(ioThreads: Int32 = 1, yieldingIOThreads: Bool = false) {
         guard let handle = zmq_ctx_new() else { fatalError("zmq_ctx_new failed: out of memory") }
         self.handle = handle

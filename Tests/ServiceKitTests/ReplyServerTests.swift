@@ -200,9 +200,43 @@ struct ReplyServerTests {
         #expect(ids == (0..<count).map { "r\($0)" })
     }
 
-    /// A reply made in `afterTurn` (the router's backend call that fails at once) goes out when
-    /// `afterTurn` returns, not with the next turn: this server waits only on its socket, so a
-    /// next turn would need another request.
+    /// Deferred replies completed by a handler are held; that handler's own reply, made after
+    /// them, must not overtake them (as location-cache answers a get after committing puts).
+    @Test func directReply_afterDeferredOnesItCompleted_comesAfterThem() throws {
+        final class Waiting: @unchecked Sendable { var responders: [Responder] = [] }
+        let waiting = Waiting()
+        let service = try InProcessService.start { context in
+            let server = try ReplyServer(name: "order", context: context, bind: "tcp://127.0.0.1:*",
+                                         logger: Logger(label: "order", level: .critical))
+            server.on("test.hold") { request in
+                let (outcome, responder) = request.deferReply()
+                waiting.responders.append(responder)
+                return outcome
+            }
+            server.on("test.release") { request in
+                for responder in waiting.responders { responder.reply(EchoBody(text: "released")) }
+                waiting.responders.removeAll()
+                return request.reply(EchoBody(text: "releaser"))
+            }
+            return server
+        }
+        defer { service.stop() }
+        let socket = try Socket(service.context, .dealer)
+        socket.receiveTimeout = .seconds(2)
+        try socket.connect(service.endpoint)
+        for (id, type) in [("h1", "test.hold"), ("h2", "test.hold"), ("r", "test.release")] {
+            try socket.send([Data(), Data(#"{"v":1,"id":"\#(id)","type":"\#(type)","body":{}}"#.utf8)])
+        }
+        var ids: [String] = []
+        for _ in 0..<3 {
+            let json = try JSONSerialization.jsonObject(with: try socket.receive().last ?? Data()) as? [String: Any]
+            ids.append(json?["id"] as? String ?? "?")
+        }
+        #expect(ids == ["h1", "h2", "r"])
+    }
+
+    /// A reply made in `afterTurn` goes out when `afterTurn` returns, not with the next turn: this
+    /// server waits only on its socket, so a next turn would need another request.
     @Test func replyMadeInAfterTurn_isSentWithoutAnotherRequest() throws {
         final class Waiting: @unchecked Sendable { var responders: [Responder] = [] }
         let waiting = Waiting()

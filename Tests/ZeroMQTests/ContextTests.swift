@@ -5,7 +5,8 @@ import ZeroMQ
 import Glibc
 #endif
 
-struct ContextTests {
+/// Serialized: each test looks for the I/O thread its context starts among the process's threads.
+@Suite(.serialized) struct ContextTests {
     /// The ZeroMQ I/O threads of this process, by thread id, with their scheduling policy.
     private func ioThreads() -> [Int32: Int32] {
         var threads: [Int32: Int32] = [:]
@@ -20,7 +21,7 @@ struct ContextTests {
     }
 
     /// The I/O threads started after `before`, once one of them has `policy` (or 5 s have
-    /// passed): tests running alongside start theirs too.
+    /// passed): tests of other suites start theirs too.
     private func newIOThreads(since before: [Int32: Int32], until policy: Int32) -> [Int32: Int32] {
         let deadline = ContinuousClock.now + .seconds(5)
         var started: [Int32: Int32] = [:]
@@ -33,6 +34,8 @@ struct ContextTests {
         return started
     }
 
+    private static let schedBatch: Int32 = 3
+
     @Test func yieldingIOThreads_runUnderTheBatchPolicy() throws {
         #if os(Linux)
         let before = ioThreads()
@@ -40,17 +43,24 @@ struct ContextTests {
         #expect(context.ioThreadsYield, "an unprivileged Linux process may choose SCHED_BATCH")
         let socket = try Socket(context, .router)  // the first socket starts the I/O thread
         _ = try socket.bind("tcp://127.0.0.1:*")
-        let started = newIOThreads(since: before, until: 3)
-        #expect(started.values.contains(3), "no new ZeroMQ I/O thread under SCHED_BATCH (3): \(started)")
+        let started = newIOThreads(since: before, until: Self.schedBatch)
+        #expect(started.values.contains(Self.schedBatch), "no new ZeroMQ I/O thread under SCHED_BATCH: \(started)")
         // The probe put the calling thread's own policy back.
         #expect(sched_getscheduler(0) == SCHED_OTHER)
         #endif
     }
 
     @Test func defaultContext_leavesItsIOThreadsAlone() throws {
+        #if os(Linux)
+        let before = ioThreads()
         let context = Context()
         #expect(!context.ioThreadsYield)
         let socket = try Socket(context, .router)
-        #expect(try socket.bind("tcp://127.0.0.1:*").hasPrefix("tcp://"))
+        _ = try socket.bind("tcp://127.0.0.1:*")
+        // Only yielding contexts (none outside this serialized suite) start batch threads.
+        let started = newIOThreads(since: before, until: SCHED_OTHER)
+        #expect(started.values.contains(SCHED_OTHER), "no new ZeroMQ I/O thread appeared: \(started)")
+        #expect(!started.values.contains(Self.schedBatch), "\(started)")
+        #endif
     }
 }
