@@ -37,6 +37,44 @@ private func rawReply(_ service: InProcessService, _ frames: [Data]) throws -> [
     return json as? [String: Any] ?? [:]
 }
 
+/// Responders kept by a test server's `test.hold` handler, answered when a test says.
+private final class HeldResponders: @unchecked Sendable {
+    private var responders: [Responder] = []
+
+    func keep(_ responder: Responder) { responders.append(responder) }
+
+    func answerAll(_ text: String) {
+        for responder in responders { responder.reply(EchoBody(text: text)) }
+        responders.removeAll()
+    }
+}
+
+/// A server whose `test.hold` requests wait in `held`; `configure` adds the rest.
+private func startHoldingService(_ held: HeldResponders,
+                                 _ configure: @escaping @Sendable (ReplyServer) -> Void) throws -> InProcessService {
+    try InProcessService.start { context in
+        let server = try ReplyServer(name: "holding", context: context, bind: "tcp://127.0.0.1:*",
+                                     logger: Logger(label: "holding", level: .critical))
+        server.on("test.hold") { request in
+            let (outcome, responder) = request.deferReply()
+            held.keep(responder)
+            return outcome
+        }
+        configure(server)
+        return server
+    }
+}
+
+/// The ids of the next `count` replies on `socket`, in the order they came.
+private func receiveIDs(_ socket: Socket, count: Int) throws -> [String] {
+    var ids: [String] = []
+    for _ in 0..<count {
+        let json = try JSONSerialization.jsonObject(with: try socket.receive().last ?? Data()) as? [String: Any]
+        ids.append(json?["id"] as? String ?? "?")
+    }
+    return ids
+}
+
 struct ReplyServerTests {
     @Test func ping_whenAsked_namesTheService() throws {
         let service = try startEchoService()
@@ -192,33 +230,18 @@ struct ReplyServerTests {
         for number in 0..<count {
             try socket.send([Data(), Data(#"{"v":1,"id":"r\#(number)","type":"sys.ping","body":{}}"#.utf8)])
         }
-        var ids: [String] = []
-        for _ in 0..<count {
-            let json = try JSONSerialization.jsonObject(with: try socket.receive().last ?? Data()) as? [String: Any]
-            ids.append(json?["id"] as? String ?? "?")
-        }
-        #expect(ids == (0..<count).map { "r\($0)" })
+        #expect(try receiveIDs(socket, count: count) == (0..<count).map { "r\($0)" })
     }
 
     /// Deferred replies completed by a handler are held; that handler's own reply, made after
     /// them, must not overtake them (as location-cache answers a get after committing puts).
     @Test func directReply_afterDeferredOnesItCompleted_comesAfterThem() throws {
-        final class Waiting: @unchecked Sendable { var responders: [Responder] = [] }
-        let waiting = Waiting()
-        let service = try InProcessService.start { context in
-            let server = try ReplyServer(name: "order", context: context, bind: "tcp://127.0.0.1:*",
-                                         logger: Logger(label: "order", level: .critical))
-            server.on("test.hold") { request in
-                let (outcome, responder) = request.deferReply()
-                waiting.responders.append(responder)
-                return outcome
-            }
+        let held = HeldResponders()
+        let service = try startHoldingService(held) { server in
             server.on("test.release") { request in
-                for responder in waiting.responders { responder.reply(EchoBody(text: "released")) }
-                waiting.responders.removeAll()
+                held.answerAll("released")
                 return request.reply(EchoBody(text: "releaser"))
             }
-            return server
         }
         defer { service.stop() }
         let socket = try Socket(service.context, .dealer)
@@ -227,35 +250,18 @@ struct ReplyServerTests {
         for (id, type) in [("h1", "test.hold"), ("h2", "test.hold"), ("r", "test.release")] {
             try socket.send([Data(), Data(#"{"v":1,"id":"\#(id)","type":"\#(type)","body":{}}"#.utf8)])
         }
-        var ids: [String] = []
-        for _ in 0..<3 {
-            let json = try JSONSerialization.jsonObject(with: try socket.receive().last ?? Data()) as? [String: Any]
-            ids.append(json?["id"] as? String ?? "?")
-        }
-        #expect(ids == ["h1", "h2", "r"])
+        #expect(try receiveIDs(socket, count: 3) == ["h1", "h2", "r"])
     }
 
     /// A reply made in `afterTurn` goes out when `afterTurn` returns, not with the next turn: this
     /// server waits only on its socket, so a next turn would need another request.
     @Test func replyMadeInAfterTurn_isSentWithoutAnotherRequest() throws {
-        final class Waiting: @unchecked Sendable { var responders: [Responder] = [] }
-        let waiting = Waiting()
-        let service = try InProcessService.start { context in
-            let server = try ReplyServer(name: "after-turn", context: context, bind: "tcp://127.0.0.1:*",
-                                         logger: Logger(label: "after-turn", level: .critical))
-            server.on("test.afterTurn") { request in
-                let (outcome, responder) = request.deferReply()
-                waiting.responders.append(responder)
-                return outcome
-            }
-            server.afterTurn = {
-                for responder in waiting.responders { responder.reply(EchoBody(text: "after the turn")) }
-                waiting.responders.removeAll()
-            }
-            return server
+        let held = HeldResponders()
+        let service = try startHoldingService(held) { server in
+            server.afterTurn = { held.answerAll("after the turn") }
         }
         defer { service.stop() }
-        let reply = try rawReply(service, [Data(), Data(#"{"v":1,"id":"t1","type":"test.afterTurn","body":{}}"#.utf8)])
+        let reply = try rawReply(service, [Data(), Data(#"{"v":1,"id":"t1","type":"test.hold","body":{}}"#.utf8)])
         #expect(reply["id"] as? String == "t1")
         #expect((reply["body"] as? [String: Any])?["text"] as? String == "after the turn")
     }
