@@ -38,7 +38,7 @@ public struct ErasureResult: Sendable {
 }
 
 /// The durable state of location-cache: one location row and one preferences row per user, in
-/// `<dataDirectory>/location-cache.sqlite` (WAL, `synchronous=FULL`, `secure_delete=ON`).
+/// `<dataDirectory>/location-cache.sqlite` (WAL, `synchronous=NORMAL`, `secure_delete=ON`).
 ///
 /// Erasure is physical: deleted cells are zeroed by `secure_delete`, and `forget` and
 /// `purgeExpired` end with `wal_checkpoint(TRUNCATE)` so no older page image stays in the `-wal`
