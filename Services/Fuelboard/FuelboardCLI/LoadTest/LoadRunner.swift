@@ -110,6 +110,18 @@ struct LoadRunner {
             return true
         }
 
+        /// Reports the second that has just ended and starts the next.
+        func closeSecond() {
+            let second = Second(second: secondIndex + 1, requests: Int(secondHistogram.count), errors: secondErrors,
+                                p50: secondHistogram.quantile(0.5), p99: secondHistogram.quantile(0.99))
+            result.seconds.append(second)
+            progress(second)
+            secondHistogram = LatencyHistogram()
+            secondErrors = 0
+            secondIndex += 1
+            nextSecond += .seconds(1)
+        }
+
         if interval == nil {
             for _ in 0..<settings.concurrency { try send(intended: nil) }
         }
@@ -138,17 +150,10 @@ struct LoadRunner {
                     if interval == nil { try send(intended: nil) }
                 }
             }
-            if checked >= nextSecond {
-                let second = Second(second: secondIndex + 1, requests: Int(secondHistogram.count), errors: secondErrors,
-                                    p50: secondHistogram.quantile(0.5), p99: secondHistogram.quantile(0.99))
-                result.seconds.append(second)
-                progress(second)
-                secondHistogram = LatencyHistogram()
-                secondErrors = 0
-                secondIndex += 1
-                nextSecond += .seconds(1)
-            }
+            if checked >= nextSecond { closeSecond() }
         }
+        // The last whole second ends with the run: the loop stops at `end` before it sees that.
+        if min(ContinuousClock.now, end) >= nextSecond { closeSecond() }
         result.elapsed = min(ContinuousClock.now, end) - measureFrom
         return result
     }
