@@ -319,7 +319,7 @@ public final class ReplyServer {
     /// without delay; a long one (many queued: the server is behind and its clients have
     /// requests outstanding) sends its replies a group at a time. Replies leave in the order
     /// they were made: behind held ones, a reply is held too.
-    func send(route: [Data], _ reply: [UInt8]) {
+    private func send(route: [Data], _ reply: [UInt8]) {
         repliesThisTurn += 1
         guard repliesThisTurn > Self.replyGroup || !heldReplies.isEmpty else { return sendNow(route: route, reply) }
         hold(route: route, reply)
@@ -328,7 +328,7 @@ public final class ReplyServer {
     /// Holds a reply to send with others: deferred replies complete in groups (a backend's batch
     /// answered, a group commit made), and a group goes out together, at the latest when the
     /// turn ends.
-    func hold(route: [Data], _ reply: [UInt8]) {
+    private func hold(route: [Data], _ reply: [UInt8]) {
         heldReplies.append((route, reply))
         if heldReplies.count >= Self.replyGroup { sendHeldReplies() }
     }
@@ -346,13 +346,12 @@ public final class ReplyServer {
         heldReplies.removeAll(keepingCapacity: true)
     }
 
-    /// Sends what the turn held back; the next turn's first reply goes at once again.
     /// Ends a turn: its held replies go out, then `afterTurn` runs (the router's calls to its
     /// backends), then any reply that made; the next turn's first replies go at once again.
     private func endTurn() {
-        if !heldReplies.isEmpty { sendHeldReplies() }
+        sendHeldReplies()
         afterTurn?()
-        if !heldReplies.isEmpty { sendHeldReplies() }
+        sendHeldReplies()
         repliesThisTurn = 0
     }
 
