@@ -22,8 +22,12 @@ public struct IncomingRequest {
     /// Where the body's JSON text is inside `payload` (nil when the request has no body).
     public private(set) var bodyRange: Range<Int>?
     /// The members of the envelope and of the objects in it, found by the strict check (the
-    /// server lends the storage from request to request).
+    /// server lends the storage from request to request). For a `sys.batch` frame, also those of
+    /// each inner request, which are handed to it (so its frame is not checked again).
     @usableFromInline var members: [StrictJSON.Member] = []
+    /// Set when `members` already holds this request's members, found when the batch frame
+    /// it came in was checked: `decodeHead` then reads them without a check of its own.
+    var isChecked = false
     var deferredID: UInt64 = 0
     /// The `sys.batch` this request came in, and its place there (nil: a request of its own).
     var batch: PendingBatch?
@@ -78,7 +82,8 @@ public struct IncomingRequest {
     var logType: String { String(type.prefix(60)) }
 
     /// Reads `v`, `id`, `type` and where `body` is; anything unreadable is `bad_request`. One
-    /// strict pass over the frame checks it and finds the members of the envelope and the body.
+    /// strict pass over the frame checks it and finds the members of the envelope and the body
+    /// (and of a batch's inner requests; an inner request is not checked again).
     /// A type written without escapes is only located (`typeText`), for the server to match and
     /// then set `type`; one with escapes is resolved into `type` here. Either way the type is
     /// known before a version error is thrown, so such a request still counts under its type.
@@ -89,7 +94,7 @@ public struct IncomingRequest {
         let head = payload.withUnsafeBytes { raw -> Head in
             let bytes = raw.bindMemory(to: UInt8.self)
             var fields = Head()
-            if let failure = StrictJSON.check(bytes, members: &members) {
+            if !isChecked, let failure = StrictJSON.check(bytes, members: &members, depths: .batch) {
                 fields.failure = .badRequest("request is not JSON: \(failure)")
                 return fields
             }

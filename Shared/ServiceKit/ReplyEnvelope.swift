@@ -14,22 +14,35 @@ public struct ReplyEnvelope {
     public let error: Range<Int>?
     /// Where a `replies` member of the body would be (a batch's reply), noted by the same pass.
     private var replies: Range<Int>?
+    /// The envelope members of the objects in the body's arrays (a batch's replies), found by
+    /// the same pass: empty for a frame that is not a batch's reply.
+    private var innerMembers: [StrictJSON.Member] = []
 
     /// Nil when the frame is not a JSON object.
     public init?(_ payload: Data) {
         var fields = Fields(), replies: Range<Int>?
+        var inner: [StrictJSON.Member] = []
         let isObject = payload.withUnsafeBytes { raw -> Bool in
             let bytes = raw.bindMemory(to: UInt8.self)
-            // One strict pass checks the frame and finds the envelope's members and the body's.
+            // One strict pass checks the frame and finds the envelope's members, the body's and
+            // (in a batch's reply) those of each reply in it.
             var members: [StrictJSON.Member] = []
             members.reserveCapacity(32)  // one allocation, not one per doubling
-            guard StrictJSON.check(bytes, members: &members) == nil, StrictJSON.isObject(bytes) else { return false }
+            guard StrictJSON.check(bytes, members: &members, depths: .batch) == nil, StrictJSON.isObject(bytes) else {
+                return false
+            }
             for member in members {
-                let key = JSONObjectReader.RawKey(bytes: bytes, range: member.key, hasEscape: member.keyHasEscape)
-                if member.depth == 2 {
+                switch member.depth {
+                case 1:
+                    fields.take(JSONObjectReader.RawKey(bytes: bytes, range: member.key, hasEscape: member.keyHasEscape),
+                                member.value, in: bytes)
+                case 2:
+                    let key = JSONObjectReader.RawKey(bytes: bytes, range: member.key, hasEscape: member.keyHasEscape)
                     if key.matches("replies") { replies = member.value }
-                } else {
-                    fields.take(key, member.value, in: bytes)
+                case 4:
+                    inner.append(member)
+                default:
+                    break
                 }
             }
             return true
@@ -37,6 +50,7 @@ public struct ReplyEnvelope {
         guard isObject else { return nil }
         self.init(payload: payload, fields)
         self.replies = replies.flatMap { body?.contains($0.lowerBound) == true ? $0 : nil }
+        if self.replies != nil { innerMembers = inner }
     }
 
     private init(payload: Data, _ fields: Fields) {
@@ -62,23 +76,26 @@ public struct ReplyEnvelope {
     }
 
     /// The replies of a `sys.batch` reply, in order (nil when this is not a success whose body
-    /// is `{"replies": [...]}`; an element that is not a JSON object is left out). The frame was
-    /// checked whole, so each reply is only walked, in the pass that finds where it ends, and
-    /// shares the frame.
+    /// is `{"replies": [...]}`; an element that is not a JSON object, or is empty, is left out).
+    /// The frame was checked whole and each reply's members found in that pass, so a reply is
+    /// not walked again; each shares the frame.
     public var batchReplies: [ReplyEnvelope]? {
         guard ok, let replies else { return nil }
         return payload.withUnsafeBytes { raw -> [ReplyEnvelope]? in
             let bytes = raw.bindMemory(to: UInt8.self)
+            guard let open = bytes[replies].first, open == UInt8(ascii: "[") else { return nil }
             var found: [ReplyEnvelope] = []
-            let isArray = JSONObjectReader.forEachElement(bytes, in: replies) { start -> Int? in
-                var fields = Fields()
-                let end = JSONObjectReader.forEachMember(bytes, from: start, limit: replies.upperBound) { key, value in
-                    fields.take(key, value, in: bytes)
+            var fields = Fields(), object: Int?
+            for member in innerMembers where replies.contains(member.object) {
+                if member.object != object {
+                    if object != nil { found.append(ReplyEnvelope(payload: payload, fields)) }
+                    (fields, object) = (Fields(), member.object)
                 }
-                if end != nil { found.append(ReplyEnvelope(payload: payload, fields)) }
-                return end
+                fields.take(JSONObjectReader.RawKey(bytes: bytes, range: member.key, hasEscape: member.keyHasEscape),
+                            member.value, in: bytes)
             }
-            return isArray ? found : nil
+            if object != nil { found.append(ReplyEnvelope(payload: payload, fields)) }
+            return found
         }
     }
 

@@ -23,13 +23,17 @@ extension ReplyServer {
         let batch = PendingBatch(outer: request, count: elements.count)
         batch.isDispatching = true
         defer { batch.isDispatching = false }
+        var nextMember = 0  // the frame's members are in order: each request's follow the last one's
         for (index, range) in elements.enumerated() {
             let start = Self.monotonicNanoseconds()
-            let payload = request.payload.withUnsafeBytes { Data(UnsafeRawBufferPointer(rebasing: $0[range])) }
-            var inner = IncomingRequest(route: request.route, payload: payload, server: self)
+            let first = request.payload.startIndex
+            // A slice of the batch's frame (shared, not copied), counted from its own first byte.
+            var inner = IncomingRequest(route: request.route,
+                                        payload: request.payload[(first + range.lowerBound)..<(first + range.upperBound)],
+                                        server: self)
             inner.batch = batch
             inner.batchIndex = index
-            switch dispatchInBatch(&inner) {
+            switch dispatchInBatch(&inner, element: range, of: request.members, from: &nextMember) {
             case .reply(let data, let error):
                 record(inner, nanoseconds: Self.monotonicNanoseconds() &- start, error: error)
                 batch.fill(index, data)
@@ -63,13 +67,30 @@ extension ReplyServer {
     }
 
     /// Dispatches one request of a batch as the server does a request of its own, with the
-    /// member storage kept for batches (the request's own is lent to the batch itself).
-    private func dispatchInBatch(_ request: inout IncomingRequest) -> Outcome {
+    /// member storage kept for batches (the request's own is lent to the batch itself). The
+    /// request's members are those the batch frame's check found in `element` (depths 4 and 5
+    /// there are its envelope and body), taken from `members` at `next` on and counted from the
+    /// element's first byte; the request is not checked again.
+    private func dispatchInBatch(_ request: inout IncomingRequest, element: Range<Int>,
+                                 of members: [StrictJSON.Member], from next: inout Int) -> Outcome {
         swap(&request.members, &batchMemberStorage)
         defer {
             swap(&request.members, &batchMemberStorage)
             if batchMemberStorage.capacity > 1024 { batchMemberStorage = [] }
         }
+        request.members.removeAll(keepingCapacity: true)
+        let shift = element.lowerBound
+        while next < members.count, members[next].value.upperBound <= element.upperBound {
+            let member = members[next]
+            next += 1
+            guard member.depth >= 4, member.value.lowerBound >= element.lowerBound else { continue }
+            request.members.append(StrictJSON.Member(
+                depth: member.depth - 3, key: (member.key.lowerBound - shift)..<(member.key.upperBound - shift),
+                keyHasEscape: member.keyHasEscape,
+                value: (member.value.lowerBound - shift)..<(member.value.upperBound - shift),
+                object: member.object - shift))
+        }
+        request.isChecked = true
         return dispatch(&request)
     }
 }

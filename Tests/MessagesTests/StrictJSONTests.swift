@@ -44,9 +44,11 @@ struct StrictJSONTests {
 
 /// The members the strict check lists are those a reader finds in the envelope and its objects.
 struct StrictJSONMembersTests {
-    private static func scanned(_ text: String) -> (StrictJSON.Failure?, [StrictJSON.Member]) {
-        var members: [StrictJSON.Member] = [StrictJSON.Member(depth: 9, key: 0..<0, keyHasEscape: false, value: 0..<0)]
-        let failure = Array(text.utf8).withUnsafeBufferPointer { StrictJSON.check($0, members: &members) }
+    private static func scanned(_ text: String, depths: StrictJSON.Depths = .envelope)
+        -> (StrictJSON.Failure?, [StrictJSON.Member])
+    {
+        var members = [StrictJSON.Member(depth: 9, key: 0..<0, keyHasEscape: false, value: 0..<0, object: 0)]
+        let failure = Array(text.utf8).withUnsafeBufferPointer { StrictJSON.check($0, members: &members, depths: depths) }
         return (failure, members)
     }
 
@@ -54,13 +56,15 @@ struct StrictJSONMembersTests {
     private static func read(_ text: String) -> [StrictJSON.Member] {
         Array(text.utf8).withUnsafeBufferPointer { bytes in
             var found: [StrictJSON.Member] = []
+            let top = bytes.firstIndex { $0 == UInt8(ascii: "{") } ?? 0
             JSONObjectReader.forEachMember(bytes, in: 0..<bytes.count) { key, value in
                 var inner: [StrictJSON.Member] = []
                 JSONObjectReader.forEachMember(bytes, in: value) { innerKey, innerValue in
-                    inner.append(.init(depth: 2, key: innerKey.range, keyHasEscape: innerKey.hasEscape, value: innerValue))
+                    inner.append(.init(depth: 2, key: innerKey.range, keyHasEscape: innerKey.hasEscape, value: innerValue,
+                                       object: value.lowerBound))
                 }
                 found += inner
-                found.append(.init(depth: 1, key: key.range, keyHasEscape: key.hasEscape, value: value))
+                found.append(.init(depth: 1, key: key.range, keyHasEscape: key.hasEscape, value: value, object: top))
             }
             return found
         }
@@ -75,6 +79,39 @@ struct StrictJSONMembersTests {
         let (failure, members) = Self.scanned(text)
         #expect(failure == nil)
         #expect(members == Self.read(text))
+    }
+
+    /// In a batch frame, depths 4 and 5 are each inner request's envelope and body: moved to
+    /// depths 1 and 2 and counted from the request's first byte, they are exactly what a check of
+    /// that request alone finds (what a server hands each request of a batch instead of a check).
+    @Test func aBatchFramesInnerMembers_areWhatACheckOfEachRequestFinds() throws {
+        let requests = [
+            #"{"v":1,"id":"a","type":"dialog.render","body":{"outcome":"found","station":{"id":"x","lat":1},"now":null}}"#,
+            #" { "type" : "location.put" , "body" : { "user" : "u\"1" , "lat" : 51.5 } , "id" : 7 } "#,
+            #"{"id":"c","body":{},"type":"sys.ping","x":[{"deep":{"deeper":1}}]}"#,
+            #"[{"a":1}]"#, #"{}"#, #""text""#,
+        ]
+        let head = #"{"v":1,"id":"b","type":"sys.batch","body":{"requests":["#
+        let frame = head + requests.joined(separator: " , ") + "]}}"
+        let (failure, members) = Self.scanned(frame, depths: .batch)
+        #expect(failure == nil)
+        var offset = head.utf8.count
+        for request in requests {
+            let range = offset..<(offset + request.utf8.count)
+            let inner = members.filter { $0.depth >= 4 && range.contains($0.value.lowerBound) }.map { member in
+                StrictJSON.Member(depth: member.depth - 3, key: (member.key.lowerBound - offset)..<(member.key.upperBound - offset),
+                                  keyHasEscape: member.keyHasEscape,
+                                  value: (member.value.lowerBound - offset)..<(member.value.upperBound - offset),
+                                  object: member.object - offset)
+            }
+            let alone = Self.scanned(request)
+            #expect(alone.0 == nil)
+            // An element that is not an object is refused as a request whatever its members.
+            if request.hasPrefix("{") || request.hasPrefix(" {") { #expect(inner == alone.1, "\(request)") }
+            offset = range.upperBound + 3
+        }
+        // Only depths 1 and 2 by default: the same frame lists none of the inner members.
+        #expect(Self.scanned(frame).1.allSatisfy { $0.depth <= 2 })
     }
 
     @Test func aDocumentThatIsNotAnObject_hasNoMembers() {

@@ -52,6 +52,14 @@ struct ReplyEnvelopeTests {
         #expect(try replies[2].result(as: Preferences.self, from: "x").get() == Preferences(radiusMiles: 1.5, unit: .km))
     }
 
+    @Test func aBatchReply_takesOnlyTheObjectsOfItsRepliesArrayAsReplies() throws {
+        let text = #"{"body":{"other":[{"id":"no"}],"replies":[[{"id":"nested"}],{"body":{"results":[{"id":"deep"}]},"id":"a","ok":true,"v":1},{},{"id":"b","ok":false}],"more":[{"id":"after"}]},"id":"b1","ok":true,"v":1}"#
+        let envelope = try #require(ReplyEnvelope(Data(text.utf8)))
+        let replies = try #require(envelope.batchReplies)
+        #expect(replies.map(\.id) == ["a", "b"])
+        #expect(replies.map(\.ok) == [true, false])
+    }
+
     @Test(arguments: [
         #"{"body":{"radiusMiles":3},"id":"a","ok":true,"v":1}"#,
         #"{"body":{"replies":{}},"id":"a","ok":true,"v":1}"#,

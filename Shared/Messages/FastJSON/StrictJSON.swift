@@ -30,23 +30,49 @@ public enum StrictJSON {
         return result
     }
 
-    /// A member of an object one or two levels deep, found while checking: where its key's text
-    /// (between the quotes) and its value are. Depth 1 is the document's own object.
+    /// A member of an object found while checking: its depth, where its key's text (between the
+    /// quotes) and its value are, and where the object holding it opens. Depth 1 is the document's
+    /// own object; in a request, depth 2 is its body's, and in a `sys.batch` frame depths 4 and 5
+    /// are each inner request's envelope and body.
     public struct Member: Sendable, Equatable {
         public let depth: Int
         public let key: Range<Int>
         public let keyHasEscape: Bool
         public let value: Range<Int>
+        /// The offset of the `{` of the object this member is in.
+        public let object: Int
+
+        public init(depth: Int, key: Range<Int>, keyHasEscape: Bool, value: Range<Int>, object: Int) {
+            (self.depth, self.key, self.keyHasEscape, self.value, self.object) = (depth, key, keyHasEscape, value, object)
+        }
     }
 
-    /// `check`, also listing the members of the top-level object and of the objects directly in
-    /// it (a request's envelope and its body) in document order, so a reader needs no second pass.
-    /// `members` is emptied first; on failure it holds whatever was found before.
-    public static func check(_ bytes: UnsafeBufferPointer<UInt8>, members: inout [Member]) -> Failure? {
+    /// The depths whose members `check` lists.
+    public struct Depths: OptionSet, Sendable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+        /// A request's or reply's envelope (depth 1) and its body (depth 2).
+        public static let envelope = Depths(rawValue: 0b0000_0110)
+        /// Also the envelopes and bodies of the requests or replies in a batch's array (depths 4
+        /// and 5), so they are read from this one pass instead of a check each.
+        public static let batch = Depths(rawValue: 0b0011_0110)
+        /// The deepest depth that can be listed.
+        static let deepest = 5
+
+        func contains(depth: Int) -> Bool { depth <= Self.deepest && rawValue & (1 << UInt8(depth)) != 0 }
+    }
+
+    /// `check`, also listing the members of the objects at `depths` in document order (by default
+    /// a request's envelope and its body), so a reader needs no second pass. `members` is emptied
+    /// first; on failure it holds whatever was found before.
+    public static func check(_ bytes: UnsafeBufferPointer<UInt8>, members: inout [Member],
+                             depths: Depths = .envelope) -> Failure? {
         var scanner = Scanner(bytes)
         members.removeAll(keepingCapacity: true)
         swap(&scanner.members, &members)
         scanner.collecting = true
+        scanner.depths = depths
         let failure = scanner.document()
         swap(&scanner.members, &members)
         return failure
@@ -61,14 +87,12 @@ public enum StrictJSON {
     private struct Scanner {
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
-        /// Whether members of depth 1 and 2 are listed in `members`.
+        /// Whether members are listed in `members`, and of which depths.
         var collecting = false
+        var depths = Depths.envelope
         var members: [Member] = []
-        /// The member being read at depth 1 and 2: its key, whether the key has escapes, and
-        /// where its value starts (nil until it does).
-        var key1 = 0..<0, key2 = 0..<0
-        var escaped1 = false, escaped2 = false
-        var valueStart1: Int?, valueStart2: Int?
+        /// The member being read at each depth that can be listed (index 0: depth 1).
+        var levels = InlineArray<5, Level>(repeating: Level())
         /// Set by `string()` when it meets a backslash (a key's escapes, known without a rescan).
         var sawEscape = false
         /// Open containers.
@@ -77,6 +101,18 @@ public enum StrictJSON {
         init(_ bytes: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
         }
+
+        /// A listed depth's member in progress: its key, whether the key has escapes, where its
+        /// value starts (nil until it does) and where its object opened.
+        struct Level {
+            var key = 0..<0
+            var escaped = false
+            var valueStart: Int?
+            var object = 0
+        }
+
+        /// Whether members at the innermost depth are listed.
+        var listsInnermost: Bool { collecting && depths.contains(depth: stack.depth) }
 
         func fail(_ reason: String) -> Failure { Failure(offset: index, reason: reason) }
 
@@ -111,6 +147,7 @@ public enum StrictJSON {
                 case UInt8(ascii: "{"), UInt8(ascii: "["):
                     guard stack.depth < StrictJSON.maxDepth else { return fail("nesting deeper than \(StrictJSON.maxDepth)") }
                     let isObject = byte == UInt8(ascii: "{")
+                    let opening = index
                     index += 1
                     skipWhitespace()
                     if peek == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
@@ -118,6 +155,7 @@ public enum StrictJSON {
                         break  // empty container: a complete value
                     }
                     stack.push(isObject: isObject)
+                    if isObject && listsInnermost { levels[stack.depth - 1].object = opening }
                     if isObject, let failure = key() { return failure }
                     continue
                 case UInt8(ascii: "\""):
@@ -155,22 +193,20 @@ public enum StrictJSON {
             }
         }
 
-        /// A member's value at depth 1 or 2 starts here.
+        /// A listed member's value starts here.
         mutating func memberValueStarts() {
-            guard stack.innermostIsObject == true else { return }
-            if stack.depth == 1 { valueStart1 = index } else if stack.depth == 2 { valueStart2 = index }
+            guard stack.innermostIsObject == true, listsInnermost else { return }
+            levels[stack.depth - 1].valueStart = index
         }
 
-        /// The value just completed ends here: list its member if it is one of depth 1 or 2.
+        /// The value just completed ends here: list its member if its depth is listed.
         mutating func memberValueEnds() {
-            guard stack.innermostIsObject == true else { return }
-            if stack.depth == 1, let start = valueStart1 {
-                members.append(Member(depth: 1, key: key1, keyHasEscape: escaped1, value: start..<index))
-                valueStart1 = nil
-            } else if stack.depth == 2, let start = valueStart2 {
-                members.append(Member(depth: 2, key: key2, keyHasEscape: escaped2, value: start..<index))
-                valueStart2 = nil
-            }
+            guard stack.innermostIsObject == true, listsInnermost else { return }
+            let level = levels[stack.depth - 1]
+            guard let start = level.valueStart else { return }
+            members.append(Member(depth: stack.depth, key: level.key, keyHasEscape: level.escaped,
+                                  value: start..<index, object: level.object))
+            levels[stack.depth - 1].valueStart = nil
         }
 
         /// Scans `"name" :` inside an object.
@@ -180,10 +216,9 @@ public enum StrictJSON {
             let start = index
             sawEscape = false
             if let failure = string() { return failure }
-            if collecting && stack.depth <= 2 {
-                let text = (start + 1)..<(index - 1)
-                let escaped = sawEscape
-                if stack.depth == 1 { (key1, escaped1) = (text, escaped) } else { (key2, escaped2) = (text, escaped) }
+            if listsInnermost {
+                levels[stack.depth - 1].key = (start + 1)..<(index - 1)
+                levels[stack.depth - 1].escaped = sawEscape
             }
             skipWhitespace()
             guard peek == UInt8(ascii: ":") else { return fail("expected ':' after a member name") }
