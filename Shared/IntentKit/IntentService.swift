@@ -46,7 +46,7 @@ public final class IntentService: Sendable {
         let finished = DispatchSemaphore(value: 0)
         let threadName = name
         let thread = Thread { [self] in
-            Thread.current.name = threadName  // from inside, so the OS thread gets the name
+            Thread.nameCurrent(threadName)
             do {
                 try IntentServiceLoop(service: self, context: context, control: control).run()
             } catch {

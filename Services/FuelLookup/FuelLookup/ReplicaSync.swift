@@ -51,7 +51,7 @@ public final class ReplicaSync {
         let status = SyncStatusBox()
         let thread = Thread { @Sendable in
             // Named from inside: only then does Foundation name the OS thread (`top -H`, `ps -L`).
-            Thread.current.name = "replica-sync"
+            Thread.nameCurrent("replica-sync")
             ReplicaSync(context: context, ingest: ingest, ingestPub: ingestPub, holder: holder, logger: logger,
                         status: status).run()
         }

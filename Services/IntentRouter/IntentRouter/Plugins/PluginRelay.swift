@@ -46,7 +46,7 @@ final class PluginRelay {
         let ready = DispatchSemaphore(value: 0)
         let outcome = Mutex<Result<String, ZMQError>?>(nil)
         let thread = Thread {
-            Thread.current.name = "plugin-relay"  // from inside, so the OS thread gets the name
+            Thread.nameCurrent("plugin-relay")
             Self.relay(context: context, bind: bind, inproc: inproc, counters: counters) { result in
                 outcome.withLock { $0 = result }
                 ready.signal()
