@@ -185,18 +185,21 @@ public final class IntentRouterService {
         return outcome
     }
 
-    private func finish(_ key: UInt64, _ ask: AskContext, _ reply: AssistantReply) {
+    private func finish(_ key: UInt64, _ ask: AskContext, _ answer: Answer) {
         guard ask.markAnswered() else { return }
         inFlight[key] = nil
-        ask.responder.reply(reply)
-        stats.record(reply)
+        switch answer {
+        case .reply(let reply): ask.responder.reply(reply)
+        case .spliced(let reply): ask.responder.reply(reply)
+        }
+        stats.record(intent: answer.intent, code: answer.code, outcome: answer.outcome)
         let elapsed = (ContinuousClock.now - ask.started).components
         let milliseconds = elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000
         // One line per ask that did not succeed; successful asks only at debug (under load a
         // line per ask is more log than anyone reads: sys.stats counts them).
-        logger.log(reply.code == .success ? .debug : .info, ask.kind, metadata: [
-            "svc.request.id": ask.requestID, "intent": reply.intent ?? "-", "code": reply.code.rawValue,
-            "outcome": reply.outcome?.rawValue ?? "-", "ms": "\(milliseconds)",
+        logger.log(answer.code == .success ? .debug : .info, ask.kind, metadata: [
+            "svc.request.id": ask.requestID, "intent": answer.intent ?? "-", "code": answer.code.rawValue,
+            "outcome": answer.outcome?.rawValue ?? "-", "ms": "\(milliseconds)",
         ])
     }
 

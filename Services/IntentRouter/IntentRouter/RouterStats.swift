@@ -7,10 +7,10 @@ struct RouterStats {
     private(set) var asksByOutcome: [String: UInt64] = [:]
     private(set) var deadlineMisses: UInt64 = 0
 
-    mutating func record(_ reply: AssistantReply) {
-        asksByIntent[reply.intent ?? "none", default: 0] += 1
-        asksByCode[reply.code.rawValue, default: 0] += 1
-        asksByOutcome[reply.outcome?.rawValue ?? "none", default: 0] += 1
+    mutating func record(intent: String?, code: AssistantCode, outcome: DialogOutcome?) {
+        asksByIntent[intent ?? "none", default: 0] += 1
+        asksByCode[code.rawValue, default: 0] += 1
+        asksByOutcome[outcome?.rawValue ?? "none", default: 0] += 1
     }
 
     /// An ask a plug-in intent answered (it has no dialog outcome).

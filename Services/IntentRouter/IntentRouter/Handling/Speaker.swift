@@ -13,32 +13,55 @@ final class Speaker {
         self.appName = appName
     }
 
-    func speak(_ handled: Handled, for ask: AskContext, done: @escaping (AssistantReply) -> Void) {
+    func speak(_ handled: Handled, for ask: AskContext, done: @escaping (Answer) -> Void) {
         var request = handled.render
         request.locale = ask.locale
         request.now = ask.now
         guard ContinuousClock.now < ask.renderDeadline else {
             fallbacks += 1
             let rendered = FallbackDialog.render(request, appName: appName)
-            return done(Self.reply(handled.code, request, rendered, ask.decision))
+            return done(.reply(Self.reply(handled.code, request, rendered, ask.decision)))
         }
-        dialog.call(.dialogRender, request, as: RenderReply.self, deadline: ask.renderDeadline) { [self] result in
+        dialog.call(.dialogRender, request, as: RenderedWords.self, deadline: ask.renderDeadline) { [self] result in
+            if case .success(.spliced(let raw)) = result, let spliced = Self.spliced(handled.code, request, raw,
+                                                                                   ask.decision) {
+                return done(.spliced(spliced))
+            }
             var rendered: RenderReply
-            if case .success(let reply) = result, !reply.dialog.isEmpty {
+            if case .success(let words) = result, let reply = words.reply, !reply.dialog.isEmpty {
                 rendered = reply
             } else {
                 fallbacks += 1
                 rendered = FallbackDialog.render(request, appName: appName)
             }
-            done(Self.reply(handled.code, request, rendered, ask.decision))
+            done(.reply(Self.reply(handled.code, request, rendered, ask.decision)))
         }
     }
 
+    /// The reply carrying the renderer's words as it wrote them, when that says what `reply`
+    /// would: a dialog that is not empty, and a found station's card that already has the
+    /// station facts (nil otherwise: the words are decoded and completed instead).
+    static func spliced(_ code: AssistantCode, _ request: RenderRequest, _ rendered: RawRenderReply,
+                        _ decision: Decision) -> SplicedReply? {
+        guard rendered.dialog.count > 2 else { return nil }
+        let showsStation = request.outcome == .found || request.outcome == .directions
+        var mapsURL: String?
+        if let station = request.station, showsStation {
+            guard rendered.snippet != nil, rendered.snippetHasStationFacts else { return nil }
+            if request.outcome == .directions, rendered.opensURL == nil {
+                mapsURL = FallbackDialog.mapsURL(lat: station.lat, lng: station.lng)
+            }
+        }
+        return SplicedReply(code: code, rendered: rendered, opensURL: mapsURL,
+                            keepsRenderedURL: request.outcome == .directions, outcome: request.outcome,
+                            decision: decision)
+    }
+
     /// The reply for an ask that ran out of time before anything could be said.
-    func timedOut(_ ask: AskContext) -> AssistantReply {
+    func timedOut(_ ask: AskContext) -> Answer {
         let request = RenderRequest(outcome: .pricesUnavailable, locale: ask.locale, now: ask.now)
         fallbacks += 1
-        return Self.reply(.failure, request, FallbackDialog.render(request, appName: appName), ask.decision)
+        return .reply(Self.reply(.failure, request, FallbackDialog.render(request, appName: appName), ask.decision))
     }
 
     static func reply(_ code: AssistantCode, _ request: RenderRequest, _ rendered: RenderReply,
