@@ -57,6 +57,25 @@ struct ErasureTests {
         #expect(try DiskBytes.filesContaining(DiskBytes.real(Canary.lat), in: directory).isEmpty)
     }
 
+    @Test func forget_whenTheUserIdIsTooLongForOnePage_erasesItsOverflowToo() throws {
+        let fixture = try populatedFixture()
+        let longUser = String(repeating: "用", count: 128)  // 384 bytes: the row overflows a 1024-byte page
+        try fixture.put(longUser, lat: 47.1234567, lng: 8.7654321)
+        try fixture.setPreferences(longUser, radius: .set(7))
+        try fixture.store.checkpoint()
+        let directory = fixture.directory.url
+        #expect(try fixture.get(longUser).lat == 47.1234567)
+        // The id is split between the row's page and its overflow page: look for both ends.
+        let head = DiskBytes.text(longUser).prefix(60), tail = DiskBytes.text(longUser).suffix(60)
+        #expect(try DiskBytes.filesContaining(head, in: directory) == [LocationStore.fileName])
+        #expect(try DiskBytes.filesContaining(tail, in: directory) == [LocationStore.fileName])
+        try fixture.forget(longUser)
+        for needle in [head, tail, DiskBytes.real(47.1234567)] {
+            #expect(try DiskBytes.filesContaining(needle, in: directory).isEmpty)
+        }
+        #expect(try fixture.store.integrityCheck() == ["ok"])
+    }
+
     @Test func forget_leavesTheWALEmpty() throws {
         let fixture = try populatedFixture()
         #expect((DiskBytes.walSize(in: fixture.directory.url) ?? 0) > 0)

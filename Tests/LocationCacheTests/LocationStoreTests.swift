@@ -50,6 +50,30 @@ struct LocationStoreTests {
         #expect(try store.counts() == LocationStore.Counts(users: 1, locations: 1, preferences: 0))
     }
 
+    @Test func put_whenTheHeldRowIsNoLongerLive_replacesItEvenWithAnOlderLocation() throws {
+        let directory = try TemporaryDirectory()
+        let store = try LocationStore(directory: directory.url)
+        let start = TestClock.start
+        try store.put(location(1, 1), user: "u", window: window)
+        let older = StoredLocation(lat: 2, lng: 2, observedAt: start - 10, expiresAt: start + 7190)
+        // Past the window's TTL (observed before now - ttl), though its own expiry is still ahead.
+        let laterWindow = LiveWindow(now: start + 3600, ttl: 3600)
+        #expect(try store.put(older, user: "u", window: laterWindow) == (true, older))
+        #expect(try store.anyLocation(user: "u") == older)
+        // Past its own expiry.
+        let newest = StoredLocation(lat: 3, lng: 3, observedAt: start - 20, expiresAt: start + 100)
+        #expect(try store.put(newest, user: "u", window: LiveWindow(now: start + 7190, ttl: 7200)) == (true, newest))
+    }
+
+    @Test func put_whenTheHeldRowIsLiveAndNewer_keepsItAndReturnsIt() throws {
+        let directory = try TemporaryDirectory()
+        let store = try LocationStore(directory: directory.url)
+        try store.put(location(1, 1), user: "u", window: window)
+        let older = StoredLocation(lat: 2, lng: 2, observedAt: TestClock.start - 10, expiresAt: TestClock.start + 3590)
+        #expect(try store.put(older, user: "u", window: window) == (false, location(1, 1)))
+        #expect(try store.counts().locations == 1)
+    }
+
     @Test func counts_whenUserHasLocationAndPreferences_countsTheUserOnce() throws {
         let directory = try TemporaryDirectory()
         let store = try LocationStore(directory: directory.url)

@@ -137,6 +137,36 @@ struct PutBatchTests {
         if failed("first") { #expect(failed("alice"), "a batch failed in part") }
     }
 
+    @Test func aBatchWhoseCommitFails_failsItsPuts_storesNothing_andTheNextBatchCommits() throws {
+        let directory = try TemporaryDirectory()
+        try Self.start(directory).stop()
+        // A put for "late-boom" leaves a deferred foreign-key violation: its statements succeed
+        // and the COMMIT of its batch fails, leaving the transaction open for the service to end.
+        let database = try Database(path: directory.url.appendingPathComponent(LocationStore.fileName).path)
+        try database.execute("""
+            CREATE TABLE parent (id TEXT PRIMARY KEY);
+            CREATE TABLE child (parent_id TEXT REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED);
+            CREATE TRIGGER late_boom AFTER INSERT ON locations WHEN NEW.user_id = 'late-boom'
+            BEGIN INSERT INTO child VALUES ('missing'); END
+            """)
+        database.close()
+        let service = try Self.start(directory)
+        defer { service.stop() }
+        let failed = try Self.pipelined(service, [
+            Self.frame("boom", .locationPut, #"{"user":"late-boom","lat":53.78,"lng":-1.06}"#),
+        ])
+        #expect((failed["boom"]?["error"] as? [String: Any])?["code"] as? String == "internal")
+        let later = try Self.pipelined(service, [
+            Self.frame("carol", .locationPut, #"{"user":"carol","lat":51.5,"lng":-0.12}"#),
+        ])
+        #expect(later["carol"]?["ok"] as? Bool == true)
+        let reads = try Self.pipelined(service, ["late-boom", "carol"].map {
+            Self.frame($0, .locationGet, #"{"user":"\#($0)"}"#)
+        })
+        #expect((reads["late-boom"]?["error"] as? [String: Any])?["code"] as? String == "not_found")
+        #expect((reads["carol"]?["body"] as? [String: Any])?["lat"] as? Double == 51.5)
+    }
+
     @Test func stats_commitTheOpenBatchFirst_soThePutIsAnsweredBeforeIt() throws {
         let directory = try TemporaryDirectory()
         let service = try Self.start(directory)

@@ -62,10 +62,12 @@ public struct EventLog: Sendable {
         self.write = write
     }
 
-    public func record(_ level: Logger.Level, _ message: StaticString, requestID: String? = nil,
+    /// Writes one entry. The request id is only read when the entry is written (most puts log at
+    /// `debug`, below the usual level, and should not pay for building it).
+    public func record(_ level: Logger.Level, _ message: StaticString, requestID: @autoclosure () -> String? = nil,
                        user: String? = nil, counts: [String: Int] = [:], failure: (any Error)? = nil) {
         guard level >= minimumLevel else { return }
-        write(entry(level, message, requestID: requestID, user: user, counts: counts, failure: failure))
+        write(entry(level, message, requestID: requestID(), user: user, counts: counts, failure: failure))
     }
 
     /// Builds the entry `record` writes.

@@ -28,7 +28,11 @@ public final class LocationCacheHandler {
 
     // MARK: - Locations
 
-    public func put(_ request: LocationPutRequest, requestID: String) throws(ServiceError) -> LocationPutReply {
+    /// Stores a location and answers with what is held and the user's preferences. `requestID`
+    /// is only evaluated for a log line.
+    public func put(_ request: LocationPutRequest, requestID: @autoclosure () -> String)
+        throws(ServiceError) -> LocationPutReply
+    {
         try LocationRules.checkUser(request.user)
         try LocationRules.checkCoordinate(lat: request.lat, lng: request.lng)
         let window = self.window
@@ -37,12 +41,12 @@ public final class LocationCacheHandler {
         let location = StoredLocation(lat: request.lat, lng: request.lng, observedAt: at,
                                       expiresAt: at.addingTimeInterval(ttl))
         // Preferences first: a put that fails must have changed nothing.
-        let (stored, held, preferences) = try storage(requestID) {
+        let (stored, held, preferences) = try storage(requestID()) {
             let preferences = try store.preferences(user: request.user)
             let (stored, held) = try store.put(location, user: request.user, window: window)
             return (stored, held, preferences)
         }
-        log.record(.debug, stored ? "location stored" : "older location ignored", requestID: requestID,
+        log.record(.debug, stored ? "location stored" : "older location ignored", requestID: requestID(),
                    user: request.user)
         return LocationPutReply(stored: stored, at: held.observedAt, expiresAt: held.expiresAt,
                                 preferences: preferences.resolved)
@@ -146,11 +150,13 @@ public final class LocationCacheHandler {
 
     /// Runs a store call; a storage failure is logged and becomes `internal` (nothing half-done:
     /// each store call is one statement or one transaction).
-    private func storage<Result>(_ requestID: String, _ body: () throws -> Result) throws(ServiceError) -> Result {
+    private func storage<Result>(_ requestID: @autoclosure () -> String, _ body: () throws -> Result)
+        throws(ServiceError) -> Result
+    {
         do {
             return try body()
         } catch {
-            log.record(.error, "store failed", requestID: requestID, failure: error)
+            log.record(.error, "store failed", requestID: requestID(), failure: error)
             throw ServiceError(.internal, "the location store failed; nothing was changed")
         }
     }

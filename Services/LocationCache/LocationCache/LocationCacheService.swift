@@ -43,7 +43,7 @@ public final class LocationCacheService {
     private func registerPut() {
         server.on(MessageType.locationPut.rawValue) { [handler, batch] request in
             do {
-                let body = try request.readBody(LocationPutRequest.self)
+                let body = try LocationPutRequest.read(from: request)
                     ?? RequestDecoding.body(LocationPutRequest.self, from: request.payload, requestType: .locationPut)
                 try batch.join()
                 let reply = try handler.put(body, requestID: request.logID)

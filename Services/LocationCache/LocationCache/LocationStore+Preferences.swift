@@ -24,6 +24,7 @@ public struct StoredPreferences: Sendable, Equatable {
 extension LocationStore {
     /// The user's stored settings (empty when none are stored).
     public func preferences(user: String) throws -> StoredPreferences {
+        guard preferencesFilter.mayContain(user) else { return StoredPreferences() }
         try selectPreferences.bind(user, at: 1)
         defer { selectPreferences.reset() }
         guard try selectPreferences.step() == .row else { return StoredPreferences() }
@@ -44,9 +45,27 @@ extension LocationStore {
             try deletePreferences.run()
             return
         }
+        try notePreferences(of: user)
         try upsertPreferences.bind(user, at: 1)
         try upsertPreferences.bind(preferences.radiusMiles, at: 2)
         try upsertPreferences.bind(preferences.unit?.rawValue, at: 3)
         try upsertPreferences.run()
+    }
+
+    /// Adds `user` to the filter before its row is written, rebuilding the filter larger first
+    /// when it holds more ids than it was sized for.
+    private func notePreferences(of user: String) throws {
+        if preferencesFilter.isCrowded {
+            preferencesFilter = try Self.preferencesFilter(of: database)
+        }
+        preferencesFilter.insert(user)
+    }
+
+    /// A filter holding every user who has a preferences row, sized for twice as many.
+    static func preferencesFilter(of database: Database) throws -> PreferencesFilter {
+        let rows = try database.prepare("SELECT count(*) FROM preferences").firstRow { $0.int(at: 0) } ?? 0
+        var filter = PreferencesFilter(expectedUsers: max(2 * rows, 1))
+        try database.prepare("SELECT user_id FROM preferences").forEachRow { filter.insert($0.string(at: 0)) }
+        return filter
     }
 }

@@ -38,7 +38,8 @@ public struct ErasureResult: Sendable {
 }
 
 /// The durable state of location-cache: one location row and one preferences row per user, in
-/// `<dataDirectory>/location-cache.sqlite` (WAL, `synchronous=NORMAL`, `secure_delete=ON`).
+/// `<dataDirectory>/location-cache.sqlite` (WAL, `synchronous=NORMAL`, `secure_delete=ON`,
+/// 1024-byte pages).
 ///
 /// Erasure is physical: deleted cells are zeroed by `secure_delete`, and `forget` and
 /// `purgeExpired` end with `wal_checkpoint(TRUNCATE)` so no older page image stays in the `-wal`
@@ -50,7 +51,8 @@ public final class LocationStore {
     /// The database file.
     public let fileURL: URL
     let database: Database
-    private let upsertLocation: Statement
+    private let updateLocation: Statement
+    private let insertLocation: Statement
     private let selectLocation: Statement
     private let selectAnyLocation: Statement
     private let deleteLocation: Statement
@@ -58,6 +60,13 @@ public final class LocationStore {
     let selectPreferences: Statement
     let upsertPreferences: Statement
     let deletePreferences: Statement
+    /// Every user with a preferences row (and some without): the others' reads skip the query.
+    var preferencesFilter: PreferencesFilter
+    /// A batch's transaction statements, compiled once (`Database.begin` and `commit` compile
+    /// theirs on every call).
+    private let beginBatchTransaction: Statement
+    private let commitBatchTransaction: Statement
+    private let rollbackBatchTransaction: Statement
 
     /// Opens (creating the directory and file if missing), migrates and empties the WAL.
     public init(directory: URL) throws {
@@ -74,13 +83,16 @@ public final class LocationStore {
         // `forget` and `purgeExpired` end with a checkpoint, which syncs the database file.
         try database.execute("PRAGMA synchronous = NORMAL")
         try LocationStoreSchema.migrate(database)
+        try Self.usePageSize(database)
         try database.checkpoint(truncate: true)
-        upsertLocation = try database.prepare("""
+        // A put replaces the user's row unless that row is newer and still live.
+        updateLocation = try database.prepare("""
+            UPDATE locations SET lat = ?2, lng = ?3, observed_at = ?4, expires_at = ?5
+            WHERE user_id = ?1 AND (observed_at <= ?4 OR expires_at <= ?6 OR observed_at <= ?7)
+            """, persistent: true)
+        insertLocation = try database.prepare("""
             INSERT INTO locations (user_id, lat, lng, observed_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5)
-            ON CONFLICT (user_id) DO UPDATE SET lat = excluded.lat, lng = excluded.lng,
-                observed_at = excluded.observed_at, expires_at = excluded.expires_at
-            WHERE excluded.observed_at >= locations.observed_at
-                OR locations.expires_at <= ?6 OR locations.observed_at <= ?7
+            ON CONFLICT (user_id) DO NOTHING
             """, persistent: true)
         selectLocation = try database.prepare("""
             SELECT lat, lng, observed_at, expires_at FROM locations
@@ -98,6 +110,10 @@ public final class LocationStore {
             ON CONFLICT (user_id) DO UPDATE SET radius_miles = excluded.radius_miles, unit = excluded.unit
             """, persistent: true)
         deletePreferences = try database.prepare("DELETE FROM preferences WHERE user_id = ?1", persistent: true)
+        preferencesFilter = try Self.preferencesFilter(of: database)
+        beginBatchTransaction = try database.prepare("BEGIN IMMEDIATE", persistent: true)
+        commitBatchTransaction = try database.prepare("COMMIT", persistent: true)
+        rollbackBatchTransaction = try database.prepare("ROLLBACK", persistent: true)
     }
 
     /// Closes the database; later calls throw. Also happens on deinit.
@@ -114,23 +130,56 @@ public final class LocationStore {
         }
     }
 
+    // MARK: - Batch transactions
+
+    /// True while a transaction is open.
+    var isInTransaction: Bool { database.isInTransaction }
+
+    /// Opens the transaction a batch of puts writes in (`BEGIN IMMEDIATE`); throws when one is open.
+    func beginBatch() throws {
+        try beginBatchTransaction.run()
+    }
+
+    /// Commits the batch's transaction; when that fails, rolls it back (unless SQLite already
+    /// did) and rethrows, so nothing of the batch is stored.
+    func commitBatch() throws {
+        do {
+            try commitBatchTransaction.run()
+        } catch {
+            if database.isInTransaction { try? rollbackBatchTransaction.run() }
+            throw error
+        }
+    }
+
     // MARK: - Locations
 
     /// Stores `location` as the user's last-known one unless a newer live one is already held.
+    ///
+    /// The usual put, a newer position of a known user, is one UPDATE; a new user adds an INSERT,
+    /// and a put older than the live row held adds a read of that row.
     ///
     /// - Returns: whether `location` was stored, and the location held after the call.
     @discardableResult
     public func put(_ location: StoredLocation, user: String, window: LiveWindow) throws
         -> (stored: Bool, held: StoredLocation)
     {
-        try upsertLocation.bind(user, at: 1)
-        try upsertLocation.bind(location.lat, at: 2)
-        try upsertLocation.bind(location.lng, at: 3)
-        try upsertLocation.bind(location.observedAt.timeIntervalSince1970, at: 4)
-        try upsertLocation.bind(location.expiresAt.timeIntervalSince1970, at: 5)
-        try upsertLocation.bind(window.now.timeIntervalSince1970, at: 6)
-        try upsertLocation.bind(window.observedAfter.timeIntervalSince1970, at: 7)
-        try upsertLocation.run()
+        let observedAt = location.observedAt.timeIntervalSince1970
+        let expiresAt = location.expiresAt.timeIntervalSince1970
+        try updateLocation.bind(user, at: 1)
+        try updateLocation.bind(location.lat, at: 2)
+        try updateLocation.bind(location.lng, at: 3)
+        try updateLocation.bind(observedAt, at: 4)
+        try updateLocation.bind(expiresAt, at: 5)
+        try updateLocation.bind(window.now.timeIntervalSince1970, at: 6)
+        try updateLocation.bind(window.observedAfter.timeIntervalSince1970, at: 7)
+        try updateLocation.run()
+        if database.changes > 0 { return (true, location) }
+        try insertLocation.bind(user, at: 1)
+        try insertLocation.bind(location.lat, at: 2)
+        try insertLocation.bind(location.lng, at: 3)
+        try insertLocation.bind(observedAt, at: 4)
+        try insertLocation.bind(expiresAt, at: 5)
+        try insertLocation.run()
         if database.changes > 0 { return (true, location) }
         return (false, try anyLocation(user: user) ?? location)
     }

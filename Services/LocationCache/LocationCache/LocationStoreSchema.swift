@@ -4,9 +4,13 @@ import SQLite
 ///
 /// Times are Unix seconds (REAL). Every location row carries its own expiry, so nothing about a
 /// position is written to disk without the moment it must be gone.
+///
+/// Version 2 drops `locations_by_expiry`: the purge's `expires_at <= ? OR observed_at <= ?` never
+/// used it (an OR over an unindexed column scans the table), yet every put rewrote two of its
+/// entries, doubling the pages each batch writes to the WAL.
 enum LocationStoreSchema {
     /// The version this code writes and reads.
-    static let currentVersion: Int32 = 1
+    static let currentVersion: Int32 = 2
 
     /// Creates or upgrades the schema in one transaction; refuses a file from a newer version.
     static func migrate(_ database: Database) throws {
@@ -17,6 +21,7 @@ enum LocationStoreSchema {
         guard found < currentVersion else { return }
         try database.transaction {
             if found < 1 { try database.execute(version1) }
+            if found < 2 { try database.execute(version2) }
             try database.setUserVersion(currentVersion)
         }
     }
@@ -37,6 +42,9 @@ enum LocationStoreSchema {
             CHECK (radius_miles IS NOT NULL OR unit IS NOT NULL)
         ) WITHOUT ROWID;
         """
+
+    /// With `secure_delete` on, the index's freed pages are zeroed.
+    private static let version2 = "DROP INDEX IF EXISTS locations_by_expiry"
 }
 
 /// Why the location store refused to open or read a row.
@@ -45,6 +53,8 @@ public enum LocationStoreError: Error, Sendable, CustomStringConvertible {
     case newerSchema(found: Int32, supported: Int32)
     /// SQLite would not switch `secure_delete` on, so erasure could not be guaranteed.
     case secureDeleteUnavailable
+    /// The file could not be put back in WAL mode after its page size was changed.
+    case walUnavailable
     /// The directory could not be created.
     case cannotOpen(path: String, reason: String)
     /// A stored value this code cannot read (never shows the value itself).
@@ -56,6 +66,8 @@ public enum LocationStoreError: Error, Sendable, CustomStringConvertible {
             "the store has schema version \(found); this build reads up to \(supported)"
         case .secureDeleteUnavailable:
             "PRAGMA secure_delete could not be switched on; refusing to store personal data"
+        case .walUnavailable:
+            "the store could not be switched back to WAL mode after changing its page size"
         case .cannotOpen(let path, let reason):
             "cannot open the store directory \(path): \(reason)"
         case .corruptRow(let table, let column):

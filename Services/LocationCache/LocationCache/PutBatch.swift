@@ -13,6 +13,7 @@ final class PutBatch {
     private let store: LocationStore
     private let log: EventLog
     private var waiting: [(Responder, LocationPutReply)] = []
+    private let replyText = PutReplyText()
     /// Batches committed and puts acknowledged through them, since start.
     private(set) var commits = 0
     private(set) var puts = 0
@@ -24,10 +25,10 @@ final class PutBatch {
 
     /// Makes sure the batch's transaction is open before a put writes.
     func join() throws(ServiceError) {
-        guard !store.database.isInTransaction else { return }
+        guard !store.isInTransaction else { return }
         failLost()
         do {
-            try store.database.begin()
+            try store.beginBatch()
         } catch {
             log.record(.error, "store failed", failure: error)
             throw ServiceError(.internal, "the location store failed; nothing was changed")
@@ -54,14 +55,16 @@ final class PutBatch {
     /// Commits the open batch, then answers its puts: with their replies, or every one with an
     /// error when the commit failed (it was rolled back: nothing of the batch was stored).
     func commit() {
-        guard store.database.isInTransaction else { return failLost() }
+        guard store.isInTransaction else { return failLost() }
         let answered = waiting
         waiting.removeAll(keepingCapacity: true)
         do {
-            try store.database.commit()
+            try store.commitBatch()
             commits += 1
             puts += answered.count
-            for (responder, reply) in answered { responder.reply(reply) }
+            for (responder, reply) in answered {
+                if let written = replyText.written(reply) { responder.reply(written) } else { responder.reply(reply) }
+            }
         } catch {
             log.record(.error, "store failed", counts: ["puts": answered.count], failure: error)
             let failure = ServiceError(.internal, "the location store failed; nothing was changed")
