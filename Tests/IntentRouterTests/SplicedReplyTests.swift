@@ -81,6 +81,7 @@ struct SplicedReplyTests {
         #"{"dialog":"hi","snippet":{"title":"t","colour":"red"}}"#,
         #"{"dialog":"hi","snippet":{"title":"t","lat":"north"}}"#,
         #"{"dialog":"hi","snippet":{"title":"t","stale":"no"}}"#,
+        #"{"dialog":"hi","snippet":{"title":"t","lat":5e1}}"#,              // an exponent: read by the decoder
         #"{"dialog":"hi","snippet":{"subtitle":"no title"}}"#,
         #"{"dialog":"hi","dialog":"twice"}"#,
         #"{"dialog":7}"#,

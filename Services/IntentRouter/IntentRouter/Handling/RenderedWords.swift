@@ -45,9 +45,6 @@ struct RawRenderReply {
     /// `pricePence`) the snippet already has: a card that lacks one is completed by decoding.
     let snippetHasStationFacts: Bool
 
-    private static let snippetStrings: [StaticString] = ["title", "subtitle", "freshness", "price", "id", "postcode"]
-    private static let snippetNumbers: [StaticString] = ["lat", "lng", "pricePence"]
-
     init?(_ json: JSONSlice) {
         var dialog, value, opensURL, snippet: Range<Int>?
         var facts = 0
@@ -89,13 +86,17 @@ struct RawRenderReply {
     private static func checkSnippet(_ snippet: JSONSlice) throws(JSONUnreadable) -> Int {
         var hasTitle = false, facts = 0
         try snippet.forEachMember { key, member throws(JSONUnreadable) in
-            if let index = snippetStrings.firstIndex(where: { key.matches($0) }) {
+            if key.matches("title") {
                 _ = try string(member)
-                if index == 0 { hasTitle = true }
-                if index >= 4 { facts += 1 }
-            } else if snippetNumbers.contains(where: { key.matches($0) }) {
-                _ = try member.double()
+                hasTitle = true
+            } else if key.matches("id") || key.matches("postcode") {
+                _ = try string(member)
                 facts += 1
+            } else if key.matches("lat") || key.matches("lng") || key.matches("pricePence") {
+                try number(member)
+                facts += 1
+            } else if key.matches("subtitle") || key.matches("freshness") || key.matches("price") {
+                _ = try string(member)
             } else if key.matches("stale") {
                 _ = try member.bool()
             } else {
@@ -104,6 +105,18 @@ struct RawRenderReply {
         }
         guard hasTitle else { throw JSONUnreadable() }
         return facts
+    }
+
+    /// A member that must be a number the decoder reads as it is written: plain digits with an
+    /// optional sign and fraction, short enough to be finite (one with an exponent is decoded).
+    private static func number(_ member: JSONSlice) throws(JSONUnreadable) {
+        guard member.range.count <= 24 else { throw JSONUnreadable() }
+        for index in member.range {
+            switch member.bytes[index] {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."): continue
+            default: throw JSONUnreadable()
+            }
+        }
     }
 
     /// The reply as values, read from the kept text.
