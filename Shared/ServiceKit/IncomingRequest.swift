@@ -28,6 +28,9 @@ public struct IncomingRequest {
     /// Set when `members` already holds this request's members, found when the batch frame
     /// it came in was checked: `decodeHead` then reads them without a check of its own.
     var isChecked = false
+    /// Whether `members` lists every member of every object in the frame: readers of the body
+    /// then use it as an index instead of walking the bytes.
+    @usableFromInline var membersAreIndex = false
     var deferredID: UInt64 = 0
     /// The `sys.batch` this request came in, and its place there (nil: a request of its own).
     var batch: PendingBatch?
@@ -94,9 +97,13 @@ public struct IncomingRequest {
         let head = payload.withUnsafeBytes { raw -> Head in
             let bytes = raw.bindMemory(to: UInt8.self)
             var fields = Head()
-            if !isChecked, let failure = StrictJSON.check(bytes, members: &members, depths: .batch) {
-                fields.failure = .badRequest("request is not JSON: \(failure)")
-                return fields
+            if !isChecked {
+                var listedAll = false
+                if let failure = StrictJSON.check(bytes, members: &members, depths: .all, listedAll: &listedAll) {
+                    fields.failure = .badRequest("request is not JSON: \(failure)")
+                    return fields
+                }
+                fields.listedAll = listedAll
             }
             guard StrictJSON.isObject(bytes) else {
                 fields.failure = .badRequest("request is not a JSON object")
@@ -125,6 +132,7 @@ public struct IncomingRequest {
             return fields
         }
         if let failure = head.failure { throw failure }
+        if !isChecked { membersAreIndex = head.listedAll }
         idRange = head.id
         bodyRange = head.body
         if let text = head.typeText, !text.isEmpty {
@@ -148,6 +156,7 @@ public struct IncomingRequest {
         var typeString: String?
         var version: Double?
         var body: Range<Int>?
+        var listedAll = false
     }
 
     /// The type's text as the client wrote it (for a type the server does not serve).
@@ -207,8 +216,11 @@ public struct IncomingRequest {
     public func readBody<Body>(_ type: Body.Type) -> Body? {
         guard let readable = Body.self as? any JSONReadable.Type, let bodyRange else { return nil }
         return payload.withUnsafeBytes { raw in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            return (try? readable.init(json: JSONSlice(bytes: bytes, range: bodyRange))) as? Body
+            members.withUnsafeBufferPointer { listed in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                let index = membersAreIndex ? MemberIndex(listed) : nil
+                return (try? readable.init(json: JSONSlice(bytes: bytes, range: bodyRange, index: index))) as? Body
+            }
         }
     }
 

@@ -14,35 +14,31 @@ public struct ReplyEnvelope {
     public let error: Range<Int>?
     /// Where a `replies` member of the body would be (a batch's reply), noted by the same pass.
     private var replies: Range<Int>?
-    /// The envelope members of the objects in the body's arrays (a batch's replies), found by
-    /// the same pass: empty for a frame that is not a batch's reply.
-    private var innerMembers: [StrictJSON.Member] = []
+    /// The members of every object in the frame, found by the same pass (a batch's replies
+    /// share their frame's), and whether that is all of them (then readers use it as an index).
+    @usableFromInline var members: [StrictJSON.Member] = []
+    @usableFromInline var membersAreIndex = false
 
     /// Nil when the frame is not a JSON object.
     public init?(_ payload: Data) {
         var fields = Fields(), replies: Range<Int>?
-        var inner: [StrictJSON.Member] = []
+        var members: [StrictJSON.Member] = []
+        members.reserveCapacity(64)  // one allocation, not one per doubling
+        var listedAll = false
         let isObject = payload.withUnsafeBytes { raw -> Bool in
             let bytes = raw.bindMemory(to: UInt8.self)
-            // One strict pass checks the frame and finds the envelope's members, the body's and
-            // (in a batch's reply) those of each reply in it.
-            var members: [StrictJSON.Member] = []
-            members.reserveCapacity(32)  // one allocation, not one per doubling
-            guard StrictJSON.check(bytes, members: &members, depths: .batch) == nil, StrictJSON.isObject(bytes) else {
+            // One strict pass checks the frame and lists the members of its objects: the envelope's,
+            // the body's and (in a batch's reply) each reply's, read below; all of them for the readers.
+            guard StrictJSON.check(bytes, members: &members, depths: .all, listedAll: &listedAll) == nil,
+                  StrictJSON.isObject(bytes) else {
                 return false
             }
-            for member in members {
-                switch member.depth {
-                case 1:
-                    fields.take(JSONObjectReader.RawKey(bytes: bytes, range: member.key, hasEscape: member.keyHasEscape),
-                                member.value, in: bytes)
-                case 2:
-                    let key = JSONObjectReader.RawKey(bytes: bytes, range: member.key, hasEscape: member.keyHasEscape)
-                    if key.matches("replies") { replies = member.value }
-                case 4:
-                    inner.append(member)
-                default:
-                    break
+            for member in members where member.depth <= 2 {
+                let key = JSONObjectReader.RawKey(bytes: bytes, range: member.key, hasEscape: member.keyHasEscape)
+                if member.depth == 1 {
+                    fields.take(key, member.value, in: bytes)
+                } else if key.matches("replies") {
+                    replies = member.value
                 }
             }
             return true
@@ -50,7 +46,8 @@ public struct ReplyEnvelope {
         guard isObject else { return nil }
         self.init(payload: payload, fields)
         self.replies = replies.flatMap { body?.contains($0.lowerBound) == true ? $0 : nil }
-        if self.replies != nil { innerMembers = inner }
+        self.members = members
+        membersAreIndex = listedAll
     }
 
     private init(payload: Data, _ fields: Fields) {
@@ -86,15 +83,21 @@ public struct ReplyEnvelope {
             guard let open = bytes[replies].first, open == UInt8(ascii: "[") else { return nil }
             var found: [ReplyEnvelope] = []
             var fields = Fields(), object: Int?
-            for member in innerMembers where replies.contains(member.object) {
+            func close() {
+                guard object != nil else { return }
+                var reply = ReplyEnvelope(payload: payload, fields)
+                (reply.members, reply.membersAreIndex) = (members, membersAreIndex)
+                found.append(reply)
+            }
+            for member in members where member.depth == 4 && replies.contains(member.object) {
                 if member.object != object {
-                    if object != nil { found.append(ReplyEnvelope(payload: payload, fields)) }
+                    close()
                     (fields, object) = (Fields(), member.object)
                 }
                 fields.take(JSONObjectReader.RawKey(bytes: bytes, range: member.key, hasEscape: member.keyHasEscape),
                             member.value, in: bytes)
             }
-            if object != nil { found.append(ReplyEnvelope(payload: payload, fields)) }
+            close()
             return found
         }
     }
@@ -116,7 +119,10 @@ public struct ReplyEnvelope {
         do {
             if let readable = Out.self as? any JSONReadable.Type {
                 let value = try payload.withUnsafeBytes { raw in
-                    try readable.read(checked: raw.bindMemory(to: UInt8.self), body)
+                    try members.withUnsafeBufferPointer { listed in
+                        try readable.read(checked: raw.bindMemory(to: UInt8.self), body,
+                                          index: membersAreIndex ? MemberIndex(listed) : nil)
+                    }
                 }
                 if let value = value as? Out { return .success(value) }
             }

@@ -33,6 +33,7 @@ extension ReplyServer {
                                         server: self)
             inner.batch = batch
             inner.batchIndex = index
+            inner.membersAreIndex = request.membersAreIndex
             switch dispatchInBatch(&inner, element: range, of: request.members, from: &nextMember) {
             case .reply(let data, let error):
                 record(inner, nanoseconds: Self.monotonicNanoseconds() &- start, error: error)
@@ -69,8 +70,8 @@ extension ReplyServer {
     /// Dispatches one request of a batch as the server does a request of its own, with the
     /// member storage kept for batches (the request's own is lent to the batch itself). The
     /// request's members are those the batch frame's check found in `element` (depths 4 and 5
-    /// there are its envelope and body), taken from `members` at `next` on and counted from the
-    /// element's first byte; the request is not checked again.
+    /// there are its envelope and body, and deeper ones its body's objects), taken from `members`
+    /// at `next` on and counted from the element's first byte; the request is not checked again.
     private func dispatchInBatch(_ request: inout IncomingRequest, element: Range<Int>,
                                  of members: [StrictJSON.Member], from next: inout Int) -> Outcome {
         swap(&request.members, &batchMemberStorage)

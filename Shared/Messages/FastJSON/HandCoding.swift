@@ -28,10 +28,14 @@ public struct JSONUnreadable: Error, Sendable {
 public struct JSONSlice {
     public let bytes: UnsafeBufferPointer<UInt8>
     public let range: Range<Int>
+    /// Every member of every object in `bytes`, as the check listed them (nil: members are found
+    /// by walking the bytes). Values inside this one are read with it too.
+    public let index: MemberIndex?
 
-    public init(bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>) {
+    public init(bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>, index: MemberIndex? = nil) {
         self.bytes = bytes
         self.range = range
+        self.index = index
     }
 
     public var isNull: Bool { JSONObjectReader.isNull(bytes, range) }
@@ -142,20 +146,30 @@ public struct JSONSlice {
     /// resolve), a key given twice (the decoder keeps the first), more than 32 members.
     public func forEachMember(_ body: (JSONObjectReader.RawKey, JSONSlice) throws(JSONUnreadable) -> Void)
     throws(JSONUnreadable) {
-        let bytes = self.bytes
+        let bytes = self.bytes, index = self.index
         let isObject = try withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: 32) {
             seen throws(JSONUnreadable) -> Bool in
             var count = 0
-            return try JSONObjectReader.forEachMember(bytes, in: range) { key, value throws(JSONUnreadable) in
+            func visit(_ key: JSONObjectReader.RawKey, _ value: Range<Int>) throws(JSONUnreadable) {
                 guard !key.hasEscape, count < seen.count else { throw JSONUnreadable() }
-                for index in 0..<count where seen[index].count == key.range.count
-                    && memcmp(bytes.baseAddress! + seen[index].lowerBound, bytes.baseAddress! + key.range.lowerBound,
+                for earlier in 0..<count where seen[earlier].count == key.range.count
+                    && memcmp(bytes.baseAddress! + seen[earlier].lowerBound, bytes.baseAddress! + key.range.lowerBound,
                               key.range.count) == 0 {
                     throw JSONUnreadable()
                 }
                 seen[count] = key.range
                 count += 1
-                try body(key, JSONSlice(bytes: bytes, range: value))
+                try body(key, JSONSlice(bytes: bytes, range: value, index: index))
+            }
+            if let index, bytes[range.lowerBound] == UInt8(ascii: "{") {
+                try index.forEachMember(ofObjectAt: range) { member throws(JSONUnreadable) in
+                    try visit(JSONObjectReader.RawKey(bytes: bytes, range: member.key, hasEscape: member.keyHasEscape),
+                              member.value)
+                }
+                return true
+            }
+            return try JSONObjectReader.forEachMember(bytes, in: range) { key, value throws(JSONUnreadable) in
+                try visit(key, value)
             }
         }
         guard isObject else { throw JSONUnreadable() }
@@ -166,7 +180,7 @@ public struct JSONSlice {
         var elements: [Element] = []
         let bytes = self.bytes
         let isArray = try JSONObjectReader.forEachElement(bytes, in: range) { element throws(JSONUnreadable) in
-            elements.append(try Element(json: JSONSlice(bytes: bytes, range: element)))
+            elements.append(try Element(json: JSONSlice(bytes: bytes, range: element, index: index)))
         }
         guard isArray else { throw JSONUnreadable() }
         return elements
@@ -177,8 +191,9 @@ extension JSONReadable {
     /// Reads the value at `range` of checked bytes: by hand, or with `JSONDecoder` for a shape
     /// the hand reader does not take (whose error, if any, is thrown).
     @inlinable
-    public static func read(checked bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) throws -> Self {
-        if let value = try? Self(json: JSONSlice(bytes: bytes, range: range)) { return value }
+    public static func read(checked bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>,
+                            index: MemberIndex? = nil) throws -> Self {
+        if let value = try? Self(json: JSONSlice(bytes: bytes, range: range, index: index)) { return value }
         return try JSONCoding.makeDecoder().decode(Self.self, from: Data(UnsafeBufferPointer(rebasing: bytes[range])))
     }
 }

@@ -49,18 +49,20 @@ public enum StrictJSON {
 
     /// The depths whose members `check` lists.
     public struct Depths: OptionSet, Sendable {
-        public let rawValue: UInt8
-        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        public let rawValue: UInt32
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// A request's or reply's envelope (depth 1) and its body (depth 2).
         public static let envelope = Depths(rawValue: 0b0000_0110)
         /// Also the envelopes and bodies of the requests or replies in a batch's array (depths 4
         /// and 5), so they are read from this one pass instead of a check each.
         public static let batch = Depths(rawValue: 0b0011_0110)
+        /// Every object's members down to `deepest`: an index readers walk instead of the bytes.
+        public static let all = Depths(rawValue: (1 << UInt32(deepest + 1)) - 2)
         /// The deepest depth that can be listed.
-        static let deepest = 5
+        public static let deepest = 16
 
-        func contains(depth: Int) -> Bool { depth <= Self.deepest && rawValue & (1 << UInt8(depth)) != 0 }
+        func contains(depth: Int) -> Bool { depth <= Self.deepest && rawValue & (1 << UInt32(depth)) != 0 }
     }
 
     /// `check`, also listing the members of the objects at `depths` in document order (by default
@@ -68,6 +70,15 @@ public enum StrictJSON {
     /// first; on failure it holds whatever was found before.
     public static func check(_ bytes: UnsafeBufferPointer<UInt8>, members: inout [Member],
                              depths: Depths = .envelope) -> Failure? {
+        var listedAll = false
+        return check(bytes, members: &members, depths: depths, listedAll: &listedAll)
+    }
+
+    /// `check` that also says whether every member of every object was listed (`depths` is
+    /// `.all` and no object lies deeper than `Depths.deepest`): then `members` is a whole index
+    /// of the document (`MemberIndex`).
+    public static func check(_ bytes: UnsafeBufferPointer<UInt8>, members: inout [Member], depths: Depths,
+                             listedAll: inout Bool) -> Failure? {
         var scanner = Scanner(bytes)
         members.removeAll(keepingCapacity: true)
         swap(&scanner.members, &members)
@@ -75,6 +86,7 @@ public enum StrictJSON {
         scanner.depths = depths
         let failure = scanner.document()
         swap(&scanner.members, &members)
+        listedAll = failure == nil && depths == .all && scanner.collecting && !scanner.passedDeeperObject
         return failure
     }
 
@@ -92,7 +104,9 @@ public enum StrictJSON {
         var depths = Depths.envelope
         var members: [Member] = []
         /// The member being read at each depth that can be listed (index 0: depth 1).
-        var levels = InlineArray<5, Level>(repeating: Level())
+        var levels = InlineArray<16, Level>(repeating: Level())
+        /// An object lay deeper than the deepest listed depth (its members are not listed).
+        var passedDeeperObject = false
         /// Set by `string()` when it meets a backslash (a key's escapes, known without a rescan).
         var sawEscape = false
         /// Open containers.
@@ -156,6 +170,7 @@ public enum StrictJSON {
                     }
                     stack.push(isObject: isObject)
                     if isObject && listsInnermost { levels[stack.depth - 1].object = opening }
+                    if isObject && stack.depth > Depths.deepest { passedDeeperObject = true }
                     if isObject, let failure = key() { return failure }
                     continue
                 case UInt8(ascii: "\""):
