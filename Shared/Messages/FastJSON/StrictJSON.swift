@@ -117,12 +117,13 @@ public enum StrictJSON {
         }
 
         /// A listed depth's member in progress: its key, whether the key has escapes, where its
-        /// value starts (nil until it does) and where its object opened.
+        /// value starts (-1 until it does) and where its object opened. Offsets are 32-bit (a frame
+        /// is at most a few MiB), so the sixteen levels stay small to set up for every check.
         struct Level {
-            var key = 0..<0
+            var keyStart: Int32 = 0, keyEnd: Int32 = 0
+            var valueStart: Int32 = -1
+            var object: Int32 = 0
             var escaped = false
-            var valueStart: Int?
-            var object = 0
         }
 
         /// Whether members at the innermost depth are listed.
@@ -169,7 +170,7 @@ public enum StrictJSON {
                         break  // empty container: a complete value
                     }
                     stack.push(isObject: isObject)
-                    if isObject && listsInnermost { levels[stack.depth - 1].object = opening }
+                    if isObject && listsInnermost { levels[stack.depth - 1].object = Int32(truncatingIfNeeded: opening) }
                     if isObject && stack.depth > Depths.deepest { passedDeeperObject = true }
                     if isObject, let failure = key() { return failure }
                     continue
@@ -211,17 +212,18 @@ public enum StrictJSON {
         /// A listed member's value starts here.
         mutating func memberValueStarts() {
             guard stack.innermostIsObject == true, listsInnermost else { return }
-            levels[stack.depth - 1].valueStart = index
+            levels[stack.depth - 1].valueStart = Int32(truncatingIfNeeded: index)
         }
 
         /// The value just completed ends here: list its member if its depth is listed.
         mutating func memberValueEnds() {
             guard stack.innermostIsObject == true, listsInnermost else { return }
             let level = levels[stack.depth - 1]
-            guard let start = level.valueStart else { return }
-            members.append(Member(depth: stack.depth, key: level.key, keyHasEscape: level.escaped,
-                                  value: start..<index, object: level.object))
-            levels[stack.depth - 1].valueStart = nil
+            guard level.valueStart >= 0 else { return }
+            members.append(Member(depth: stack.depth, key: Int(level.keyStart)..<Int(level.keyEnd),
+                                  keyHasEscape: level.escaped, value: Int(level.valueStart)..<index,
+                                  object: Int(level.object)))
+            levels[stack.depth - 1].valueStart = -1
         }
 
         /// Scans `"name" :` inside an object.
@@ -232,7 +234,8 @@ public enum StrictJSON {
             sawEscape = false
             if let failure = string() { return failure }
             if listsInnermost {
-                levels[stack.depth - 1].key = (start + 1)..<(index - 1)
+                levels[stack.depth - 1].keyStart = Int32(truncatingIfNeeded: start + 1)
+                levels[stack.depth - 1].keyEnd = Int32(truncatingIfNeeded: index - 1)
                 levels[stack.depth - 1].escaped = sawEscape
             }
             skipWhitespace()
