@@ -76,6 +76,24 @@ private final class ChannelDriver {
 
 @Suite(.serialized)
 struct BackendBatchingTests {
+    @Test func aReplyWithAnIdTheChannelNeverGave_isCountedLate_andCompletesNothing() throws {
+        let backend = try startBackend()
+        defer { backend.stop() }
+        let driver = try ChannelDriver(backend).connect()
+        let prefix = driver.channel.idPrefix
+        driver.call("waiting")  // number 2 or later: not sent, so only a stray reply could complete it
+        let strays = ["zz-2", "\(prefix)-999999", "\(prefix)-b999999", "\(prefix)-", "\(prefix)2", "\(prefix)-x2", "\(prefix)-+2", "2"]
+        for id in strays {
+            driver.channel.received([Data(), Data(#"{"body":{"text":"stray"},"id":"\#(id)","ok":true,"v":1}"#.utf8)])
+        }
+        driver.channel.received([Data(), Data(#"{"body":{},"id":7,"ok":true,"v":1}"#.utf8)])
+        #expect(driver.channel.lateReplies == UInt64(strays.count + 1))
+        #expect(driver.results.isEmpty)
+        driver.channel.sendOutbox()
+        try driver.collect(1)
+        #expect(try driver.results["waiting"]?.get().text == "waiting")
+    }
+
     @Test func callsOfOneTurn_travelInOneBatch_andEachGetsItsOwnReply() throws {
         let backend = try startBackend()
         defer { backend.stop() }

@@ -52,22 +52,24 @@ final class BackendChannel {
         var retriesLeft: Int
     }
 
-    private var pending: [String: Pending] = [:]
+    /// Calls by number: a call's id on the wire is `<idPrefix>-<number>`, a batch's `<idPrefix>-b<number>`.
+    private var pending: [UInt64: Pending] = [:]
     /// Calls made in this turn of the loop, in order, to send when it ends.
-    private var outbox: [String] = []
+    private var outbox: [UInt64] = []
     /// Batches sent and not yet answered: the calls each carries.
-    private var batches: [String: [String]] = [:]
+    private var batches: [UInt64: [UInt64]] = [:]
     /// When the backend last answered a batch `unknown_type` (nil: never).
     private var batchesRefusedAt: ContinuousClock.Instant?
     /// How long a backend that refused a batch is sent calls one by one before it is tried
     /// again (it may have been upgraded since).
     static let batchRetryInterval: Duration = .seconds(60)
     /// Calls the socket refused so far, oldest first, with when to give up sending them.
-    private var unsent: [(id: String, payload: Data, giveUpAt: ContinuousClock.Instant)] = []
+    private var unsent: [(id: UInt64, payload: Data, giveUpAt: ContinuousClock.Instant)] = []
     /// A call gave up unsent and nothing has been sent since.
     private(set) var isDown = false
     private var counter: UInt64 = 0
-    private let idPrefix = String(UInt32.random(in: 0 ... UInt32.max), radix: 36)
+    let idPrefix = String(UInt32.random(in: 0 ... UInt32.max), radix: 36)
+    private lazy var idPrefixBytes = Array(idPrefix.utf8)
     private var consecutiveTimeouts = 0
     /// Runs a closure on the loop's next turn (completions never run inside `send`).
     private let schedule: (@escaping () -> Void) -> Void
@@ -117,10 +119,10 @@ final class BackendChannel {
                                retryable: Bool = false,
                                complete: @escaping (Result<ReplyEnvelope, ServiceError>) -> Void) {
         counter &+= 1
-        let id = "\(idPrefix)-\(counter)"
+        let id = counter
         let payload: Data
         do {
-            payload = try RequestFrame.make(id: id, type: type.rawValue, body: body)
+            payload = try RequestFrame.make(idPrefix: idPrefix, number: id, type: type.rawValue, body: body)
         } catch {
             schedule { complete(.failure(ServiceError(.internal, "\(type.rawValue) could not be encoded"))) }
             return
@@ -163,7 +165,7 @@ final class BackendChannel {
     }
 
     /// Sends calls of the outbox: in one batch when there are several and the backend takes it.
-    private func send(_ ids: ArraySlice<String>) {
+    private func send(_ ids: ArraySlice<UInt64>) {
         if ids.count > 1, acceptsBatches, unsent.isEmpty, let (batchID, frame) = batchFrame(ids),
            (try? socket.send([Data(), frame], dontWait: true)) != nil {
             isDown = false
@@ -176,10 +178,10 @@ final class BackendChannel {
     }
 
     /// One `sys.batch` frame carrying the calls' frames as they are (nil when one has gone).
-    private func batchFrame(_ ids: ArraySlice<String>) -> (String, Data)? {
+    private func batchFrame(_ ids: ArraySlice<UInt64>) -> (UInt64, Data)? {
         counter &+= 1
-        let batchID = "\(idPrefix)-b\(counter)"
-        var frame = Data(#"{"v":\#(wireVersion),"id":"\#(batchID)","type":"sys.batch","body":{"requests":["#.utf8)
+        let batchID = counter
+        var frame = Data(#"{"v":\#(wireVersion),"id":"\#(idPrefix)-b\#(batchID)","type":"sys.batch","body":{"requests":["#.utf8)
         for (index, id) in ids.enumerated() {
             guard let call = pending[id] else { return nil }
             if index > 0 { frame.append(UInt8(ascii: ",")) }
@@ -190,7 +192,7 @@ final class BackendChannel {
     }
 
     /// Sends one call by itself; one the socket refuses waits (see the type's notes) or fails.
-    private func sendAlone(_ id: String) {
+    private func sendAlone(_ id: UInt64) {
         guard let call = pending[id] else { return }
         if unsent.isEmpty, (try? socket.send([Data(), call.payload], dontWait: true)) != nil {
             isDown = false
@@ -228,12 +230,18 @@ final class BackendChannel {
 
     /// One message read from the socket: completes the call it answers, or each call of a batch.
     func received(_ frames: [Data]) {
-        guard let payload = frames.last, let reply = ReplyEnvelope(payload), let id = reply.id else {
+        guard let payload = frames.last, let reply = ReplyEnvelope(payload), let id = reply.id.flatMap(callNumber) else {
             lateReplies += 1
             return
         }
-        if let ids = batches.removeValue(forKey: id) { return receivedBatch(reply, carrying: ids) }
-        deliver(reply, id: id)
+        if id.isBatch {
+            guard let ids = batches.removeValue(forKey: id.number) else {
+                lateReplies += 1
+                return
+            }
+            return receivedBatch(reply, carrying: ids)
+        }
+        deliver(reply, id: id.number)
     }
 
     /// A batch's reply: each call gets its own. When the backend refuses the batch as a whole
@@ -241,7 +249,7 @@ final class BackendChannel {
     /// its calls are sent one by one; one that does not know it gets single calls for a while.
     /// A success whose replies cannot be read fails its calls: they may have run, so none is
     /// sent again.
-    private func receivedBatch(_ reply: ReplyEnvelope, carrying ids: [String]) {
+    private func receivedBatch(_ reply: ReplyEnvelope, carrying ids: [UInt64]) {
         guard let replies = reply.batchReplies else {
             if reply.ok {
                 let error = ServiceError(.internal, "unreadable batch reply from \(name)")
@@ -253,13 +261,36 @@ final class BackendChannel {
             return
         }
         for inner in replies {
-            guard let id = inner.id else { continue }
-            deliver(inner, id: id)
+            guard let id = inner.id.flatMap(callNumber), !id.isBatch else { continue }
+            deliver(inner, id: id.number)
+        }
+    }
+
+    /// The call or batch number in one of this channel's ids (nil: an id it never gave), read
+    /// byte by byte (the `-`, an optional `b`, then digits only).
+    private func callNumber(_ id: String) -> (number: UInt64, isBatch: Bool)? {
+        var id = id
+        return id.withUTF8 { bytes -> (UInt64, Bool)? in
+            let prefix = idPrefixBytes
+            guard bytes.count > prefix.count + 1, bytes.starts(with: prefix), bytes[prefix.count] == UInt8(ascii: "-")
+            else { return nil }
+            var index = prefix.count + 1
+            let isBatch = bytes[index] == UInt8(ascii: "b")
+            if isBatch { index += 1 }
+            guard index < bytes.count, bytes.count - index <= 19 else { return nil }
+            var number: UInt64 = 0
+            while index < bytes.count {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                number = number * 10 + UInt64(digit)
+                index += 1
+            }
+            return (number, isBatch)
         }
     }
 
     /// Completes the call `reply` answers (a late or unknown reply is only counted).
-    private func deliver(_ reply: ReplyEnvelope, id: String) {
+    private func deliver(_ reply: ReplyEnvelope, id: UInt64) {
         guard let call = pending.removeValue(forKey: id) else {
             lateReplies += 1
             return
@@ -271,7 +302,7 @@ final class BackendChannel {
 
     /// Sends a call's frame again (same id: whichever answer comes first completes it). False
     /// when the socket refuses it.
-    private func resend(_ id: String, _ call: Pending) -> Bool {
+    private func resend(_ id: UInt64, _ call: Pending) -> Bool {
         guard (try? socket.send([Data(), call.payload], dontWait: true)) != nil else { return false }
         var again = call
         again.retriesLeft -= 1

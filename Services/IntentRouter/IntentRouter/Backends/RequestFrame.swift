@@ -5,9 +5,24 @@ import Messages
 /// can (ids and types are ASCII names of ours, never escaped).
 enum RequestFrame {
     static func make<Body: Encodable>(id: String, type: String, body: Body) throws -> Data {
+        try make(type: type, body: body) { frame in frame.raw(id.utf8) }
+    }
+
+    /// A frame whose id is `<prefix>-<number>` (a backend channel's calls).
+    static func make<Body: Encodable>(idPrefix: String, number: UInt64, type: String, body: Body) throws -> Data {
+        try make(type: type, body: body) { frame in
+            frame.raw(idPrefix.utf8)
+            frame.byte(UInt8(ascii: "-"))
+            frame.integer(number)
+        }
+    }
+
+    private static func make<Body: Encodable>(type: String, body: Body, id writeID: (inout JSONWriter) -> Void) throws
+        -> Data
+    {
         var frame = JSONWriter(capacity: 320)
         frame.raw(#"{"v":1,"id":""#)
-        frame.raw(id.utf8)
+        writeID(&frame)
         frame.raw(#"","type":""#)
         frame.raw(type.utf8)
         frame.raw(#"","body":"#)
