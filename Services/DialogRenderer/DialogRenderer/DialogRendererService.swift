@@ -13,7 +13,7 @@ public final class DialogRendererService {
         self.handler = handler
         server = try ReplyServer(name: "dialog-renderer", context: context, bind: endpoint, logger: logger,
                                  maxRequestBytes: 64 << 10)
-        server.on(.dialogRender, RenderRequest.self) { [handler] body, _ in try handler.render(body) }
+        server.on(MessageType.dialogRender.rawValue) { [handler] request in handler.reply(to: request) }
         server.statsDetails = { [catalog = handler.catalog] in
             ["locales": .array(catalog.locales.map { .string($0) })]
         }

@@ -54,11 +54,14 @@ extension DialogOutcome {
     }
 
     /// `facts` in a fixed order (by name), worked out once per outcome.
-    var factsInOrder: [Fact] { Self.factsInOrder[self] ?? [] }
+    var factsInOrder: [Fact] { Self.factsInOrder[index] }
 
-    private static let factsInOrder: [DialogOutcome: [Fact]] = Dictionary(uniqueKeysWithValues: allCases.map {
-        ($0, $0.facts.sorted { $0.rawValue < $1.rawValue })
-    })
+    /// Indexed by `index`.
+    private static let factsInOrder: [[Fact]] = {
+        var table = [[Fact]](repeating: [], count: allCases.count)
+        for outcome in allCases { table[outcome.index] = outcome.facts.sorted { $0.rawValue < $1.rawValue } }
+        return table
+    }()
 
     /// Request fields without which the outcome cannot be rendered (a missing one is `bad_request`).
     public var requiredFields: [String] {

@@ -24,31 +24,23 @@ public struct FeedAge: Sendable, Equatable {
     /// The age of a feed time at `now`, in `calendar`'s time zone. A feed time in the future
     /// counts as `now` (a clock skew must never produce "tomorrow" or a negative age).
     public init(updated: Date, now: Date, calendar: Calendar) {
+        self.init(updated: updated, now: now, clock: LocalClock(calendar: calendar, tabulated: false))
+    }
+
+    /// The same, read on `clock` (made once for many ages).
+    init(updated: Date, now: Date, clock: LocalClock) {
         let effective = min(updated, now)
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: effective)
-        let today = calendar.dateComponents([.year, .month, .day], from: now)
-        let daysBack = Self.dayNumber(today) - Self.dayNumber(parts)
+        let parts = clock.reading(effective)
+        let daysBack = clock.dayNumber(now) - parts.dayNumber
         let age = now.timeIntervalSince(effective)
         switch daysBack {
         case ...0: day = .today
         case 1: day = .yesterday
-        default: day = .earlier(day: parts.day ?? 1, month: parts.month ?? 1, year: parts.year ?? 1970,
-                                showYear: age > Self.yearAfter)
+        default: day = .earlier(day: parts.day, month: parts.month, year: parts.year, showYear: age > Self.yearAfter)
         }
-        hour = parts.hour ?? 0
-        minute = parts.minute ?? 0
+        hour = parts.hour
+        minute = parts.minute
         stale = age > Self.staleAfter
-    }
-
-    /// A calendar-independent day count for a year/month/day (days from civil, proleptic Gregorian).
-    static func dayNumber(_ parts: DateComponents) -> Int {
-        let month = parts.month ?? 1, day = parts.day ?? 1
-        let year = (parts.year ?? 1970) - (month <= 2 ? 1 : 0)
-        let era = (year >= 0 ? year : year - 399) / 400
-        let yearOfEra = year - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra
     }
 
     /// A Gregorian calendar in Europe/London, or nil when the system lacks that time zone.

@@ -18,3 +18,31 @@ public enum MapsLink {
         return fixed == "-0" ? "0" : fixed
     }
 }
+
+extension MapsLink {
+    /// `directions(lat:lng:)` appended to `scratch`.
+    static func appendDirections(lat: Double, lng: Double, to scratch: inout TextScratch) -> Range<Int> {
+        scratch.phrase { scratch in
+            scratch.append("https://maps.apple.com/?daddr=")
+            appendCoordinate(lat, to: &scratch)
+            scratch.append(byte: UInt8(ascii: ","))
+            appendCoordinate(lng, to: &scratch)
+            scratch.append("&dirflg=d")
+        }
+    }
+
+    /// `coordinate(value)` appended to `scratch`: digit by digit for zero, whole numbers and
+    /// numbers of up to six decimals from 0.0001 (every coordinate given to the metre), whose
+    /// shortest text is the one with fewest decimals (`DecimalText.fixedPoint`).
+    static func appendCoordinate(_ value: Double, to scratch: inout TextScratch) {
+        let magnitude = abs(value)
+        if value == 0 { return scratch.append(value.sign == .minus ? "-0" : "0") }
+        if magnitude == magnitude.rounded(), magnitude < 1e9 {
+            if value < 0 { scratch.append(byte: UInt8(ascii: "-")) }
+            return scratch.append(digitsOf: Int(magnitude))
+        }
+        guard let fixed = DecimalText.fixedPoint(magnitude) else { return scratch.append(text: coordinate(value)) }
+        if value < 0 { scratch.append(byte: UInt8(ascii: "-")) }
+        DecimalText.appendFixed(fixed, to: &scratch)
+    }
+}

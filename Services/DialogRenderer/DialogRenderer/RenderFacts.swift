@@ -40,10 +40,10 @@ struct RenderFacts {
         guard !station.name.isBlank else {
             throw .badRequest("station.name is empty")
         }
-        guard station.lat.isFinite, (-90...90).contains(station.lat) else {
+        guard Self.isLatitude(station.lat) else {
             throw .badRequest("station.lat must be between -90 and 90")
         }
-        guard station.lng.isFinite, (-180...180).contains(station.lng) else {
+        guard Self.isLongitude(station.lng) else {
             throw .badRequest("station.lng must be between -180 and 180")
         }
         return station
@@ -59,7 +59,7 @@ struct RenderFacts {
 
     func price() throws(ServiceError) -> Price {
         guard let pence = request.pricePence else { throw missing("pricePence") }
-        guard let price = Price(pence: pence), price.tenths > 0, price.tenths < 100_000 else {
+        guard let price = Self.checkedPrice(pence: pence) else {
             throw .badRequest("pricePence must be a positive number of pence per litre below 10000")
         }
         return price
@@ -67,7 +67,7 @@ struct RenderFacts {
 
     func distanceMiles() throws(ServiceError) -> Double {
         guard let miles = request.distanceMiles else { throw missing("distanceMiles") }
-        guard miles.isFinite, (0...Self.maxMiles).contains(miles) else {
+        guard Self.isDistance(miles) else {
             throw .badRequest("distanceMiles must be between 0 and \(Int(Self.maxMiles))")
         }
         return miles
@@ -80,9 +80,10 @@ struct RenderFacts {
 
     /// The radius; `radiusCleared` without one means the default radius.
     func radiusMiles() throws(ServiceError) -> Double {
-        let fallback = request.outcome == .radiusCleared ? Preferences.defaultRadiusMiles : nil
-        guard let miles = request.radiusMiles ?? fallback else { throw missing("radiusMiles") }
-        guard miles.isFinite, miles > 0, miles <= Self.maxMiles else {
+        guard let miles = Self.radiusMiles(request.radiusMiles, outcome: request.outcome) else {
+            throw missing("radiusMiles")
+        }
+        guard Self.isRadius(miles) else {
             throw .badRequest("radiusMiles must be more than 0 and at most \(Int(Self.maxMiles))")
         }
         return miles
@@ -98,6 +99,23 @@ struct RenderFacts {
         let word = String(flat.trimmingCharacters(in: .whitespacesAndNewlines).prefix(Self.maxWordLength))
         guard !word.isEmpty else { throw .badRequest("word is empty") }
         return word
+    }
+
+    // The checks on values, shared with the reading of requests straight from the wire.
+    static func isLatitude(_ lat: Double) -> Bool { lat.isFinite && (-90...90).contains(lat) }
+    static func isLongitude(_ lng: Double) -> Bool { lng.isFinite && (-180...180).contains(lng) }
+    static func isDistance(_ miles: Double) -> Bool { miles.isFinite && (0...maxMiles).contains(miles) }
+    static func isRadius(_ miles: Double) -> Bool { miles.isFinite && miles > 0 && miles <= maxMiles }
+
+    /// A price of more than 0 and less than 10000 pence per litre, rounded to tenths of a penny.
+    static func checkedPrice(pence: Double) -> Price? {
+        guard let price = Price(pence: pence), price.tenths > 0, price.tenths < 100_000 else { return nil }
+        return price
+    }
+
+    /// The radius an outcome speaks of: the request's, or the default after a reset.
+    static func radiusMiles(_ requested: Double?, outcome: DialogOutcome) -> Double? {
+        requested ?? (outcome == .radiusCleared ? Preferences.defaultRadiusMiles : nil)
     }
 
     private func missing(_ field: String) -> ServiceError {

@@ -7,65 +7,66 @@ public struct RenderHandler: Sendable {
     public let catalog: TemplateCatalog
     /// Gregorian, Europe/London: freshness labels use the UK's calendar days and clock.
     public let calendar: Calendar
+    /// `calendar`'s dates and times, read cheaply.
+    let clock: LocalClock
 
     public init(catalog: TemplateCatalog, calendar: Calendar) {
         self.catalog = catalog
         self.calendar = calendar
+        clock = LocalClock(calendar: calendar)
     }
 
     /// Renders one outcome. `now` is used when the request has none.
     public func render(_ request: RenderRequest, now: Date = Date()) throws(ServiceError) -> RenderReply {
         let facts = try RenderFacts(request)
         let texts = catalog.texts(for: request.locale)
-        let phrases = Phrasebook(texts: texts)
         let outcome = request.outcome
         let renderedAt = request.now ?? now
-        // The feed's age on the London calendar, worked out once (calendar arithmetic is the
-        // dearest part of a render) for the freshness words and the stale note alike.
-        var ageOnce: FeedAge?
-        func age() throws(ServiceError) -> FeedAge {
-            if let ageOnce { return ageOnce }
-            let worked = FeedAge(updated: try facts.updated(), now: renderedAt, calendar: calendar)
-            ageOnce = worked
-            return worked
-        }
-        var values: TemplateValues = [:]
+        var scratch = TextScratch(capacity: 1024)
+        var input = RenderInput(outcome: outcome)
+        input.unit = facts.unit
+        // Every fact the outcome uses is checked, in name order: the first bad one is the error.
         for fact in outcome.factsInOrder {
-            values[fact.rawValue] = try value(of: fact, facts, phrases, age: age)
+            switch fact {
+            case .station, .postcode:
+                let station = try facts.station()
+                if input.station == nil {
+                    input.station = scratch.phrase { $0.append(text: station.name.trimmingWhitespace) }
+                    input.postcode = scratch.phrase { $0.append(text: station.postcode) }
+                }
+            case .fuel, .fuelTitle:
+                input.fuel = try facts.fuel()
+            case .price:
+                input.price = try facts.price()
+            case .distance:
+                input.distanceMiles = try facts.distanceMiles()
+            case .freshness:
+                input.age = FeedAge(updated: try facts.updated(), now: renderedAt, clock: clock)
+            case .radius:
+                input.radiusMiles = try facts.radiusMiles()
+            case .unit:
+                break
+            case .word:
+                let word = try facts.word()
+                input.word = scratch.phrase { $0.append(text: word) }
+            }
         }
-        var dialog = texts.text(TemplateKeys.dialog(outcome), values)
-        let value = texts.template(TemplateKeys.value(outcome))?.render(values)
-        guard outcome == .found || outcome == .directions else {
-            return RenderReply(dialog: dialog, value: value)
+        guard outcome.isStationAnswer else {
+            let text = texts.phrases.render(input, into: &scratch)
+            return RenderReply(dialog: scratch.string(text.dialog), value: scratch.string(text.value))
         }
         let station = try facts.station()
         let price = try facts.price()
-        let feedAge = try age()
-        if feedAge.stale { dialog += " " + phrases.staleNote }
+        if input.age == nil { input.age = FeedAge(updated: try facts.updated(), now: renderedAt, clock: clock) }
+        let text = texts.phrases.render(input, into: &scratch)
+        let card = text.card
         let snippet = Snippet(
-            title: texts.text(TemplateKeys.snippetTitle, values),
-            subtitle: texts.text(TemplateKeys.snippetSubtitle, values),
-            freshness: texts.text(TemplateKeys.snippetFreshness, values),
-            price: phrases.price(price),
+            title: scratch.string(card?.title) ?? "", subtitle: scratch.string(card?.subtitle),
+            freshness: scratch.string(card?.freshness), price: scratch.string(card?.price),
             id: station.id, postcode: station.postcode, lat: station.lat, lng: station.lng,
-            pricePence: price.pence, stale: feedAge.stale)
+            pricePence: price.pence, stale: card?.stale ?? false)
         let url = outcome == .directions ? MapsLink.directions(lat: station.lat, lng: station.lng) : nil
-        return RenderReply(dialog: dialog, value: value, snippet: snippet, opensURL: url)
-    }
-
-    private func value(of fact: Fact, _ facts: RenderFacts, _ phrases: Phrasebook,
-                       age: () throws(ServiceError) -> FeedAge) throws(ServiceError) -> String {
-        switch fact {
-        case .station: try facts.station().name.trimmingWhitespace
-        case .postcode: try facts.station().postcode
-        case .fuel: phrases.spokenFuel(try facts.fuel())
-        case .fuelTitle: phrases.fuelTitle(try facts.fuel())
-        case .price: phrases.price(try facts.price())
-        case .distance: phrases.distance(miles: try facts.distanceMiles(), unit: facts.unit)
-        case .freshness: phrases.freshness(try age())
-        case .radius: phrases.radius(miles: try facts.radiusMiles(), unit: facts.unit)
-        case .unit: phrases.unitName(facts.unit)
-        case .word: try facts.word()
-        }
+        return RenderReply(dialog: scratch.string(text.dialog), value: scratch.string(text.value),
+                           snippet: snippet, opensURL: url)
     }
 }

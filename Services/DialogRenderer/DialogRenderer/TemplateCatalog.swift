@@ -18,6 +18,8 @@ public struct TemplateCatalog: Sendable {
     private let textsByName: [String: LocaleTexts]
     private let textsByKey: [String: LocaleTexts]
     private let baseTexts: LocaleTexts
+    /// `textsByName` as UTF-8, for requests read from the wire.
+    private let textsByUTF8Name: [(name: [UInt8], texts: LocaleTexts)]
 
     /// Loads every `*.json` file in `directory` (other files are ignored).
     public init(directory: URL) throws(TemplateError) {
@@ -71,6 +73,7 @@ public struct TemplateCatalog: Sendable {
         })
         self.textsByKey = textsByKey
         textsByName = Dictionary(uniqueKeysWithValues: textsByKey.values.map { ($0.locale, $0) })
+        textsByUTF8Name = textsByName.sorted { $0.key < $1.key }.map { (Array($0.key.utf8), $0.value) }
     }
 
     /// The `Templates` resource folder shipped with the service.
@@ -106,10 +109,44 @@ public struct TemplateCatalog: Sendable {
         return textsByKey[resolve(requested)] ?? baseTexts
     }
 
+    /// `texts(for:)` for a locale given as UTF-8 (nil: none given): an exact name is matched
+    /// byte for byte, anything else is resolved as text.
+    func texts(forUTF8 requested: UnsafeBufferPointer<UInt8>?) -> LocaleTexts {
+        guard let requested else { return baseTexts }
+        for (name, texts) in textsByUTF8Name where name.count == requested.count {
+            if name.withUnsafeBufferPointer({ $0.elementsEqual(requested) }) { return texts }
+        }
+        guard let wanted = Self.normalizedASCII(requested) else {
+            return texts(for: String(decoding: requested, as: UTF8.self))
+        }
+        return textsByKey[resolve(normalized: wanted)] ?? baseTexts
+    }
+
     /// The lower-cased key of the locale that answers `requested`.
     private func resolve(_ requested: String?) -> String {
-        let wanted = (requested ?? "").trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: "-")
-            .lowercased()
+        resolve(normalized: (requested ?? "").trimmingCharacters(in: .whitespaces)
+            .replacingOccurrences(of: "_", with: "-").lowercased())
+    }
+
+    /// What `resolve` makes of ASCII text before it looks it up (spaces and tabs trimmed, `_` as
+    /// `-`, lower case), without Foundation's text functions; nil for text that is not ASCII.
+    private static func normalizedASCII(_ text: UnsafeBufferPointer<UInt8>) -> String? {
+        guard text.allSatisfy({ $0 < 0x80 }) else { return nil }
+        var start = 0, end = text.count
+        while start < end, text[start] == 0x20 || text[start] == 0x09 { start += 1 }
+        while end > start, text[end - 1] == 0x20 || text[end - 1] == 0x09 { end -= 1 }
+        return String(unsafeUninitializedCapacity: end - start) { buffer in
+            for index in start..<end {
+                let byte = text[index]
+                buffer[index - start] = byte == UInt8(ascii: "_") ? UInt8(ascii: "-")
+                    : (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 0x20 : byte
+            }
+            return end - start
+        }
+    }
+
+    /// The key of the locale that answers an already normalized request.
+    private func resolve(normalized wanted: String) -> String {
         if tables[wanted] != nil { return wanted }
         if let language = wanted.split(separator: "-").first, !language.isEmpty {
             let baseKey = Self.baseLocale.lowercased()
@@ -127,10 +164,15 @@ public struct LocaleTexts: Sendable {
     public let locale: String
     /// The locale's templates with en-GB's behind them (one lookup per key).
     private let templates: [String: Template]
+    /// The same texts compiled for rendering, as text and as JSON string text.
+    let phrases: LocalePhrases
+    let jsonPhrases: LocalePhrases
 
     init(locale: String, primary: [String: Template], base: [String: Template]) {
         self.locale = locale
         templates = base.merging(primary) { _, own in own }
+        phrases = LocalePhrases(templates: templates, jsonEscaped: false)
+        jsonPhrases = LocalePhrases(templates: templates, jsonEscaped: true)
     }
 
     /// The template for `key`, or nil for an optional key that no locale has.
@@ -138,8 +180,4 @@ public struct LocaleTexts: Sendable {
         templates[key]
     }
 
-    /// A required key's template rendered with `values` (the catalog guarantees en-GB has it).
-    func text(_ key: String, _ values: TemplateValues = [:]) -> String {
-        template(key)?.render(values) ?? ""
-    }
 }

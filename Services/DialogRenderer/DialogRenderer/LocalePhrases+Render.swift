@@ -1,0 +1,106 @@
+import Messages
+
+/// A render in this locale: the outcome's facts turned into words ("£1.399", "2.3 miles",
+/// "as of 6:30 AM"), then its sentence, short answer and card, all as bytes in one scratch.
+extension LocalePhrases {
+    static let kilometresPerMile = 1.609344
+
+    func render(_ input: RenderInput, into scratch: inout TextScratch) -> RenderedText {
+        let outcome = input.outcome
+        let uses = DialogOutcome.factSlotMasks[outcome.index]
+        // One set of values for the whole render: the phrases' own slots (`pounds`, `time`, ...)
+        // are never facts, and each is set just before the phrase that uses it.
+        var values = SlotValues()
+        func needs(_ slot: Slot) -> Bool { uses & 1 << UInt32(slot.rawValue) != 0 }
+        if needs(.station) { values[.station] = input.station }
+        if needs(.postcode) { values[.postcode] = input.postcode }
+        if needs(.fuel), let fuel = input.fuel { values[.fuel] = pool.render(spokenFuel[fuel.index], into: &scratch) }
+        if needs(.fuelTitle), let fuel = input.fuel {
+            values[.fuelTitle] = pool.render(fuelTitle[fuel.index], into: &scratch)
+        }
+        if needs(.price), let price = input.price { values[.price] = self.price(price, &values, into: &scratch) }
+        if needs(.distance), let miles = input.distanceMiles {
+            values[.distance] = amount(miles, input.unit, trimWholeNumbers: false, &values, into: &scratch)
+        }
+        if needs(.freshness), let age = input.age { values[.freshness] = freshness(age, &values, into: &scratch) }
+        if needs(.radius), let miles = input.radiusMiles {
+            values[.radius] = amount(miles, input.unit, trimWholeNumbers: true, &values, into: &scratch)
+        }
+        if needs(.unit) { values[.unit] = pool.render(unitName[input.unit.index], into: &scratch) }
+        if needs(.word) { values[.word] = input.word }
+
+        var dialog = pool.render(self.dialog[outcome.index], into: &scratch, values)
+        let stale = outcome.isStationAnswer && input.age?.stale == true
+        if stale {
+            scratch.append(byte: UInt8(ascii: " "))
+            dialog = dialog.lowerBound..<pool.render(staleNote, into: &scratch).upperBound
+        }
+        let value = self.value[outcome.index].map { pool.render($0, into: &scratch, values) }
+        guard outcome.isStationAnswer else { return RenderedText(dialog: dialog, value: value) }
+        let card = RenderedText.Card(
+            title: pool.render(snippetTitle, into: &scratch, values),
+            subtitle: pool.render(snippetSubtitle, into: &scratch, values),
+            freshness: pool.render(snippetFreshness, into: &scratch, values),
+            price: values[.price] ?? scratch.count..<scratch.count,
+            stale: stale)
+        return RenderedText(dialog: dialog, value: value, card: card)
+    }
+
+    /// Pence per litre as pounds with three decimals: 1399 tenths of a penny -> "£1.399".
+    private func price(_ price: Price, _ values: inout SlotValues, into scratch: inout TextScratch) -> Range<Int> {
+        let tenths = Int(price.tenths)
+        values[.pounds] = scratch.phrase { scratch in
+            scratch.append(digitsOf: tenths / 1000)
+            _ = pool.render(decimalSeparator, into: &scratch)
+            scratch.append(digitsOf: tenths % 1000, minimumCount: 3)
+        }
+        return pool.render(self.price, into: &scratch, values)
+    }
+
+    /// A distance with one decimal in the user's unit, exactly one unit in the singular
+    /// ("1 mile"); with `trimWholeNumbers` (a radius) whole numbers lose their ".0" ("5 miles").
+    private func amount(_ miles: Double, _ unit: DistanceUnit, trimWholeNumbers: Bool, _ values: inout SlotValues,
+                        into scratch: inout TextScratch) -> Range<Int> {
+        let value = unit == .km ? miles * Self.kilometresPerMile : miles
+        let tenths = Int((value * 10).rounded())
+        if tenths == 10 {
+            values[.number] = scratch.phrase { $0.append(byte: UInt8(ascii: "1")) }
+            return pool.render(distanceOne[unit.index], into: &scratch, values)
+        }
+        values[.number] = scratch.phrase { scratch in
+            scratch.append(digitsOf: tenths / 10)
+            if !trimWholeNumbers || tenths % 10 != 0 {
+                _ = pool.render(decimalSeparator, into: &scratch)
+                scratch.append(digitsOf: tenths % 10)
+            }
+        }
+        return pool.render(distanceOther[unit.index], into: &scratch, values)
+    }
+
+    /// "as of 6:30 AM", "as of yesterday at 6:30 PM", "as of 3 Oct at 11:00 AM".
+    private func freshness(_ age: FeedAge, _ values: inout SlotValues, into scratch: inout TextScratch) -> Range<Int> {
+        values[.time] = clockTime(hour: age.hour, minute: age.minute, &values, into: &scratch)
+        switch age.day {
+        case .today:
+            return pool.render(freshnessToday, into: &scratch, values)
+        case .yesterday:
+            return pool.render(freshnessYesterday, into: &scratch, values)
+        case .earlier(let day, let month, let year, let showYear):
+            values[.day] = scratch.phrase { $0.append(digitsOf: day) }
+            values[.month] = pool.render((1...12).contains(month) ? months[month - 1] : .empty, into: &scratch)
+            values[.year] = scratch.phrase { $0.append(digitsOf: year) }
+            values[.date] = pool.render(showYear ? dateWithYear : date, into: &scratch, values)
+            return pool.render(freshnessOlder, into: &scratch, values)
+        }
+    }
+
+    /// "6:30 AM": 12-hour clock without a leading zero, or whatever the locale's `clock.time` says.
+    private func clockTime(hour: Int, minute: Int, _ values: inout SlotValues,
+                           into scratch: inout TextScratch) -> Range<Int> {
+        values[.hour12] = scratch.phrase { $0.append(digitsOf: hour % 12 == 0 ? 12 : hour % 12) }
+        values[.hour24] = scratch.phrase { $0.append(digitsOf: hour, minimumCount: 2) }
+        values[.minute] = scratch.phrase { $0.append(digitsOf: minute, minimumCount: 2) }
+        values[.ampm] = pool.render(hour < 12 ? amMarker : pmMarker, into: &scratch)
+        return pool.render(time, into: &scratch, values)
+    }
+}
