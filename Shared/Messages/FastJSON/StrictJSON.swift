@@ -232,7 +232,11 @@ public enum StrictJSON {
             guard peek == UInt8(ascii: "\"") else { return fail("expected a quoted member name") }
             let start = index
             sawEscape = false
-            if let failure = string() { return failure }
+            if let end = plainKeyEnd(from: start + 1) {
+                index = end + 1  // names are short and plain: a byte loop beats the word scan
+            } else if let failure = string() {
+                return failure
+            }
             if listsInnermost {
                 levels[stack.depth - 1].keyStart = Int32(truncatingIfNeeded: start + 1)
                 levels[stack.depth - 1].keyEnd = Int32(truncatingIfNeeded: index - 1)
@@ -241,6 +245,21 @@ public enum StrictJSON {
             skipWhitespace()
             guard peek == UInt8(ascii: ":") else { return fail("expected ':' after a member name") }
             index += 1
+            return nil
+        }
+
+        /// Where the closing quote of a name written in plain printable ASCII is (no escape, no
+        /// control or non-ASCII byte), looking at most 32 bytes; nil for any other name, which
+        /// `string()` then scans and checks.
+        func plainKeyEnd(from first: Int) -> Int? {
+            let limit = min(bytes.count, first + 32)
+            var position = first
+            while position < limit {
+                let byte = bytes[position]
+                if byte == UInt8(ascii: "\"") { return position }
+                guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { return nil }
+                position += 1
+            }
             return nil
         }
 
