@@ -105,11 +105,11 @@ public struct JSONSlice {
             }
             return value
         }
-        func separator(_ offset: Int, _ expected: Character) -> Bool {
-            bytes[start + offset] == expected.asciiValue!
+        func separator(_ offset: Int, _ expected: UInt8) -> Bool {
+            bytes[start + offset] == expected
         }
-        guard separator(4, "-"), separator(7, "-"), separator(10, "T"), separator(13, ":"), separator(16, ":"),
-              separator(19, "Z"),
+        guard separator(4, UInt8(ascii: "-")), separator(7, UInt8(ascii: "-")), separator(10, UInt8(ascii: "T")),
+              separator(13, UInt8(ascii: ":")), separator(16, UInt8(ascii: ":")), separator(19, UInt8(ascii: "Z")),
               let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
               let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
               year >= 1583, (1...12).contains(month), day >= 1, day <= 28 || day <= Self.daysIn(month, year),
