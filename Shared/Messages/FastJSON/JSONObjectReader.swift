@@ -7,12 +7,12 @@ public struct JSONObjectReader {
     /// A member's key as it stands in the bytes (between its quotes, escapes unresolved), so a
     /// hot path can match it without building a `String`.
     public struct RawKey {
-        let bytes: UnsafeBufferPointer<UInt8>
+        @usableFromInline let bytes: UnsafeBufferPointer<UInt8>
         /// The key's text between its quotes.
-        let range: Range<Int>
+        @usableFromInline let range: Range<Int>
         /// The key with its escapes resolved, for a key written with escapes (nil otherwise):
         /// resolved once, however many names it is compared with.
-        private let resolved: String?
+        @usableFromInline let resolved: String?
 
         /// The key whose text (between its quotes) is at `range` in `bytes`.
         public init(bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>, hasEscape: Bool) {
@@ -25,8 +25,8 @@ public struct JSONObjectReader {
         /// Whether the text holds an escape.
         var hasEscape: Bool { resolved != nil }
 
-        /// True when the key is `name`.
-        @inline(__always)
+        /// True when the key is `name` (inlinable: readers in other modules match keys too).
+        @inlinable @inline(__always)
         public func matches(_ name: StaticString) -> Bool {
             let count = name.utf8CodeUnitCount
             if let resolved {
