@@ -232,7 +232,7 @@ public enum StrictJSON {
             guard peek == UInt8(ascii: "\"") else { return fail("expected a quoted member name") }
             let start = index
             sawEscape = false
-            if let end = plainKeyEnd(from: start + 1) {
+            if let end = Self.plainKeyEnd(bytes, from: start + 1) {
                 index = end + 1  // names are short and plain: a byte loop beats the word scan
             } else if let failure = string() {
                 return failure
@@ -250,8 +250,8 @@ public enum StrictJSON {
 
         /// Where the closing quote of a name written in plain printable ASCII is (no escape, no
         /// control or non-ASCII byte), looking at most 32 bytes; nil for any other name, which
-        /// `string()` then scans and checks.
-        func plainKeyEnd(from first: Int) -> Int? {
+        /// `string()` then scans and checks. Static: a call on the scanner would copy it.
+        static func plainKeyEnd(_ bytes: UnsafeBufferPointer<UInt8>, from first: Int) -> Int? {
             let limit = min(bytes.count, first + 32)
             var position = first
             while position < limit {
