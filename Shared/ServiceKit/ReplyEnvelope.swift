@@ -23,7 +23,7 @@ public struct ReplyEnvelope {
     public init?(_ payload: Data) {
         var fields = Fields(), replies: Range<Int>?
         var members: [StrictJSON.Member] = []
-        members.reserveCapacity(64)  // one allocation, not one per doubling
+        members.reserveCapacity(max(64, payload.count / 16))  // one allocation (a member takes ~20 bytes or more)
         var listedAll = false
         let isObject = payload.withUnsafeBytes { raw -> Bool in
             let bytes = raw.bindMemory(to: UInt8.self)
