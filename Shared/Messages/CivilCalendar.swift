@@ -53,4 +53,39 @@ public enum CivilCalendar {
     public static func floorModulo(_ value: Int, _ divisor: Int) -> Int {
         value - floorDivide(value, divisor) * divisor
     }
+    /// The instant a JSON string `"YYYY-MM-DDTHH:MM:SSZ"` at `range` (quotes included) names, when it
+    /// has a Gregorian year (from 1583) and a day that exists; nil for any other text (which
+    /// callers read the slow way).
+    public static func utcTimestamp(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Date? {
+        guard range.count == 22, bytes[range.lowerBound] == UInt8(ascii: "\""),
+              bytes[range.upperBound - 1] == UInt8(ascii: "\"") else { return nil }
+        let start = range.lowerBound + 1
+        func number(_ offset: Int, _ count: Int) -> Int? {
+            var value = 0
+            for index in (start + offset)..<(start + offset + count) {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value * 10 + Int(digit)
+            }
+            return value
+        }
+        func separator(_ offset: Int, _ expected: UInt8) -> Bool { bytes[start + offset] == expected }
+        guard separator(4, UInt8(ascii: "-")), separator(7, UInt8(ascii: "-")), separator(10, UInt8(ascii: "T")),
+              separator(13, UInt8(ascii: ":")), separator(16, UInt8(ascii: ":")), separator(19, UInt8(ascii: "Z")),
+              let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+              year >= 1583, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+              hour < 24, minute < 60, second < 60 else { return nil }
+        let days = days(fromCivil: year, month: month, day: day)
+        return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3600 + minute * 60 + second))
+    }
+
+    /// Days in a month of the Gregorian calendar.
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
 }

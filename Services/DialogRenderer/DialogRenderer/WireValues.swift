@@ -54,40 +54,6 @@ enum WireValues {
 
     /// `"YYYY-MM-DDTHH:MM:SSZ"` with a Gregorian year (from 1583) and a day that exists, else nil.
     static func utcSeconds(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Date? {
-        guard range.count == 22, bytes[range.lowerBound] == UInt8(ascii: "\"") else { return nil }
-        let start = range.lowerBound + 1
-        var valid = true
-        func number(_ offset: Int, _ count: Int) -> Int {
-            var value = 0
-            for index in (start + offset)..<(start + offset + count) {
-                let digit = bytes[index] &- UInt8(ascii: "0")
-                if digit >= 10 { valid = false }
-                value = value * 10 + Int(digit)
-            }
-            return value
-        }
-        func separator(_ offset: Int, _ expected: UInt8) {
-            if bytes[start + offset] != expected { valid = false }
-        }
-        separator(4, UInt8(ascii: "-"))
-        separator(7, UInt8(ascii: "-"))
-        separator(10, UInt8(ascii: "T"))
-        separator(13, UInt8(ascii: ":"))
-        separator(16, UInt8(ascii: ":"))
-        separator(19, UInt8(ascii: "Z"))
-        let year = number(0, 4), month = number(5, 2), day = number(8, 2)
-        let hour = number(11, 2), minute = number(14, 2), second = number(17, 2)
-        guard valid, year >= 1583, (1...12).contains(month), day >= 1, day <= daysIn(month, year),
-              hour < 24, minute < 60, second < 60 else { return nil }
-        let days = CivilCalendar.days(fromCivil: year, month: month, day: day)
-        return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3600 + minute * 60 + second))
-    }
-
-    private static func daysIn(_ month: Int, _ year: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
+        CivilCalendar.utcTimestamp(bytes, range)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Messages
 
 /// Reads the CMA `last_updated` text: `d/m/Y H:M:S`, day first, UK local time.
 ///
@@ -33,7 +34,7 @@ public enum FeedTimestamp {
               let day = number(dateParts[0], digits: 1...2), let month = number(dateParts[1], digits: 1...2),
               let year = number(dateParts[2], digits: 4...4), let hour = number(timeParts[0], digits: 1...2),
               let minute = number(timeParts[1], digits: 1...2), let second = number(timeParts[2], digits: 1...2),
-              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+              (1...12).contains(month), (1...CivilCalendar.daysIn(month: month, year: year)).contains(day),
               (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second) else { return nil }
         return [day, month, year, hour, minute, second]
     }
@@ -41,14 +42,6 @@ public enum FeedTimestamp {
     private static func number(_ text: Substring, digits: ClosedRange<Int>) -> Int? {
         guard digits.contains(text.count), text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
         return Int(text)
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
     }
 
     /// The instant at which London clocks showed this wall-clock time (see the type's note on the
