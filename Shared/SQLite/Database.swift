@@ -10,12 +10,19 @@ public final class Database {
     /// The file this connection opened.
     public let path: String
 
+    /// What is set once for the process before its first connection: SQLite's count of the
+    /// memory it holds is not kept (nothing reads it; keeping it costs a mutex per allocation).
+    private static let processSetUp: Void = {
+        _ = fuelboard_sqlite3_skip_memory_count()
+    }()
+
     /// Opens (creating if missing) the database file at `path`. The directory must exist.
     ///
     /// - Parameter busyTimeoutMilliseconds: how long a call waits for another connection's lock
     ///   before failing with `SQLITE_BUSY`.
     public init(path: String, busyTimeoutMilliseconds: Int32 = 5_000) throws {
         self.path = path
+        _ = Self.processSetUp
         var opened: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let result = sqlite3_open_v2(path, &opened, flags, nil)
