@@ -115,6 +115,22 @@ struct MemberIndexTests {
         #expect(indexed.indexedStations == 10000)
     }
 
+    @Test func anEmptySlice_isNotAnObject_withTheIndexOrWithout() {
+        let bytes = Array(#"{"a":1}"#.utf8)
+        var members: [StrictJSON.Member] = []
+        var listedAll = false
+        _ = bytes.withUnsafeBufferPointer { StrictJSON.check($0, members: &members, depths: .all, listedAll: &listedAll) }
+        let refused = bytes.withUnsafeBufferPointer { buffer in
+            members.withUnsafeBufferPointer { listed in
+                [MemberIndex(listed), nil].map { index in
+                    (try? JSONSlice(bytes: buffer, range: buffer.count..<buffer.count, index: index)
+                        .forEachMember { _, _ in }) == nil
+                }
+            }
+        }
+        #expect(refused == [true, true])
+    }
+
     @Test func aDocumentDeeperThanTheIndexGoes_isNotIndexed() {
         let deep = String(repeating: #"{"a":"#, count: StrictJSON.Depths.deepest + 1) + "1"
             + String(repeating: "}", count: StrictJSON.Depths.deepest + 1)

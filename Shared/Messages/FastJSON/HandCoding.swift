@@ -132,7 +132,7 @@ public struct JSONSlice {
                 count += 1
                 try body(key, JSONSlice(bytes: bytes, range: value, index: index))
             }
-            if let index, bytes[range.lowerBound] == UInt8(ascii: "{") {
+            if let index, !range.isEmpty, bytes[range.lowerBound] == UInt8(ascii: "{") {
                 try index.forEachMember(ofObjectAt: range) { member throws(JSONUnreadable) in
                     try visit(JSONObjectReader.RawKey(bytes: bytes, range: member.key, hasEscape: member.keyHasEscape),
                               member.value)
