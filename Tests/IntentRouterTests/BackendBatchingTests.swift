@@ -80,7 +80,7 @@ struct BackendBatchingTests {
         let backend = try startBackend()
         defer { backend.stop() }
         let driver = try ChannelDriver(backend).connect()
-        let prefix = driver.channel.idPrefix
+        let prefix = driver.channel.callIDs.prefix
         driver.call("waiting")  // number 2 or later: not sent, so only a stray reply could complete it
         let strays = ["zz-2", "\(prefix)-999999", "\(prefix)-b999999", "\(prefix)-", "\(prefix)2", "\(prefix)-x2", "\(prefix)-+2", "2"]
         for id in strays {

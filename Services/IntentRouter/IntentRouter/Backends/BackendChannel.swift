@@ -52,7 +52,7 @@ final class BackendChannel {
         var retriesLeft: Int
     }
 
-    /// Calls by number: a call's id on the wire is `<idPrefix>-<number>`, a batch's `<idPrefix>-b<number>`.
+    /// Calls by number (their ids on the wire: `callIDs`).
     private var pending: [UInt64: Pending] = [:]
     /// Calls made in this turn of the loop, in order, to send when it ends.
     private var outbox: [UInt64] = []
@@ -68,8 +68,7 @@ final class BackendChannel {
     /// A call gave up unsent and nothing has been sent since.
     private(set) var isDown = false
     private var counter: UInt64 = 0
-    let idPrefix = String(UInt32.random(in: 0 ... UInt32.max), radix: 36)
-    private lazy var idPrefixBytes = Array(idPrefix.utf8)
+    let callIDs = CallIDs()
     private var consecutiveTimeouts = 0
     /// Runs a closure on the loop's next turn (completions never run inside `send`).
     private let schedule: (@escaping () -> Void) -> Void
@@ -122,7 +121,7 @@ final class BackendChannel {
         let id = counter
         let payload: Data
         do {
-            payload = try RequestFrame.make(idPrefix: idPrefix, number: id, type: type.rawValue, body: body)
+            payload = try RequestFrame.make(idPrefix: callIDs.prefix, number: id, type: type.rawValue, body: body)
         } catch {
             schedule { complete(.failure(ServiceError(.internal, "\(type.rawValue) could not be encoded"))) }
             return
@@ -181,7 +180,7 @@ final class BackendChannel {
     private func batchFrame(_ ids: ArraySlice<UInt64>) -> (UInt64, Data)? {
         counter &+= 1
         let batchID = counter
-        var frame = Data(#"{"v":\#(wireVersion),"id":"\#(idPrefix)-b\#(batchID)","type":"sys.batch","body":{"requests":["#.utf8)
+        var frame = Data(#"{"v":\#(wireVersion),"id":"\#(callIDs.prefix)-b\#(batchID)","type":"sys.batch","body":{"requests":["#.utf8)
         for (index, id) in ids.enumerated() {
             guard let call = pending[id] else { return nil }
             if index > 0 { frame.append(UInt8(ascii: ",")) }
@@ -230,7 +229,7 @@ final class BackendChannel {
 
     /// One message read from the socket: completes the call it answers, or each call of a batch.
     func received(_ frames: [Data]) {
-        guard let payload = frames.last, let reply = ReplyEnvelope(payload), let id = reply.id.flatMap(callNumber) else {
+        guard let payload = frames.last, let reply = ReplyEnvelope(payload), let id = reply.id.flatMap(callIDs.number) else {
             lateReplies += 1
             return
         }
@@ -261,31 +260,8 @@ final class BackendChannel {
             return
         }
         for inner in replies {
-            guard let id = inner.id.flatMap(callNumber), !id.isBatch else { continue }
+            guard let id = inner.id.flatMap(callIDs.number), !id.isBatch else { continue }
             deliver(inner, id: id.number)
-        }
-    }
-
-    /// The call or batch number in one of this channel's ids (nil: an id it never gave), read
-    /// byte by byte (the `-`, an optional `b`, then digits only).
-    private func callNumber(_ id: String) -> (number: UInt64, isBatch: Bool)? {
-        var id = id
-        return id.withUTF8 { bytes -> (UInt64, Bool)? in
-            let prefix = idPrefixBytes
-            guard bytes.count > prefix.count + 1, bytes.starts(with: prefix), bytes[prefix.count] == UInt8(ascii: "-")
-            else { return nil }
-            var index = prefix.count + 1
-            let isBatch = bytes[index] == UInt8(ascii: "b")
-            if isBatch { index += 1 }
-            guard index < bytes.count, bytes.count - index <= 19 else { return nil }
-            var number: UInt64 = 0
-            while index < bytes.count {
-                let digit = bytes[index] &- UInt8(ascii: "0")
-                guard digit < 10 else { return nil }
-                number = number * 10 + UInt64(digit)
-                index += 1
-            }
-            return (number, isBatch)
         }
     }
 
