@@ -99,7 +99,7 @@ public struct IncomingRequest {
             var fields = Head()
             if !isChecked {
                 var listedAll = false
-                if let failure = StrictJSON.check(bytes, members: &members, depths: .all, listedAll: &listedAll) {
+                if let failure = StrictJSON.check(bytes, members: &members, listedAll: &listedAll) {
                     fields.failure = .badRequest("request is not JSON: \(failure)")
                     return fields
                 }

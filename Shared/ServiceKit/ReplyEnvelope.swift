@@ -29,7 +29,7 @@ public struct ReplyEnvelope {
             let bytes = raw.bindMemory(to: UInt8.self)
             // One strict pass checks the frame and lists the members of its objects: the envelope's,
             // the body's and (in a batch's reply) each reply's, read below; all of them for the readers.
-            guard StrictJSON.check(bytes, members: &members, depths: .all, listedAll: &listedAll) == nil,
+            guard StrictJSON.check(bytes, members: &members, listedAll: &listedAll) == nil,
                   StrictJSON.isObject(bytes) else {
                 return false
             }

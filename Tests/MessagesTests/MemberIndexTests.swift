@@ -49,7 +49,7 @@ struct MemberIndexTests {
         var members: [StrictJSON.Member] = []
         var listedAll = false
         let failure = bytes.withUnsafeBufferPointer {
-            StrictJSON.check($0, members: &members, depths: .all, listedAll: &listedAll)
+            StrictJSON.check($0, members: &members, listedAll: &listedAll)
         }
         guard failure == nil, listedAll else { return (0, ["not indexed: \(failure.map(\.description) ?? "partial")"]) }
         var objects = 0, mismatches: [String] = []
@@ -102,7 +102,7 @@ struct MemberIndexTests {
         let bytes = Array(text.utf8)
         var members: [StrictJSON.Member] = []
         var listedAll = false
-        _ = bytes.withUnsafeBufferPointer { StrictJSON.check($0, members: &members, depths: .all, listedAll: &listedAll) }
+        _ = bytes.withUnsafeBufferPointer { StrictJSON.check($0, members: &members, listedAll: &listedAll) }
         #expect(listedAll)
         let (walked, indexed) = try bytes.withUnsafeBufferPointer { buffer in
             try members.withUnsafeBufferPointer { listed in
@@ -119,7 +119,7 @@ struct MemberIndexTests {
         let bytes = Array(#"{"a":1}"#.utf8)
         var members: [StrictJSON.Member] = []
         var listedAll = false
-        _ = bytes.withUnsafeBufferPointer { StrictJSON.check($0, members: &members, depths: .all, listedAll: &listedAll) }
+        _ = bytes.withUnsafeBufferPointer { StrictJSON.check($0, members: &members, listedAll: &listedAll) }
         let refused = bytes.withUnsafeBufferPointer { buffer in
             members.withUnsafeBufferPointer { listed in
                 [MemberIndex(listed), nil].map { index in
@@ -132,15 +132,15 @@ struct MemberIndexTests {
     }
 
     @Test func aDocumentDeeperThanTheIndexGoes_isNotIndexed() {
-        let deep = String(repeating: #"{"a":"#, count: StrictJSON.Depths.deepest + 1) + "1"
-            + String(repeating: "}", count: StrictJSON.Depths.deepest + 1)
-        let shallow = String(repeating: #"{"a":"#, count: StrictJSON.Depths.deepest) + "1"
-            + String(repeating: "}", count: StrictJSON.Depths.deepest)
+        let deep = String(repeating: #"{"a":"#, count: StrictJSON.deepestListed + 1) + "1"
+            + String(repeating: "}", count: StrictJSON.deepestListed + 1)
+        let shallow = String(repeating: #"{"a":"#, count: StrictJSON.deepestListed) + "1"
+            + String(repeating: "}", count: StrictJSON.deepestListed)
         for (text, indexed) in [(deep, false), (shallow, true), ("[1,2]", false), (#"{"a":[{"b":1}]}"#, true)] {
             var members: [StrictJSON.Member] = []
             var listedAll = false
             let failure = Array(text.utf8).withUnsafeBufferPointer {
-                StrictJSON.check($0, members: &members, depths: .all, listedAll: &listedAll)
+                StrictJSON.check($0, members: &members, listedAll: &listedAll)
             }
             #expect(failure == nil)
             #expect(listedAll == indexed, "\(text.prefix(40))")

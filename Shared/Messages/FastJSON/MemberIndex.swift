@@ -1,4 +1,4 @@
-/// Every member of every object of a checked document, as `StrictJSON.check(... depths: .all)`
+/// Every member of every object of a checked document, as `StrictJSON.check(_:members:listedAll:)`
 /// listed them in its one pass: a reader finds an object's members here instead of walking its
 /// bytes again (and again for each value nested in it).
 ///

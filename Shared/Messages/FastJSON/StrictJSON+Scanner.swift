@@ -3,9 +3,8 @@ extension StrictJSON {
     struct Scanner {
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
-        /// Whether members are listed in `members`, and of which depths.
+        /// Whether members are listed in `members`.
         var collecting = false
-        var depths = Depths.envelope
         var members: [Member] = []
         /// The member being read at each depth that can be listed (index 0: depth 1).
         var levels = InlineArray<16, Level>(repeating: Level())
@@ -31,7 +30,7 @@ extension StrictJSON {
         }
 
         /// Whether members at the innermost depth are listed.
-        var listsInnermost: Bool { collecting && depths.contains(depth: stack.depth) }
+        var listsInnermost: Bool { collecting && stack.depth <= deepestListed }
 
         func fail(_ reason: String) -> Failure { Failure(offset: index, reason: reason) }
 
@@ -75,7 +74,7 @@ extension StrictJSON {
                     }
                     stack.push(isObject: isObject)
                     if isObject && listsInnermost { levels[stack.depth - 1].object = Int32(truncatingIfNeeded: opening) }
-                    if isObject && stack.depth > Depths.deepest { passedDeeperObject = true }
+                    if isObject && stack.depth > deepestListed { passedDeeperObject = true }
                     if isObject, let failure = key() { return failure }
                     continue
                 case UInt8(ascii: "\""):

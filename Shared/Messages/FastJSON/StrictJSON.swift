@@ -30,28 +30,20 @@ public enum StrictJSON {
         return result
     }
 
-    /// `check`, also listing the members of the objects at `depths` in document order (by default
-    /// a request's envelope and its body), so a reader needs no second pass. `members` is emptied
-    /// first; on failure it holds whatever was found before.
+    /// `check`, also listing the members of every object of a top-level object, down to
+    /// `deepestListed`, as their values end, so readers need no second pass. `listedAll` says
+    /// whether that is every member (no object lies deeper): then `members` is a whole index of the
+    /// document (`MemberIndex`). `members` is emptied first; on failure it holds whatever was found
+    /// before.
     public static func check(_ bytes: UnsafeBufferPointer<UInt8>, members: inout [Member],
-                             depths: Depths = .envelope) -> Failure? {
-        var listedAll = false
-        return check(bytes, members: &members, depths: depths, listedAll: &listedAll)
-    }
-
-    /// `check` that also says whether every member of every object was listed (`depths` is
-    /// `.all` and no object lies deeper than `Depths.deepest`): then `members` is a whole index
-    /// of the document (`MemberIndex`).
-    public static func check(_ bytes: UnsafeBufferPointer<UInt8>, members: inout [Member], depths: Depths,
                              listedAll: inout Bool) -> Failure? {
         var scanner = Scanner(bytes)
         members.removeAll(keepingCapacity: true)
         swap(&scanner.members, &members)
         scanner.collecting = true
-        scanner.depths = depths
         let failure = scanner.document()
         swap(&scanner.members, &members)
-        listedAll = failure == nil && depths == .all && scanner.collecting && !scanner.passedDeeperObject
+        listedAll = failure == nil && scanner.collecting && !scanner.passedDeeperObject
         return failure
     }
 
