@@ -27,14 +27,6 @@ enum Answer {
         case .spliced(let reply): reply.outcome
         }
     }
-
-    /// The reply as values (decoding the renderer's words of a spliced one).
-    var assistantReply: AssistantReply {
-        switch self {
-        case .reply(let reply): reply
-        case .spliced(let reply): reply.assistantReply
-        }
-    }
 }
 
 /// An `assistant.ask` reply whose dialog, value, snippet and URL are the renderer's JSON text,
