@@ -41,7 +41,10 @@ final class BackendChannel {
     static let heartbeatInterval: Duration = .milliseconds(500)
     static let heartbeatTimeout: Duration = .milliseconds(1500)
 
-    private struct Pending {
+    // State below without `private` is shared with the reply side (`BackendChannel+Replies`) and
+    // the clock side (`BackendChannel+Expiry`); nothing outside the channel writes it.
+
+    struct Pending {
         let deadline: ContinuousClock.Instant
         let type: String
         let complete: (Result<ReplyEnvelope, ServiceError>) -> Void
@@ -53,31 +56,32 @@ final class BackendChannel {
     }
 
     /// Calls by number (their ids on the wire: `callIDs`).
-    private var pending: [UInt64: Pending] = [:]
+    var pending: [UInt64: Pending] = [:]
     /// Calls made in this turn of the loop, in order, to send when it ends.
     private var outbox: [UInt64] = []
     /// Batches sent and not yet answered: the calls each carries.
-    private var batches: [UInt64: [UInt64]] = [:]
+    var batches: [UInt64: [UInt64]] = [:]
     /// When the backend last answered a batch `unknown_type` (nil: never).
-    private var batchesRefusedAt: ContinuousClock.Instant?
+    var batchesRefusedAt: ContinuousClock.Instant?
     /// How long a backend that refused a batch is sent calls one by one before it is tried
     /// again (it may have been upgraded since).
     static let batchRetryInterval: Duration = .seconds(60)
     /// Calls the socket refused so far, oldest first, with when to give up sending them.
-    private var unsent: [(id: UInt64, payload: Data, giveUpAt: ContinuousClock.Instant)] = []
+    var unsent: [(id: UInt64, payload: Data, giveUpAt: ContinuousClock.Instant)] = []
     /// A call gave up unsent and nothing has been sent since.
-    private(set) var isDown = false
+    var isDown = false
     private var counter: UInt64 = 0
     let callIDs = CallIDs()
-    private var consecutiveTimeouts = 0
+    var consecutiveTimeouts = 0
     /// Runs a closure on the loop's next turn (completions never run inside `send`).
     private let schedule: (@escaping () -> Void) -> Void
 
-    private(set) var timeouts: UInt64 = 0
-    private(set) var unavailable: UInt64 = 0
-    private(set) var reconnects: UInt64 = 0
-    private(set) var lateReplies: UInt64 = 0
-    private(set) var retries: UInt64 = 0
+    // Counters for `sys.stats`.
+    var timeouts: UInt64 = 0
+    var unavailable: UInt64 = 0
+    var reconnects: UInt64 = 0
+    var lateReplies: UInt64 = 0
+    var retries: UInt64 = 0
     private(set) var batchesSent: UInt64 = 0
     private(set) var callsBatched: UInt64 = 0
     /// More than one endpoint: a retry can reach another replica.
@@ -191,7 +195,7 @@ final class BackendChannel {
     }
 
     /// Sends one call by itself; one the socket refuses waits (see the type's notes) or fails.
-    private func sendAlone(_ id: UInt64) {
+    func sendAlone(_ id: UInt64) {
         guard let call = pending[id] else { return }
         if unsent.isEmpty, (try? socket.send([Data(), call.payload], dontWait: true)) != nil {
             isDown = false
@@ -209,7 +213,7 @@ final class BackendChannel {
     }
 
     /// Sends waiting calls in order until the socket refuses one.
-    private func flush() {
+    func flush() {
         var sent = 0
         for call in unsent {
             guard pending[call.id] != nil else {
@@ -225,112 +229,6 @@ final class BackendChannel {
             }
         }
         unsent.removeFirst(sent)
-    }
-
-    /// One message read from the socket: completes the call it answers, or each call of a batch.
-    func received(_ frames: [Data]) {
-        guard let payload = frames.last, let reply = ReplyEnvelope(payload), let id = reply.id.flatMap(callIDs.number) else {
-            lateReplies += 1
-            return
-        }
-        if id.isBatch {
-            guard let ids = batches.removeValue(forKey: id.number) else {
-                lateReplies += 1
-                return
-            }
-            return receivedBatch(reply, carrying: ids)
-        }
-        deliver(reply, id: id.number)
-    }
-
-    /// A batch's reply: each call gets its own. When the backend refuses the batch as a whole
-    /// (before running any of it: one that does not know `sys.batch`, or finds it too large),
-    /// its calls are sent one by one; one that does not know it gets single calls for a while.
-    /// A success whose replies cannot be read fails its calls: they may have run, so none is
-    /// sent again.
-    private func receivedBatch(_ reply: ReplyEnvelope, carrying ids: [UInt64]) {
-        guard let replies = reply.batchReplies else {
-            if reply.ok {
-                let error = ServiceError(.internal, "unreadable batch reply from \(name)")
-                for id in ids { pending.removeValue(forKey: id)?.complete(.failure(error)) }
-                return
-            }
-            if reply.serviceError?.code == .unknownType { batchesRefusedAt = .now }
-            for id in ids where pending[id] != nil { sendAlone(id) }
-            return
-        }
-        for inner in replies {
-            guard let id = inner.id.flatMap(callIDs.number), !id.isBatch else { continue }
-            deliver(inner, id: id.number)
-        }
-    }
-
-    /// Completes the call `reply` answers (a late or unknown reply is only counted).
-    private func deliver(_ reply: ReplyEnvelope, id: UInt64) {
-        guard let call = pending.removeValue(forKey: id) else {
-            lateReplies += 1
-            return
-        }
-        consecutiveTimeouts = 0
-        if call.retriesLeft > 0, reply.serviceError?.code == .unavailable, resend(id, call) { return }
-        call.complete(.success(reply))
-    }
-
-    /// Sends a call's frame again (same id: whichever answer comes first completes it). False
-    /// when the socket refuses it.
-    private func resend(_ id: UInt64, _ call: Pending) -> Bool {
-        guard (try? socket.send([Data(), call.payload], dontWait: true)) != nil else { return false }
-        var again = call
-        again.retriesLeft -= 1
-        again.retryAt = call.deadline
-        pending[id] = again
-        retries += 1
-        return true
-    }
-
-    /// Sends again the retryable calls that have waited half their time, and completes every
-    /// call whose deadline has passed with `timeout`.
-    func expire(now: ContinuousClock.Instant) {
-        flush()
-        failUnsendable(now: now)
-        for (id, call) in pending where call.retriesLeft > 0 && call.retryAt <= now && call.deadline > now
-            && !unsent.contains(where: { $0.id == id }) {
-            _ = resend(id, call)
-        }
-        let expired = pending.filter { $0.value.deadline <= now }
-        // A batch whose calls have all ended (answered on their own, or expiring now) is forgotten.
-        batches = batches.filter { $0.value.contains { pending[$0] != nil && expired[$0] == nil } }
-        guard !expired.isEmpty else { return }
-        for id in expired.keys { pending[id] = nil }
-        timeouts += UInt64(expired.count)
-        consecutiveTimeouts += expired.count
-        if consecutiveTimeouts >= Self.reconnectAfterTimeouts { reconnect() }
-        for call in expired.values {
-            call.complete(.failure(ServiceError(.timeout, "\(name) did not answer \(call.type) in time")))
-        }
-    }
-
-    /// Fails calls that could not be sent within their grace: the backend is down.
-    private func failUnsendable(now: ContinuousClock.Instant) {
-        let overdue = unsent.filter { $0.giveUpAt <= now }
-        guard !overdue.isEmpty else { return }
-        unsent.removeAll { $0.giveUpAt <= now }
-        isDown = true
-        for call in overdue {
-            guard let waiting = pending.removeValue(forKey: call.id) else { continue }
-            unavailable += 1
-            waiting.complete(.failure(.unavailable("\(name) is not reachable")))
-        }
-    }
-
-    /// Drops the connection (and anything queued on it) and connects afresh.
-    private func reconnect() {
-        for replica in Self.replicas(endpoint) {
-            try? socket.disconnect(replica)
-            try? socket.connect(replica)
-        }
-        reconnects += 1
-        consecutiveTimeouts = 0
     }
 
     /// Sends a request and decodes the reply body as `Out`; error replies arrive as failures.

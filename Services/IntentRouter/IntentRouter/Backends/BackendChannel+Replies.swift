@@ -1,0 +1,68 @@
+import Foundation
+import Messages
+import ServiceKit
+import ZeroMQ
+
+/// The reply side of a `BackendChannel`: matching what the socket brings to the calls waiting for it.
+extension BackendChannel {
+    /// One message read from the socket: completes the call it answers, or each call of a batch.
+    func received(_ frames: [Data]) {
+        guard let payload = frames.last, let reply = ReplyEnvelope(payload), let id = reply.id.flatMap(callIDs.number) else {
+            lateReplies += 1
+            return
+        }
+        if id.isBatch {
+            guard let ids = batches.removeValue(forKey: id.number) else {
+                lateReplies += 1
+                return
+            }
+            return receivedBatch(reply, carrying: ids)
+        }
+        deliver(reply, id: id.number)
+    }
+
+    /// A batch's reply: each call gets its own. When the backend refuses the batch as a whole
+    /// (before running any of it: one that does not know `sys.batch`, or finds it too large),
+    /// its calls are sent one by one; one that does not know it gets single calls for a while.
+    /// A success whose replies cannot be read fails its calls: they may have run, so none is
+    /// sent again.
+    private func receivedBatch(_ reply: ReplyEnvelope, carrying ids: [UInt64]) {
+        guard let replies = reply.batchReplies else {
+            if reply.ok {
+                let error = ServiceError(.internal, "unreadable batch reply from \(name)")
+                for id in ids { pending.removeValue(forKey: id)?.complete(.failure(error)) }
+                return
+            }
+            if reply.serviceError?.code == .unknownType { batchesRefusedAt = .now }
+            for id in ids where pending[id] != nil { sendAlone(id) }
+            return
+        }
+        for inner in replies {
+            guard let id = inner.id.flatMap(callIDs.number), !id.isBatch else { continue }
+            deliver(inner, id: id.number)
+        }
+    }
+
+    /// Completes the call `reply` answers (a late or unknown reply is only counted).
+    private func deliver(_ reply: ReplyEnvelope, id: UInt64) {
+        guard let call = pending.removeValue(forKey: id) else {
+            lateReplies += 1
+            return
+        }
+        consecutiveTimeouts = 0
+        if call.retriesLeft > 0, reply.serviceError?.code == .unavailable, resend(id, call) { return }
+        call.complete(.success(reply))
+    }
+
+    /// Sends a call's frame again (same id: whichever answer comes first completes it). False
+    /// when the socket refuses it.
+    func resend(_ id: UInt64, _ call: Pending) -> Bool {
+        guard (try? socket.send([Data(), call.payload], dontWait: true)) != nil else { return false }
+        var again = call
+        again.retriesLeft -= 1
+        again.retryAt = call.deadline
+        pending[id] = again
+        retries += 1
+        return true
+    }
+}
