@@ -9,9 +9,21 @@ public enum FuelCode: String, Codable, Sendable, CaseIterable, Hashable, Compara
     /// Super (premium) diesel.
     case sdv = "SDV"
 
-    /// Parses a fuel code case-insensitively ("b7", "B7").
+    /// Parses a fuel code, ignoring ASCII case ("b7", "B7"); compares bytes, so no uppercased copy
+    /// is made (it is read on every lookup).
     public init?(code: String) {
-        self.init(rawValue: code.uppercased())
+        for fuel in Self.allCases where Self.equalIgnoringASCIICase(code.utf8, fuel.rawValue.utf8) {
+            self = fuel
+            return
+        }
+        return nil
+    }
+
+    private static func equalIgnoringASCIICase(_ given: String.UTF8View, _ upper: String.UTF8View) -> Bool {
+        guard given.count == upper.count else { return false }
+        return zip(given, upper).allSatisfy { byte, expected in
+            byte == expected || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") && byte - 32 == expected)
+        }
     }
 
     /// The word people say for this fuel.
