@@ -1,4 +1,5 @@
-/// An item of the best-first search: a node, a point not yet measured exactly, or a measured point.
+/// An item of the best-first search: a node, a point not yet measured exactly, a measured point,
+/// or the rest of a leaf whose points are being taken one at a time.
 ///
 /// Items order lexicographically by `(price, distanceKey, distance, tie)`. A node's or unmeasured
 /// point's order is a lower bound on that of every point it stands for (see `SphereBounds`), which
@@ -6,17 +7,19 @@
 struct SearchItem {
     enum Kind: UInt32 {
         case node = 0, roughPoint = 1, exactPoint = 2
+        /// The points of a leaf from `index` to the leaf's end, in price order (ranking by price).
+        case leafRest = 3
     }
 
     /// Price lower bound (0 when ranking by distance only).
     var price: Int32
-    /// Station index (= id rank) for points, -1 for nodes.
+    /// Station index (= id rank) for points, -1 for nodes and leaf rests.
     var tie: Int32
     /// Squared chord lower bound, or `SphereBounds.key(miles:)` of the exact distance once measured.
     var distanceKey: Double
     /// The exact haversine distance in miles once measured, -1 before.
     var distance: Double
-    /// `index << 2 | kind`: a node index or a point index within the tree.
+    /// `index << 2 | kind`: a node index, or a point index within the tree (for a leaf rest, its first).
     var packed: UInt32
 
     init(kind: Kind, index: Int, price: Int32, distanceKey: Double, tie: Int32) {

@@ -3,6 +3,7 @@
 /// Node `i` has children `2i + 1` and `2i + 2`; with `leafCount` (a power of two) leaves, the
 /// leaves are nodes `leafCount - 1 ..< 2 * leafCount - 1`, and leaf `j` holds the points
 /// `j * n / leafCount ..< (j + 1) * n / leafCount`, so no node stores a range or child links.
+/// Within a leaf, points are in ascending price order.
 struct SpatialTree: Sendable {
     let leafCount: Int
     let nodes: NodeStorage
@@ -24,6 +25,15 @@ struct SpatialTree: Sendable {
         let leaf = node - (leafCount - 1)
         let count = points.count
         return (leaf * count / leafCount) ..< ((leaf + 1) * count / leafCount)
+    }
+
+    /// Where the points of the leaf holding point `index` end: leaf `j` is the last whose first
+    /// point, `j * n / leafCount`, is at or before `index`.
+    @inline(__always)
+    func leafEnd(ofPoint index: Int) -> Int {
+        let count = points.count
+        let leaf = ((index + 1) * leafCount - 1) / count
+        return (leaf + 1) * count / leafCount
     }
 
     /// Bytes held by the tree's arrays.

@@ -1,6 +1,7 @@
 /// Builds a `SpatialTree` in place: top-down, each node's points are split at the median of the
 /// widest axis (judged from a sample), down to leaves of `leafCapacity / 2 ... leafCapacity`
-/// points; then tight boxes and minimum prices are filled in bottom-up. O(n log n).
+/// points, each leaf's in price order; then tight boxes and minimum prices are filled in
+/// bottom-up. O(n log n).
 enum SpatialTreeBuilder {
     /// The most points a leaf holds.
     static let leafCapacity = 16
@@ -19,6 +20,7 @@ enum SpatialTreeBuilder {
             let nodeBuffer = UnsafeMutableBufferPointer(start: nodes.nodes, count: nodes.count)
             let layout = Layout(points: pointBuffer, nodes: nodeBuffer, leafCount: leafCount)
             layout.split(leaves: 0 ..< leafCount)
+            layout.sortLeavesByPrice()
             layout.fillBoxes()
         }
         return SpatialTree(leafCount: leafCount, nodes: nodes, points: points)
@@ -39,6 +41,25 @@ enum SpatialTreeBuilder {
             partition(range, at: pointIndex(ofLeaf: middleLeaf), axis: widestAxis(range))
             split(leaves: leaves.lowerBound ..< middleLeaf)
             split(leaves: middleLeaf ..< leaves.upperBound)
+        }
+
+        /// Puts each leaf's points in ascending price order, so a search ranking by price can take
+        /// a leaf's points one at a time, cheapest first (`TreeSearch`). A tree without prices
+        /// (all 0) is left as it is.
+        func sortLeavesByPrice() {
+            for leaf in 0 ..< leafCount {
+                let range = pointIndex(ofLeaf: leaf) ..< pointIndex(ofLeaf: leaf + 1)
+                // Insertion sort: a leaf holds at most `leafCapacity` points.
+                for index in range.dropFirst() {
+                    let point = points[index]
+                    var slot = index
+                    while slot > range.lowerBound, points[slot - 1].price > point.price {
+                        points[slot] = points[slot - 1]
+                        slot -= 1
+                    }
+                    points[slot] = point
+                }
+            }
         }
 
         /// Leaves get the tight box of their points; every other node the union of its children.

@@ -24,6 +24,8 @@ struct SearchQuery {
 ///
 /// Nodes enter the heap keyed by (lowest price below them, squared chord to their box); points by
 /// (price, squared chord), and are measured with the haversine only when they reach the top.
+/// Ranking by price, a leaf's points (stored in price order) enter one at a time, each followed
+/// by the rest of the leaf keyed by (the next point's price, the leaf's box).
 /// Since every key is a lower bound on the keys it stands for and points carry their id rank
 /// as the last key, the order in which measured points leave the heap is exactly the
 /// brute-force order, ties included, and the search stops after `limit` of them.
@@ -76,11 +78,17 @@ enum TreeSearch {
                 }
                 switch item.kind {
                 case .node:
-                    if item.index >= firstLeaf {
-                        pushPoints(ofLeaf: item.index, into: &heap)
-                    } else {
+                    if item.index < firstLeaf {
                         next = descend(from: item.index, heap: &heap)
+                    } else if query.ranksByPrice {
+                        let points = tree.pointRange(ofLeaf: item.index)
+                        next = takeCheapestPoint(points, leafKey: item.distanceKey, heap: &heap)
+                    } else {
+                        pushPoints(ofLeaf: item.index, into: &heap)
                     }
+                case .leafRest:
+                    let points = item.index ..< tree.leafEnd(ofPoint: item.index)
+                    next = takeCheapestPoint(points, leafKey: item.distanceKey, heap: &heap)
                 case .roughPoint:
                     guard let exact = measure(item) else { continue }
                     next = ready(exact, heap: &heap)
@@ -138,6 +146,29 @@ enum TreeSearch {
                 heap.push(SearchItem(kind: .roughPoint, index: index, price: query.ranksByPrice ? point.price : 0,
                                      distanceKey: bound, tie: point.station))
             }
+        }
+
+        /// The first point of `range` (part of a leaf, in price order) within reach of the radius,
+        /// and the rest of the range queued behind it, keyed by the next point's price and the
+        /// leaf's box (`leafKey`): a lower bound on every point left. So a leaf's points enter
+        /// the heap one at a time, cheapest first, instead of all at once.
+        @inline(__always)
+        private func takeCheapestPoint(_ range: Range<Int>, leafKey: Double,
+                                       heap: inout SearchHeap) -> SearchItem? {
+            let p = query.position
+            for index in range {
+                let point = points[index]
+                let bound = point.chordSquared(x: p.x, y: p.y, z: p.z)
+                guard bound <= query.radiusKey else { continue }
+                if index + 1 < range.upperBound {
+                    heap.push(SearchItem(kind: .leafRest, index: index + 1, price: points[index + 1].price,
+                                         distanceKey: leafKey, tie: -1))
+                }
+                let item = SearchItem(kind: .roughPoint, index: index, price: point.price, distanceKey: bound,
+                                      tie: point.station)
+                return ready(item, heap: &heap)
+            }
+            return nil
         }
 
         /// The point with its exact haversine distance, or nil when outside the radius or filtered out.
