@@ -9,6 +9,8 @@ public final class Database {
     private(set) var handle: OpaquePointer?
     /// The file this connection opened.
     public let path: String
+    /// `BEGIN IMMEDIATE`, `COMMIT` and `ROLLBACK`, compiled on first use and kept.
+    var transactionStatements = TransactionStatements()
 
     /// What is set once for the process before its first connection: SQLite's count of the
     /// memory it holds is not kept (nothing reads it; keeping it costs a mutex per allocation).
@@ -64,6 +66,7 @@ public final class Database {
         while let statement = sqlite3_next_stmt(handle, nil) {
             sqlite3_finalize(statement)
         }
+        transactionStatements = TransactionStatements()  // finalized just above
         sqlite3_close_v2(handle)
         self.handle = nil
     }
@@ -111,43 +114,6 @@ public final class Database {
         return Statement(handle: statement, database: self, sql: sql)
     }
 
-    /// Runs `body` inside `BEGIN IMMEDIATE` ... `COMMIT`; rolls back and rethrows if anything throws.
-    ///
-    /// Transactions do not nest: calling this inside another transaction throws a misuse error.
-    public func transaction<Result>(_ body: () throws -> Result) throws -> Result {
-        let db = try openHandle(for: "transaction", sql: "BEGIN IMMEDIATE")
-        guard sqlite3_get_autocommit(db) != 0 else {
-            throw SQLiteError.misuse("a transaction is already open (transactions do not nest)",
-                                     operation: "transaction", sql: "BEGIN IMMEDIATE")
-        }
-        try execute("BEGIN IMMEDIATE")
-        let result: Result
-        do {
-            result = try body()
-            try execute("COMMIT")
-        } catch {
-            rollbackIfOpen()
-            throw error
-        }
-        return result
-    }
-
-    /// Opens a transaction that stays open across calls until `commit()` (for group commit:
-    /// several writes, one commit). Throws when one is already open.
-    public func begin() throws {
-        try execute("BEGIN IMMEDIATE")
-    }
-
-    /// Commits the transaction `begin()` opened; on failure rolls it back and rethrows.
-    public func commit() throws {
-        do {
-            try execute("COMMIT")
-        } catch {
-            rollbackIfOpen()
-            throw error
-        }
-    }
-
     /// True while a transaction is open on this connection.
     public var isInTransaction: Bool {
         guard let handle else { return false }
@@ -188,13 +154,6 @@ public final class Database {
     /// The first column of the first row as text, or nil when there is no row or it is NULL.
     func scalarText(_ sql: String) throws -> String? {
         try prepare(sql).firstRow { $0.optionalString(at: 0) } ?? nil
-    }
-
-    private func rollbackIfOpen() {
-        // SQLite rolls back by itself after some errors (SQLITE_FULL, SQLITE_IOERR...): only
-        // issue ROLLBACK when the transaction is still open, and keep the original error.
-        guard let handle, sqlite3_get_autocommit(handle) == 0 else { return }
-        sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
     }
 }
 

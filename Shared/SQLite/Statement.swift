@@ -1,10 +1,6 @@
 internal import CSQLite
 import Foundation
 
-/// `SQLITE_TRANSIENT`: SQLite copies bound text and blobs before the bind call returns, so the
-/// Swift buffer may go away right after. (The C macro is a cast of -1 and does not import.)
-private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-
 /// A compiled SQL statement: bind parameters (1-based), step through rows, read columns (0-based).
 ///
 /// Reuse it with `reset()` after each run. Finalized on deinit or when its database closes.
@@ -12,7 +8,14 @@ public final class Statement {
     /// The `sqlite3_stmt*`; nil once finalized.
     private var handle: OpaquePointer?
     /// Kept alive so the connection outlives its statements.
-    private let database: Database
+    let database: Database
+    /// `sqlite3_bind_parameter_count`, fixed for the statement's life.
+    let parameterCount: Int32
+    /// The bytes of text and blob bindings (released after the statement is finalized).
+    let boundBytes: ParameterBuffers
+    /// True from a step until the next reset: SQLite refuses binds then, and the statement may
+    /// read its current bindings again, so their bytes must not be rewritten.
+    private(set) var isStepping = false
     /// The SQL text, for error messages.
     public let sql: String
 
@@ -28,10 +31,13 @@ public final class Statement {
         self.handle = handle
         self.database = database
         self.sql = sql
+        parameterCount = sqlite3_bind_parameter_count(handle)
+        boundBytes = ParameterBuffers(parameterCount: Int(parameterCount))
     }
 
     deinit {
-        // When the database closed first, it already finalized every statement.
+        // When the database closed first, it already finalized every statement. The bound
+        // bytes are released after this body, when the statement can no longer read them.
         if database.isOpen, let handle { sqlite3_finalize(handle) }
     }
 
@@ -39,6 +45,7 @@ public final class Statement {
     public func finalize() {
         if database.isOpen, let handle { sqlite3_finalize(handle) }
         handle = nil
+        boundBytes.releaseAll()
     }
 
     // MARK: - Running
@@ -47,6 +54,7 @@ public final class Statement {
     @discardableResult
     public func step() throws -> StepResult {
         let statement = try live("step")
+        isStepping = true
         let result = sqlite3_step(statement)
         switch result {
         case SQLITE_ROW: return .row
@@ -83,80 +91,13 @@ public final class Statement {
         guard database.isOpen, let handle else { return }
         // The return value repeats the last step's error, which step() already reported.
         sqlite3_reset(handle)
+        isStepping = false
     }
 
     /// Sets every parameter back to NULL.
     public func clearBindings() {
         guard database.isOpen, let handle else { return }
         sqlite3_clear_bindings(handle)
-    }
-
-    // MARK: - Binding (1-based parameter index)
-
-    public func bind(_ value: Int64, at index: Int) throws {
-        let (statement, position) = try parameter(index)
-        try check(sqlite3_bind_int64(statement, position, value), index)
-    }
-
-    public func bind(_ value: Int, at index: Int) throws {
-        try bind(Int64(value), at: index)
-    }
-
-    public func bind(_ value: Double, at index: Int) throws {
-        let (statement, position) = try parameter(index)
-        try check(sqlite3_bind_double(statement, position, value), index)
-    }
-
-    /// Binds UTF-8 text of exact length (embedded NULs kept); an empty string stays `''`, never NULL.
-    public func bind(_ value: String, at index: Int) throws {
-        let (statement, position) = try parameter(index)
-        var text = value
-        let result = text.withUTF8 { bytes -> Int32 in
-            guard let base = bytes.baseAddress, !bytes.isEmpty else {
-                return sqlite3_bind_text(statement, position, "", 0, sqliteTransient)
-            }
-            let characters = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
-            return sqlite3_bind_text64(statement, position, characters, UInt64(bytes.count), sqliteTransient,
-                                       UInt8(SQLITE_UTF8))
-        }
-        try check(result, index)
-    }
-
-    /// Binds a blob; empty data stays a zero-length blob, never NULL.
-    public func bind(_ value: Data, at index: Int) throws {
-        let (statement, position) = try parameter(index)
-        let result = value.withUnsafeBytes { bytes -> Int32 in
-            guard let base = bytes.baseAddress, !bytes.isEmpty else {
-                return sqlite3_bind_zeroblob(statement, position, 0)
-            }
-            return sqlite3_bind_blob64(statement, position, base, UInt64(bytes.count), sqliteTransient)
-        }
-        try check(result, index)
-    }
-
-    public func bindNull(at index: Int) throws {
-        let (statement, position) = try parameter(index)
-        try check(sqlite3_bind_null(statement, position), index)
-    }
-
-    public func bind(_ value: Int64?, at index: Int) throws {
-        if let value { try bind(value, at: index) } else { try bindNull(at: index) }
-    }
-
-    public func bind(_ value: Int?, at index: Int) throws {
-        if let value { try bind(Int64(value), at: index) } else { try bindNull(at: index) }
-    }
-
-    public func bind(_ value: Double?, at index: Int) throws {
-        if let value { try bind(value, at: index) } else { try bindNull(at: index) }
-    }
-
-    public func bind(_ value: String?, at index: Int) throws {
-        if let value { try bind(value, at: index) } else { try bindNull(at: index) }
-    }
-
-    public func bind(_ value: Data?, at index: Int) throws {
-        if let value { try bind(value, at: index) } else { try bindNull(at: index) }
     }
 
     // MARK: - Reading the current row (0-based column index)
@@ -222,30 +163,18 @@ public final class Statement {
 
     // MARK: - Internals
 
-    private func live(_ operation: String) throws -> OpaquePointer {
-        guard database.isOpen else {
-            throw SQLiteError.misuse("the database is closed", operation: operation, sql: sql)
-        }
-        guard let handle else {
-            throw SQLiteError.misuse("the statement was finalized", operation: operation, sql: sql)
-        }
+    /// The `sqlite3_stmt*`, or a misuse error when the database closed or the statement was
+    /// finalized. (Inlined: every bind and step runs it; the errors are built out of line.)
+    @inline(__always)
+    func live(_ operation: String) throws -> OpaquePointer {
+        guard database.isOpen, let handle else { throw notLive(operation) }
         return handle
     }
 
-    private func parameter(_ index: Int) throws -> (OpaquePointer, Int32) {
-        let statement = try live("bind")
-        guard let position = Int32(exactly: index), position >= 1,
-              position <= sqlite3_bind_parameter_count(statement) else {
-            throw SQLiteError(code: SQLITE_RANGE, message: "no parameter \(index) (parameters are 1-based)",
-                              operation: "bind", sql: sql)
-        }
-        return (statement, position)
-    }
-
-    private func check(_ result: Int32, _ index: Int) throws {
-        guard result == SQLITE_OK else {
-            throw database.error(result, operation: "bind parameter \(index)", sql: sql)
-        }
+    @inline(never)
+    private func notLive(_ operation: String) -> SQLiteError {
+        SQLiteError.misuse(database.isOpen ? "the statement was finalized" : "the database is closed",
+                           operation: operation, sql: sql)
     }
 
     /// Column reads are programming-time contracts (a row was stepped to, the index exists).
