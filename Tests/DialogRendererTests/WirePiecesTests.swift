@@ -89,33 +89,33 @@ struct WirePiecesTests {
         }
     }
 
-    @Test func endOfString_findsTheClosingQuoteAndEscapes() {
-        for length in 0..<24 {
-            for escapeAt in [nil] + Array(0..<length) {
-                var inner = Array(repeating: UInt8(ascii: "a"), count: length)
-                if let escapeAt { inner[escapeAt] = UInt8(ascii: "\\") }
-                if let escapeAt, escapeAt + 1 < length { inner[escapeAt + 1] = UInt8(ascii: "\"") }
-                if let escapeAt, escapeAt + 1 == length { inner.append(UInt8(ascii: "n")) }
-                let bytes = [UInt8(ascii: "\"")] + inner + Array(#"","x":1}"#.utf8)
-                bytes.withUnsafeBufferPointer { buffer in
-                    let found = CheckedJSONScan.endOfString(buffer, 0, buffer.count)
-                    #expect(found.end == inner.count + 2, "length \(length), escape \(String(describing: escapeAt))")
-                    #expect(found.hasEscape == (escapeAt != nil))
-                }
+    @Test func plainText_isAStringsTextWithoutEscapes() {
+        let values: [(json: String, text: String?)] = [
+            ("\"\"", ""), (#""a""#, "a"), (#""Tesco Selby""#, "Tesco Selby"), (#""Tŷ Croes 🚗""#, "Tŷ Croes 🚗"),
+            (#""a\"b""#, nil), (#""\\""#, nil), (#""\u0041""#, nil),
+            ("\"" + String(repeating: "x", count: 40) + "\\n\"", nil),
+            ("5", nil), ("null", nil), ("true", nil), (#"{"a":"b"}"#, nil), (#"["a"]"#, nil),
+        ]
+        for (json, text) in values {
+            let bytes = Array(("  " + json + ",").utf8)
+            bytes.withUnsafeBufferPointer { buffer in
+                let found = WireValues.plainText(buffer, 2..<(buffer.count - 1))
+                let foundText = found.map { String(decoding: UnsafeBufferPointer(rebasing: buffer[$0]), as: UTF8.self) }
+                #expect(foundText == text, "\(json)")
             }
         }
     }
 
     @Test func equals_comparesWholeNames() {
-        let names: [StaticString] = ["a", "id", "now", "fuel", "brand", "locale", "outcome", "postcode", "pricePence",
-                                     "radiusMiles", "distanceMiles", "aVeryLongFieldNameIndeed"]
+        let names: [StaticString] = ["a", "id", "km", "now", "fuel", "found", "miles", "directions",
+                                     "aVeryLongNameIndeed"]
         for name in names {
             let text = String(decoding: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount),
                               as: UTF8.self)
             for candidate in [text, text + "x", String(text.dropLast()) + "X", "X" + text.dropFirst(), ""] {
-                let bytes = Array(candidate.utf8)
+                let bytes = Array(("\"" + candidate + "\"").utf8)
                 bytes.withUnsafeBufferPointer { buffer in
-                    #expect(CheckedJSONScan.equals(buffer, 0..<buffer.count, name) == (candidate == text))
+                    #expect(WireValues.equals(buffer, 1..<(buffer.count - 1), name) == (candidate == text))
                 }
             }
         }

@@ -6,10 +6,10 @@ import Testing
 /// Rendering straight from the wire gives, byte for byte, the reply JSON of the general path
 /// (`RenderRequest` read from the same body, `render`, `RenderReply.writeJSON`), or declines.
 struct WireRenderTests {
-    private static let now = Date(timeIntervalSince1970: 1_760_000_000)  // 2025-10-09T08:53:20Z
+    static let now = Date(timeIntervalSince1970: 1_760_000_000)  // 2025-10-09T08:53:20Z
 
     /// The general path's reply body for a JSON body, or nil where it answers with an error.
-    private static func generalReply(_ body: String, _ handler: RenderHandler) -> [UInt8]? {
+    static func generalReply(_ body: String, _ handler: RenderHandler) -> [UInt8]? {
         guard let request = try? JSONCoding.decode(RenderRequest.self, from: Data(body.utf8)),
               let reply = try? handler.render(request, now: now) else { return nil }
         var writer = JSONWriter()
@@ -17,16 +17,18 @@ struct WireRenderTests {
         return writer.bytes
     }
 
-    private static func wireReply(_ body: String, _ handler: RenderHandler) -> [UInt8]? {
-        let bytes = Array(body.utf8)
-        return bytes.withUnsafeBufferPointer { handler.wireReplyJSON($0, body: 0..<$0.count, now: now) }
+    /// The wire path's reply body for a JSON body, sent in a checked frame with `id` as its id's
+    /// JSON text (nil: declined).
+    static func wireReply(_ body: String, _ handler: RenderHandler, _ requests: CheckedRequests,
+                          id: String = "7") throws -> [UInt8]? {
+        handler.wireReplyJSON(to: try requests.request(body: body, id: id), now: now)
     }
 
-    private static func json(_ request: RenderRequest) throws -> String {
+    static func json(_ request: RenderRequest) throws -> String {
         String(decoding: try JSONCoding.encode(request), as: UTF8.self)
     }
 
-    private static let welshHandler: RenderHandler = {
+    static let welshHandler: RenderHandler = {
         let welsh = """
             {"outcomes": {"found": {"dialog": "Y {fuel}: {station} ({postcode}) am {price}, {distance}, {freshness}.",
                                     "value": "{station} \\"{price}\\"\\n{distance}"},
@@ -47,7 +49,7 @@ struct WireRenderTests {
     }()
 
     /// Requests as the router sends them, over every outcome and many values.
-    private static func routerRequests(count: Int, seed: UInt64) -> [RenderRequest] {
+    static func routerRequests(count: Int, seed: UInt64) -> [RenderRequest] {
         var generator = SplitMix(seed: seed)
         func pick<T>(_ values: [T]) -> T { values[generator.next(in: 0...(values.count - 1))] }
         let names = ["Tesco Selby", "  Texaco Greenwich ", "Esso Tŷ Croes", "Sainsbury's Nine Elms", "\u{00A0}BP",
@@ -79,13 +81,14 @@ struct WireRenderTests {
 
     @Test(arguments: [0, 1])
     func routerRequests_renderToTheGeneralPathsBytes(handlerIndex: Int) throws {
+        let requests = try CheckedRequests()
         let handler = handlerIndex == 0 ? Fixtures.handler : Self.welshHandler
         var taken = 0
         let longWord = String(repeating: "x", count: RenderFacts.maxWordLength + 1)
         for request in Self.routerRequests(count: 3000, seed: UInt64(11 + handlerIndex)) {
             let body = try Self.json(request)
             let general = Self.generalReply(body, handler)
-            if let wire = Self.wireReply(body, handler) {
+            if let wire = try Self.wireReply(body, handler, requests) {
                 taken += 1
                 #expect(wire == general, "\(body)")
             } else {
@@ -97,26 +100,27 @@ struct WireRenderTests {
     }
 
     @Test func plainFoundRequests_areTakenFromTheWire() throws {
+        let requests = try CheckedRequests()
         for outcome in [DialogOutcome.found, .directions] {
             for locale in [nil, "en-GB", "cy-GB", "fr"] {
                 var request = try Fixtures.stationRequest(outcome, locale: locale)
                 request.now = nil
                 let body = try Self.json(request)
-                let wire = try #require(Self.wireReply(body, Self.welshHandler), "\(body)")
+                let wire = try #require(try Self.wireReply(body, Self.welshHandler, requests), "\(body)")
                 #expect(wire == Self.generalReply(body, Self.welshHandler))
             }
         }
         for outcome in DialogOutcome.allCases where outcome.requiredFields.isEmpty {
             let body = #"{"outcome":"\#(outcome.rawValue)"}"#
-            #expect(Self.wireReply(body, Fixtures.handler) == Self.generalReply(body, Fixtures.handler))
-            #expect(Self.wireReply(body, Fixtures.handler) != nil)
+            #expect(try Self.wireReply(body, Fixtures.handler, requests) == Self.generalReply(body, Fixtures.handler))
+            #expect(try Self.wireReply(body, Fixtures.handler, requests) != nil)
         }
     }
 
-    private static let station = #"{"address":"A","brand":"B","id":"x/1","lat":53.5,"lng":-1.25,"name":"Tesco","#
+    static let station = #"{"address":"A","brand":"B","id":"x/1","lat":53.5,"lng":-1.25,"name":"Tesco","#
         + #""postcode":"P1 1AA","retailer":"r"}"#
 
-    private static func found(_ extra: String = "", station: String = station) -> String {
+    static func found(_ extra: String = "", station: String = station) -> String {
         #"{"distanceMiles":2.3,"fuel":"B7","outcome":"found","pricePence":139.9,"station":\#(station),"#
             + #""updated":"2025-10-09T05:30:00Z"\#(extra)}"#
     }
@@ -135,8 +139,9 @@ struct WireRenderTests {
         #"{"outcome":"Found"}"#, "{}", "[]", #""found""#,
     ])
     func unusualBodies_areDeclinedOrRenderedAsTheGeneralPathDoes(body: String) throws {
+        let requests = try CheckedRequests()
         #expect(StrictJSON.check(Array(body.utf8)) == nil, "the test body must be JSON")
-        let wire = Self.wireReply(body, Self.welshHandler)
+        let wire = try Self.wireReply(body, Self.welshHandler, requests)
         #expect(wire == nil || wire == Self.generalReply(body, Self.welshHandler))
     }
 
@@ -146,17 +151,19 @@ struct WireRenderTests {
         found(station: station.replacingOccurrences(of: #""lat":53.5"#, with: #""lat":91"#)),
         found(#","distanceMiles":-1"#), #"{"outcome":"unitSet"}"#,
     ])
-    func bodiesTheWireReaderCannotBeSureOf_areDeclined(body: String) {
-        #expect(Self.wireReply(body, Fixtures.handler) == nil)
+    func bodiesTheWireReaderCannotBeSureOf_areDeclined(body: String) throws {
+        let requests = try CheckedRequests()
+        #expect(try Self.wireReply(body, Fixtures.handler, requests) == nil)
     }
 
     @Test func whitespaceAndMemberOrder_doNotMatter() throws {
+        let requests = try CheckedRequests()
         let spaced = " " + Self.found().replacingOccurrences(of: #",""#, with: " ,\n\t\"")
             .replacingOccurrences(of: #"":"#, with: "\" : ") + "\n"
         let reordered = #"{"updated":"2025-10-09T05:30:00Z","station":\#(Self.station),"outcome":"found","#
             + #""fuel":"b7","pricePence":139.9,"distanceMiles":2.3}"#
         for body in [spaced, reordered] {
-            let wire = try #require(Self.wireReply(body, Fixtures.handler), "\(body)")
+            let wire = try #require(try Self.wireReply(body, Fixtures.handler, requests), "\(body)")
             #expect(wire == Self.generalReply(body, Fixtures.handler))
         }
     }

@@ -18,26 +18,29 @@ extension RenderHandler {
 
     /// The reply rendered from the wire, or nil when `renderWire` declines the request.
     func wireReply(to request: IncomingRequest) -> ReplyServer.Outcome? {
-        guard let range = request.bodyRange else { return nil }
         var scratch = TextScratch(capacity: Self.scratchCapacity)
-        let body: WireReplyBody? = request.payload.withUnsafeBytes { raw in
-            guard let wire = WireRenderRequest(bytes: raw.bindMemory(to: UInt8.self), body: range) else { return nil }
-            return renderWire(wire, now: { Date() }, into: &scratch)
-        }
-        guard let body else { return nil }
+        guard let body = renderWire(request, now: { Date() }, into: &scratch) else { return nil }
         // The envelope around the body takes 31 bytes besides the id.
         return request.reply(capacity: body.json.count + 32) { out in body.write(to: &out, from: scratch) }
     }
 
-    /// The reply body's JSON for the request body at `range` of checked JSON `bytes`, rendered
-    /// from the wire at `now` (when the request has no time of its own); nil when declined.
-    func wireReplyJSON(_ bytes: UnsafeBufferPointer<UInt8>, body range: Range<Int>, now: Date) -> [UInt8]? {
-        guard let wire = WireRenderRequest(bytes: bytes, body: range) else { return nil }
+    /// The reply body's JSON for `request`, rendered from the wire at `now` (when the request has
+    /// no time of its own); nil when declined.
+    func wireReplyJSON(to request: IncomingRequest, now: Date) -> [UInt8]? {
         var scratch = TextScratch(capacity: Self.scratchCapacity)
-        guard let body = renderWire(wire, now: { now }, into: &scratch) else { return nil }
+        guard let body = renderWire(request, now: { now }, into: &scratch) else { return nil }
         var out = JSONWriter(capacity: body.json.count)
         body.write(to: &out, from: scratch)
         return out.bytes
+    }
+
+    /// The body of `request` read from the members its check found and rendered; nil when declined.
+    private func renderWire(_ request: IncomingRequest, now: () -> Date,
+                            into scratch: inout TextScratch) -> WireReplyBody? {
+        guard let wire = WireRenderRequest(request) else { return nil }
+        return request.payload.withUnsafeBytes { raw in
+            renderWire(wire, bytes: raw.bindMemory(to: UInt8.self), now: now, into: &scratch)
+        }
     }
 
     /// Enough for a render with a long station name (a longer one makes the scratch grow).

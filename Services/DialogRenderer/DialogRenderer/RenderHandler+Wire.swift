@@ -7,10 +7,10 @@ import Messages
 /// does and declines (nil) the rest: anything it is not sure of, and every request that fails a
 /// check, whose error the general path gives.
 extension RenderHandler {
-    func renderWire(_ body: WireRenderRequest, now clockNow: () -> Date,
+    /// `bytes` are the request's payload, where `body`'s ranges are.
+    func renderWire(_ body: WireRenderRequest, bytes: UnsafeBufferPointer<UInt8>, now clockNow: () -> Date,
                     into scratch: inout TextScratch) -> WireReplyBody? {
         guard let outcome = body.outcome, body.hasRequiredFields else { return nil }
-        let bytes = body.bytes
         let uses = DialogOutcome.factSlotMasks[outcome.index]
         func needs(_ slot: Slot) -> Bool { uses & 1 << UInt32(slot.rawValue) != 0 }
         var input = RenderInput(outcome: outcome)

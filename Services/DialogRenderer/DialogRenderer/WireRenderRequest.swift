@@ -1,13 +1,16 @@
 import Foundation
 import Messages
+import ServiceKit
 
-/// A `dialog.render` body read in place from request bytes `StrictJSON` has checked: where its
-/// texts are and what its numbers and times are, with no `String` made.
+/// A `dialog.render` body read in place from the members the request's strict check found:
+/// where its texts are and what its numbers and times are, with no `String` made and no second
+/// walk over its bytes. Ranges count from the payload's first byte.
 ///
-/// It reads the bodies the router sends: each known key once, written without escapes, strings
-/// without escapes, no other keys. Anything else is declined (`take` returns false) and the
-/// request goes through `RenderRequest`, whose reader and checks give the reply or the error.
-/// What it accepts, it reads to the values `RenderRequest(json:)` reads.
+/// It reads the bodies the router sends: each known key once, strings without escapes, no other
+/// keys. Anything else is declined (nil) and the request goes through `RenderRequest`, whose
+/// reader and checks give the reply or the error. What it accepts, it reads to the values
+/// `RenderRequest(json:)` reads. (A key is matched by its text with escapes resolved, as the
+/// decoder the general path then uses matches it.)
 struct WireRenderRequest {
     /// The body's fields, one bit each.
     enum Field: Int, CaseIterable {
@@ -31,7 +34,6 @@ struct WireRenderRequest {
         }
     }
 
-    let bytes: UnsafeBufferPointer<UInt8>
     /// The fields met so far (a second one declines the body), and those with a value (not `null`).
     private var seen: UInt32 = 0
     private var given: UInt32 = 0
@@ -48,53 +50,38 @@ struct WireRenderRequest {
     private(set) var unit: DistanceUnit?
     private(set) var word: Range<Int>?
 
-    /// Reads the body object at `range` of checked JSON `bytes`; nil declines it.
-    init?(bytes: UnsafeBufferPointer<UInt8>, body range: Range<Int>) {
-        self.bytes = bytes
-        let end = range.upperBound
-        var index = CheckedJSONScan.skipWhitespace(bytes, range.lowerBound, end)
-        guard index < end, bytes[index] == UInt8(ascii: "{") else { return nil }
-        index += 1
-        while true {
-            index = CheckedJSONScan.skipWhitespace(bytes, index, end)
-            guard index < end else { return nil }
-            if bytes[index] == UInt8(ascii: "}") { return }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                continue
+    /// Reads the body of `request` (whose frame `StrictJSON` has checked); nil declines it.
+    init?(_ request: borrowing IncomingRequest) {
+        guard request.bodyRange != nil else { return nil }
+        var stationObject: Range<Int>?
+        do {
+            let isObject = try request.forEachBodyMember { bytes, key, value throws(JSONUnreadable) in
+                guard let field = Self.field(key) else { throw JSONUnreadable() }
+                switch bytes[value.lowerBound] {
+                case UInt8(ascii: "{"):
+                    // Read once all members are known (declined the same, whatever the order).
+                    guard field == .station, take(.station, given: true) else { throw JSONUnreadable() }
+                    stationObject = value
+                case UInt8(ascii: "["):
+                    throw JSONUnreadable()
+                default:
+                    guard take(field, bytes, value) else { throw JSONUnreadable() }
+                }
             }
-            guard let key = CheckedJSONScan.key(bytes, at: index, end), let field = Self.field(bytes, key.text) else {
-                return nil
-            }
-            let valueStart = key.valueStart
-            guard valueStart < end else { return nil }
-            let valueEnd: Int
-            var text: Range<Int>?  // a string's text between its quotes, when it has no escapes
-            switch bytes[valueStart] {
-            case UInt8(ascii: "\""):
-                let string = CheckedJSONScan.endOfString(bytes, valueStart, end)
-                valueEnd = string.end
-                if !string.hasEscape { text = (valueStart + 1)..<(valueEnd - 1) }
-            case UInt8(ascii: "{"):
-                guard field == .station, let read = WireStation.read(bytes, at: valueStart, end) else { return nil }
-                station = read.station
-                index = read.end
-                guard take(.station, given: true) else { return nil }
-                continue
-            case UInt8(ascii: "["):
-                return nil
-            default:
-                valueEnd = CheckedJSONScan.endOfNumber(bytes, valueStart, end)
-            }
-            guard take(field, valueStart..<valueEnd, text: text) else { return nil }
-            index = valueEnd
+            guard isObject else { return nil }
+        } catch {
+            return nil
+        }
+        if let stationObject {
+            guard let station = WireStation(request, object: stationObject) else { return nil }
+            self.station = station
         }
     }
 
-    /// Reads one member's value (`text`: a string's, when it has no escapes); false declines the body.
-    private mutating func take(_ field: Field, _ range: Range<Int>, text: Range<Int>?) -> Bool {
+    /// Reads one member's value that is not an object or array; false declines the body.
+    private mutating func take(_ field: Field, _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         if field != .outcome && JSONObjectReader.isNull(bytes, range) { return take(field, given: false) }
-        return read(field, range, text: text) && take(field, given: true)
+        return read(field, bytes, range) && take(field, given: true)
     }
 
     /// Notes a member (false when it was met before) and whether it has a value.
@@ -107,7 +94,9 @@ struct WireRenderRequest {
     }
 
     /// Reads a value that is not `null`; false when it is not one this reader takes.
-    private mutating func read(_ field: Field, _ range: Range<Int>, text: Range<Int>?) -> Bool {
+    private mutating func read(_ field: Field, _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        // A string's text between its quotes, when it has no escapes.
+        var text: Range<Int>? { WireValues.plainText(bytes, range) }
         switch field {
         case .outcome:
             outcome = text.flatMap { Self.outcome(bytes, $0) }
@@ -123,12 +112,11 @@ struct WireRenderRequest {
             return word != nil
         case .unit:
             unit = text.flatMap { text in
-                CheckedJSONScan.equals(bytes, text, "miles") ? .miles
-                    : CheckedJSONScan.equals(bytes, text, "km") ? .km : nil
+                WireValues.equals(bytes, text, "miles") ? .miles : WireValues.equals(bytes, text, "km") ? .km : nil
             }
             return unit != nil
         case .station:
-            return false  // an object, read where it starts
+            return false  // an object, read with `WireStation`
         case .now:
             now = WireValues.date(bytes, range)
             return now != nil
@@ -165,27 +153,27 @@ struct WireRenderRequest {
         return masks
     }()
 
-    private static func field(_ bytes: UnsafeBufferPointer<UInt8>, _ key: Range<Int>) -> Field? {
-        func named(_ name: StaticString, _ field: Field) -> Field? {
-            CheckedJSONScan.equals(bytes, key, name) ? field : nil
-        }
-        switch key.count {
-        case 3: return named("now", .now)
-        case 4: return named("fuel", .fuel) ?? named("unit", .unit) ?? named("word", .word)
-        case 6: return named("locale", .locale)
-        case 7: return named("outcome", .outcome) ?? named("station", .station) ?? named("updated", .updated)
-        case 10: return named("pricePence", .pricePence)
-        case 11: return named("radiusMiles", .radiusMiles)
-        case 13: return named("distanceMiles", .distanceMiles)
-        default: return nil
-        }
+    /// The field a key names (most common first), nil for any other key.
+    private static func field(_ key: JSONObjectReader.RawKey) -> Field? {
+        if key.matches("outcome") { return .outcome }
+        if key.matches("station") { return .station }
+        if key.matches("pricePence") { return .pricePence }
+        if key.matches("distanceMiles") { return .distanceMiles }
+        if key.matches("updated") { return .updated }
+        if key.matches("fuel") { return .fuel }
+        if key.matches("now") { return .now }
+        if key.matches("locale") { return .locale }
+        if key.matches("unit") { return .unit }
+        if key.matches("radiusMiles") { return .radiusMiles }
+        if key.matches("word") { return .word }
+        return nil
     }
 
     /// The outcome a string names: the two that carry stations matched in place, the others
     /// through `DialogOutcome(rawValue:)`.
     private static func outcome(_ bytes: UnsafeBufferPointer<UInt8>, _ text: Range<Int>) -> DialogOutcome? {
-        if CheckedJSONScan.equals(bytes, text, "found") { return .found }
-        if CheckedJSONScan.equals(bytes, text, "directions") { return .directions }
+        if WireValues.equals(bytes, text, "found") { return .found }
+        if WireValues.equals(bytes, text, "directions") { return .directions }
         return DialogOutcome(rawValue: String(decoding: UnsafeBufferPointer(rebasing: bytes[text]), as: UTF8.self))
     }
 }

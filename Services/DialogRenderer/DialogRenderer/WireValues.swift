@@ -1,9 +1,26 @@
 import Foundation
 import Messages
 
-/// Numbers and times of a body read from the wire, to exactly the values `JSONSlice` reads
-/// (the reading of `RenderRequest(json:)`), or nil where that reading fails.
+/// Texts, numbers and times of a body read from the wire: texts as ranges of the bytes, numbers
+/// and times to exactly the values `JSONSlice` reads (the reading of `RenderRequest(json:)`), or
+/// nil where that reading fails.
 enum WireValues {
+    /// Where the text between the quotes of the string value at `range` is, when the string is
+    /// written without escapes (its text is then exactly its UTF-8); nil for any other value.
+    static func plainText(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int>? {
+        guard range.count >= 2, bytes[range.lowerBound] == UInt8(ascii: "\""), let base = bytes.baseAddress else {
+            return nil
+        }
+        let text = (range.lowerBound + 1)..<(range.upperBound - 1)
+        return memchr(base + text.lowerBound, Int32(UInt8(ascii: "\\")), text.count) == nil ? text : nil
+    }
+
+    /// Whether the bytes at `range` are `name`'s.
+    static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ name: StaticString) -> Bool {
+        guard range.count == name.utf8CodeUnitCount, let base = bytes.baseAddress else { return false }
+        return memcmp(base + range.lowerBound, name.utf8Start, range.count) == 0
+    }
+
     static func double(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Double? {
         if let value = exactDecimal(bytes, range) { return value }
         return try? JSONSlice(bytes: bytes, range: range).double()

@@ -14,12 +14,19 @@ public struct JSONObjectReader {
         /// resolved once, however many names it is compared with.
         @usableFromInline let resolved: String?
 
-        /// The key whose text (between its quotes) is at `range` in `bytes`.
+        /// The key whose text (between its quotes) is at `range` in `bytes`. Inlinable: every hand
+        /// reader makes one per member.
+        @inlinable
         public init(bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>, hasEscape: Bool) {
             self.bytes = bytes
             self.range = range
-            let quoted = (range.lowerBound - 1)..<(range.upperBound + 1)
-            resolved = hasEscape ? JSONObjectReader.string(bytes, quoted) ?? "" : nil
+            resolved = hasEscape ? Self.resolve(bytes, range) : nil
+        }
+
+        /// The text at `range` with its escapes resolved.
+        @usableFromInline
+        static func resolve(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+            JSONObjectReader.string(bytes, (range.lowerBound - 1)..<(range.upperBound + 1)) ?? ""
         }
 
         /// Whether the text holds an escape.
