@@ -62,11 +62,6 @@ public final class LocationStore {
     let deletePreferences: Statement
     /// Every user with a preferences row (and some without): the others' reads skip the query.
     var preferencesFilter: PreferencesFilter
-    /// A batch's transaction statements, compiled once (`Database.begin` and `commit` compile
-    /// theirs on every call).
-    private let beginBatchTransaction: Statement
-    private let commitBatchTransaction: Statement
-    private let rollbackBatchTransaction: Statement
 
     /// Opens (creating the directory and file if missing), migrates and empties the WAL.
     public init(directory: URL) throws {
@@ -111,9 +106,6 @@ public final class LocationStore {
             """, persistent: true)
         deletePreferences = try database.prepare("DELETE FROM preferences WHERE user_id = ?1", persistent: true)
         preferencesFilter = try Self.preferencesFilter(of: database)
-        beginBatchTransaction = try database.prepare("BEGIN IMMEDIATE", persistent: true)
-        commitBatchTransaction = try database.prepare("COMMIT", persistent: true)
-        rollbackBatchTransaction = try database.prepare("ROLLBACK", persistent: true)
     }
 
     /// Closes the database; later calls throw. Also happens on deinit.
@@ -135,20 +127,16 @@ public final class LocationStore {
     /// True while a transaction is open.
     var isInTransaction: Bool { database.isInTransaction }
 
-    /// Opens the transaction a batch of puts writes in (`BEGIN IMMEDIATE`); throws when one is open.
+    /// Opens the transaction a batch of puts writes in (`BEGIN IMMEDIATE`, a statement the
+    /// connection keeps compiled); throws when one is open.
     func beginBatch() throws {
-        try beginBatchTransaction.run()
+        try database.begin()
     }
 
-    /// Commits the batch's transaction; when that fails, rolls it back (unless SQLite already
-    /// did) and rethrows, so nothing of the batch is stored.
+    /// Commits the batch's transaction; when that fails, it is rolled back (unless SQLite already
+    /// did) and the error rethrown, so nothing of the batch is stored.
     func commitBatch() throws {
-        do {
-            try commitBatchTransaction.run()
-        } catch {
-            if database.isInTransaction { try? rollbackBatchTransaction.run() }
-            throw error
-        }
+        try database.commit()
     }
 
     // MARK: - Locations
