@@ -92,6 +92,7 @@ let package = Package(
         .testTarget(name: "PriceIngestTests",
                     dependencies: ["PriceIngest", "FeedParsing", "SQLite", "Messages", "ServiceTesting", "TestSupport"],
                     path: "Tests/PriceIngestTests"),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "CSQLite", "TestSupport"], path: "Tests/SQLiteTests"),
         .testTarget(name: "FuelLookupTests", dependencies: ["FuelLookup", "Messages", "SampleFeeds", "TestSupport"],
                     path: "Tests/FuelLookupTests"),
         .testTarget(name: "LocationCacheTests",

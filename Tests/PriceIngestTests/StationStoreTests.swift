@@ -2,6 +2,7 @@ import Foundation
 import Messages
 import PriceIngest
 import SQLite
+import TestSupport
 import Testing
 
 struct StationStoreTests {

@@ -1,15 +1,6 @@
 import Foundation
 import Messages
 
-/// Runs `body` with a fresh, unique directory under the system temp directory, removed afterwards.
-func withTemporaryDirectory<Result>(_ body: (URL) throws -> Result) throws -> Result {
-    let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("PriceIngestStoreTests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    return try body(directory)
-}
-
 /// Stations built for the store tests: varied enough to catch a column mix-up.
 enum StoreFixtures {
     /// A time with a fractional part, to prove dates round-trip bit for bit.

@@ -1,11 +1,12 @@
 import Foundation
 import SQLite
+import TestSupport
 import Testing
 
 /// The SQLite wrapper's reuse of statements: the bytes of text and blob bindings (owned by the
 /// statement, which SQLite reads in place) and the connection's kept transaction statements.
 /// (`DatabaseTests` covers the rest of the wrapper.)
-struct SQLiteTests {
+struct SQLiteWrapperTests {
     func open(_ directory: URL, _ name: String = "test.sqlite", busyTimeout: Int32 = 5_000) throws -> Database {
         try Database(path: directory.appendingPathComponent(name).path, busyTimeoutMilliseconds: busyTimeout)
     }

@@ -1,9 +1,10 @@
 import Foundation
 import SQLite
+import TestSupport
 import Testing
 
 /// Transactions run through statements the connection compiles once and keeps.
-extension SQLiteTests {
+extension SQLiteWrapperTests {
     private func count(_ database: Database, _ table: String = "t") throws -> Int {
         try database.prepare("SELECT count(*) FROM \(table)").firstRow { $0.int(at: 0) } ?? -1
     }
