@@ -9,20 +9,27 @@ public enum FuelCode: String, Codable, Sendable, CaseIterable, Hashable, Compara
     /// Super (premium) diesel.
     case sdv = "SDV"
 
-    /// Parses a fuel code, ignoring ASCII case ("b7", "B7"); compares bytes, so no uppercased copy
-    /// is made (it is read on every lookup).
+    /// Parses a fuel code, ignoring ASCII case ("b7", "B7"). Compares bytes: no uppercased copy
+    /// and no string switch (it is read on every lookup).
     public init?(code: String) {
-        for fuel in Self.allCases where Self.equalIgnoringASCIICase(code.utf8, fuel.rawValue.utf8) {
-            self = fuel
-            return
-        }
-        return nil
+        var text = code
+        guard let fuel = text.withUTF8(Self.parse) else { return nil }
+        self = fuel
     }
 
-    private static func equalIgnoringASCIICase(_ given: String.UTF8View, _ upper: String.UTF8View) -> Bool {
-        guard given.count == upper.count else { return false }
-        return zip(given, upper).allSatisfy { byte, expected in
-            byte == expected || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") && byte - 32 == expected)
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> FuelCode? {
+        func upper(_ position: Int) -> UInt8 {
+            let byte = bytes[position]
+            return byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 32 : byte
+        }
+        switch bytes.count {
+        case 2 where upper(0) == UInt8(ascii: "E") && bytes[1] == UInt8(ascii: "5"): return .e5
+        case 2 where upper(0) == UInt8(ascii: "B") && bytes[1] == UInt8(ascii: "7"): return .b7
+        case 3 where upper(0) == UInt8(ascii: "E") && bytes[1] == UInt8(ascii: "1") && bytes[2] == UInt8(ascii: "0"):
+            return .e10
+        case 3 where upper(0) == UInt8(ascii: "S") && upper(1) == UInt8(ascii: "D") && upper(2) == UInt8(ascii: "V"):
+            return .sdv
+        default: return nil
         }
     }
 
