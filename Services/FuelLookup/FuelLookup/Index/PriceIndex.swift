@@ -1,5 +1,6 @@
 import Foundation
 import Messages
+import Synchronization
 
 /// An immutable spatial index of stations and their prices, answering "cheapest fuel near here"
 /// and "nearest station" exactly (the same answer as measuring every station) in time that grows
@@ -8,6 +9,11 @@ import Messages
 /// Build a new index off the serving thread and swap the reference: nothing in it ever changes.
 /// Only stations with a usable `location` are indexed; when ids repeat, the last record wins.
 public final class PriceIndex: Sendable {
+    /// Which index this is, unique in the process (from 1): what caches keyed to one index
+    /// compare, instead of holding a weak reference (which would move every retain and release
+    /// of the index to the slower side-table path).
+    let serial: UInt64
+    private static let serials = Atomic<UInt64>(0)
     /// The input station arrays (shared, not copied).
     private let stations: StationGroups
     private let records: [StationRecord]
@@ -22,6 +28,7 @@ public final class PriceIndex: Sendable {
 
     /// An index over several arrays (one per retailer) without concatenating them first.
     public init(stationGroups input: StationGroups) {
+        serial = Self.serials.wrappingAdd(1, ordering: .relaxed).newValue
         let contents = IndexContents(input)
         stations = contents.stations
         records = contents.records

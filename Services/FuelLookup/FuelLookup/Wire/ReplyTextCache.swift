@@ -9,9 +9,9 @@ import Messages
 /// the serving loop's thread, like the socket.
 final class ReplyTextCache {
     let capacityBytes: Int
-    /// The index the text belongs to (weak: a replaced index is not kept alive by its text, and
-    /// an address reused by a later index can never be mistaken for it).
-    private weak var index: PriceIndex?
+    /// The `serial` of the index the text belongs to (0: none yet). A serial, not a reference:
+    /// a replaced index is not kept alive by its text, and no later index can be mistaken for it.
+    private var indexSerial: UInt64 = 0
     /// Per station rank: where its text lies in `bytes` (one entry, so one cache line to read).
     private var spans: [Span] = []
     private var bytes: [UInt8] = []
@@ -32,7 +32,7 @@ final class ReplyTextCache {
 
     /// Appends the reply text of `match` to `out`, writing it into the cache first if needed.
     func write(_ ranked: RankedMatch, of answerIndex: PriceIndex, into out: inout JSONWriter) {
-        if index !== answerIndex || Int(ranked.rank) >= spans.count { reset(for: answerIndex) }
+        if indexSerial != answerIndex.serial || Int(ranked.rank) >= spans.count { reset(for: answerIndex) }
         let rank = Int(ranked.rank)
         var span = spans[rank]
         if span.endPlusOne == 0 {
@@ -52,7 +52,7 @@ final class ReplyTextCache {
     }
 
     private func reset(for answerIndex: PriceIndex) {
-        index = answerIndex
+        indexSerial = answerIndex.serial
         spans = Array(repeating: Span(), count: answerIndex.count)
         bytes.removeAll(keepingCapacity: bytes.capacity <= capacityBytes)
     }
