@@ -17,6 +17,8 @@ public struct LookupRequest: Codable, Sendable {
     /// Only this retailer's feed (slug, case-insensitive).
     public var retailer: String?
 
+    /// Inlinable: fuel-lookup's hot path builds one per request.
+    @inlinable
     public init(fuel: String?, lat: Double, lng: Double, radiusMiles: Double? = nil, limit: Int? = nil,
                 maxAgeHours: Double? = nil, brand: String? = nil, retailer: String? = nil) {
         self.fuel = fuel

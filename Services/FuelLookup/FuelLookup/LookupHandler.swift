@@ -35,7 +35,7 @@ public struct LookupHandler: Sendable {
     }
 
     /// `cheapest` before it becomes a reply value: what the hot path writes straight to JSON.
-    public func cheapestAnswer(_ request: LookupRequest, now: Date = Date()) throws(ServiceError) -> LookupAnswer {
+    public func cheapestAnswer(_ request: borrowing LookupRequest, now: Date = Date()) throws(ServiceError) -> LookupAnswer {
         guard let code = request.fuel else { throw .badRequest("lookup.cheapest needs \"fuel\" (E10, E5, B7 or SDV)") }
         let fuel = try Self.fuel(code)
         let query = try Query(request, now: now)
@@ -47,7 +47,7 @@ public struct LookupHandler: Sendable {
     }
 
     /// `nearest` before it becomes a reply value.
-    public func nearestAnswer(_ request: LookupRequest, now: Date = Date()) throws(ServiceError) -> LookupAnswer {
+    public func nearestAnswer(_ request: borrowing LookupRequest, now: Date = Date()) throws(ServiceError) -> LookupAnswer {
         let fuel = try request.fuel.map { code throws(ServiceError) in try Self.fuel(code) }
         let query = try Query(request, now: now)
         try requireReady()
@@ -90,7 +90,7 @@ public struct LookupHandler: Sendable {
         let limit: Int
         let filter: LookupFilter
 
-        init(_ request: LookupRequest, now: Date) throws(ServiceError) {
+        init(_ request: borrowing LookupRequest, now: Date) throws(ServiceError) {
             guard request.lat.isFinite, (-90...90).contains(request.lat) else {
                 throw .badRequest("lat must be between -90 and 90")
             }

@@ -6,38 +6,40 @@ import ServiceKit
 /// a member of the wrong type is `bad_request` naming it (never quoting the value).
 enum LookupRequestReader {
     static func read(_ incoming: IncomingRequest) throws(ServiceError) -> LookupRequest {
-        var request = LookupRequest(fuel: nil, lat: .nan, lng: .nan)
-        var sawLat = false, sawLng = false
+        // Fields in locals, the request built once at the end: a request captured and filled in
+        // by the closure was copied whole twice per lookup.
+        var fuel: String?, brand: String?, retailer: String?
+        var lat: Double?, lng: Double?, radiusMiles: Double?, maxAgeHours: Double?
+        var limit: Int?
         let isObject = try incoming.forEachBodyMember { bytes, key, value throws(ServiceError) in
             guard !JSONObjectReader.isNull(bytes, value) else { return }
             if key.matches("lat") {
-                request.lat = try number(bytes, value, "lat")
-                sawLat = true
+                lat = try number(bytes, value, "lat")
             } else if key.matches("lng") {
-                request.lng = try number(bytes, value, "lng")
-                sawLng = true
+                lng = try number(bytes, value, "lng")
             } else if key.matches("fuel") {
-                request.fuel = try string(bytes, value, "fuel")
+                fuel = try string(bytes, value, "fuel")
             } else if key.matches("radiusMiles") {
-                request.radiusMiles = try number(bytes, value, "radiusMiles")
+                radiusMiles = try number(bytes, value, "radiusMiles")
             } else if key.matches("limit") {
-                let limit = try number(bytes, value, "limit")
-                guard limit == limit.rounded(), abs(limit) < 1e9 else {
+                let given = try number(bytes, value, "limit")
+                guard given == given.rounded(), abs(given) < 1e9 else {
                     throw .badRequest("limit must be a whole number")
                 }
-                request.limit = Int(limit)
+                limit = Int(given)
             } else if key.matches("maxAgeHours") {
-                request.maxAgeHours = try number(bytes, value, "maxAgeHours")
+                maxAgeHours = try number(bytes, value, "maxAgeHours")
             } else if key.matches("brand") {
-                request.brand = try string(bytes, value, "brand")
+                brand = try string(bytes, value, "brand")
             } else if key.matches("retailer") {
-                request.retailer = try string(bytes, value, "retailer")
+                retailer = try string(bytes, value, "retailer")
             }
         }
         guard isObject else { throw .badRequest("the body must be a JSON object") }
-        guard sawLat else { throw .badRequest("missing field \"lat\"") }
-        guard sawLng else { throw .badRequest("missing field \"lng\"") }
-        return request
+        guard let lat else { throw .badRequest("missing field \"lat\"") }
+        guard let lng else { throw .badRequest("missing field \"lng\"") }
+        return LookupRequest(fuel: fuel, lat: lat, lng: lng, radiusMiles: radiusMiles, limit: limit,
+                             maxAgeHours: maxAgeHours, brand: brand, retailer: retailer)
     }
 
     private static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ name: String)
