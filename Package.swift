@@ -99,7 +99,7 @@ let package = Package(
                     dependencies: ["LocationCache", "ServiceKit", "ServiceTesting", "Messages", "SQLite"],
                     path: "Tests/LocationCacheTests"),
         .testTarget(name: "DialogRendererTests",
-                    dependencies: ["DialogRenderer", "Messages", "ServiceKit", "ZeroMQ"],
+                    dependencies: ["DialogRenderer", "Messages", "ServiceKit", "ZeroMQ", "SampleFeeds"],
                     path: "Tests/DialogRendererTests"),
         .testTarget(name: "IntentRouterTests",
                     dependencies: ["IntentRouter", "ServiceKit", "ServiceTesting", "Messages", "ZeroMQ",

@@ -1,6 +1,7 @@
 @testable import DialogRenderer
 import Foundation
 import Messages
+import SampleFeeds
 import Testing
 
 /// The pieces the wire render is built from, each against what it stands in for: numbers as
@@ -15,7 +16,7 @@ struct WirePiecesTests {
 
     /// Decimal numbers of every size, with up to nine decimals, and a few without a short form.
     private static let numbers: [Double] = {
-        var generator = SplitMix(seed: 5)
+        var generator = SplitMix64(seed: 5)
         var numbers: [Double] = [0, -0.0, 1, -1, 0.1, 1e-4, -1e-4, 0.00009999, 0x1p53, 0x1p53 + 2, -0x1p53, 1e9,
                                  999_999_999.999999, 1e9 + 0.5, 1e-5, -1e-7, 1e15, 1e16, 123_456_789.123456,
                                  53.768681, -1.089549, 139.9, 151.89999999999998, 0.1 + 0.2, .pi, -.pi,

@@ -1,6 +1,7 @@
 @testable import DialogRenderer
 import Foundation
 import Messages
+import SampleFeeds
 import Testing
 
 /// Rendering straight from the wire gives, byte for byte, the reply JSON of the general path
@@ -50,7 +51,7 @@ struct WireRenderTests {
 
     /// Requests as the router sends them, over every outcome and many values.
     static func routerRequests(count: Int, seed: UInt64) -> [RenderRequest] {
-        var generator = SplitMix(seed: seed)
+        var generator = SplitMix64(seed: seed)
         func pick<T>(_ values: [T]) -> T { values[generator.next(in: 0...(values.count - 1))] }
         let names = ["Tesco Selby", "  Texaco Greenwich ", "Esso Tŷ Croes", "Sainsbury's Nine Elms", "\u{00A0}BP",
                      "Shell\u{2003}", "Asda 🚗", " ", "\u{3000}", "Tab\there", "Quote \"Q\"", "Back\\slash"]

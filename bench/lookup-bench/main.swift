@@ -1,6 +1,7 @@
 import Foundation
 import FuelLookup
 import Messages
+import SampleFeeds
 
 // lookup-bench: builds PriceIndex over synthetic, clustered UK-like station sets and times lookups.
 
@@ -57,17 +58,9 @@ struct Options {
     }
 }
 
-/// SplitMix64, so every run with one seed sees the same stations and queries.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// The bench's draws from SampleFeeds' SplitMix64, so every run with one seed sees the same
+/// stations and queries.
+extension SplitMix64 {
     mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
 
     mutating func gaussian() -> Double {
@@ -86,7 +79,7 @@ struct UKLandscape {
     /// Cumulative weights over `towns`.
     let cumulative: [Double]
 
-    init(rng: inout SplitMix, townCount: Int = 200) {
+    init(rng: inout SplitMix64, townCount: Int = 200) {
         var towns: [Town] = [], cumulative: [Double] = [], total = 0.0
         for rank in 1 ... townCount {
             let weight = 1 / pow(Double(rank), 1.1)
@@ -99,13 +92,13 @@ struct UKLandscape {
         self.cumulative = cumulative.map { $0 / total }
     }
 
-    static func uniform(_ rng: inout SplitMix) -> Coordinate {
+    static func uniform(_ rng: inout SplitMix64) -> Coordinate {
         Coordinate(lat: latitudes.lowerBound + rng.unit() * (latitudes.upperBound - latitudes.lowerBound),
                    lng: longitudes.lowerBound + rng.unit() * (longitudes.upperBound - longitudes.lowerBound))
     }
 
     /// A point drawn from the station distribution.
-    func sample(_ rng: inout SplitMix) -> Coordinate {
+    func sample(_ rng: inout SplitMix64) -> Coordinate {
         if rng.unit() < 0.1 { return Self.uniform(&rng) }
         let pick = rng.unit()
         var low = 0, high = cumulative.count - 1
@@ -124,7 +117,7 @@ let brands = ["Esso", "Shell", "BP", "Texaco", "Jet", "Tesco", "Asda", "Sainsbur
 let retailers = ["asda", "tesco", "sainsburys", "morrisons", "applegreen", "mfg", "rontec", "shell"]
 let epoch = Date(timeIntervalSinceReferenceDate: 780_000_000)
 
-func makeStations(count: Int, landscape: UKLandscape, rng: inout SplitMix) -> [Station] {
+func makeStations(count: Int, landscape: UKLandscape, rng: inout SplitMix64) -> [Station] {
     let fuels: [(FuelCode, Double, Double)] = [(.e10, 0.95, 1350), (.b7, 0.97, 1420), (.e5, 0.45, 1500),
                                                (.sdv, 0.2, 1580)]
     return (0 ..< count).map { index in
@@ -192,7 +185,7 @@ guard let options = Options.parse(Array(CommandLine.arguments.dropFirst())) else
     exit(0)
 }
 
-var landscapeRNG = SplitMix(state: options.seed)
+var landscapeRNG = SplitMix64(seed: options.seed)
 let landscape = UKLandscape(rng: &landscapeRNG)
 let radius = options.radiusMiles
 let columns = ["cheapest@stn", "cheapest@box", "nearest@stn", "nearest@box"]
@@ -203,7 +196,7 @@ print(padded("stations", 9) + padded("build s", 9) + padded("wall s", 8) + padde
       + padded("RSS MiB", 9) + columns.map { padded($0, 14) }.joined() + padded("found%", 8))
 var costs: [(size: Int, ns: [Double])] = []
 for size in options.sizes {
-    var rng = SplitMix(state: options.seed &+ UInt64(size))
+    var rng = SplitMix64(seed: options.seed &+ UInt64(size))
     let stations = makeStations(count: size, landscape: landscape, rng: &rng)
     var built: PriceIndex?
     let build = measure { built = PriceIndex(stations: stations) }

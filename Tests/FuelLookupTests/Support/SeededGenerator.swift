@@ -1,19 +1,10 @@
 import Foundation
+import SampleFeeds
 
-/// SplitMix64: a small, fast, seedable generator so every random test is reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
+/// SplitMix64 (from SampleFeeds): a small, fast, seedable generator so every random test is reproducible.
+typealias SeededGenerator = SplitMix64
 
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SplitMix64 {
     /// A normally distributed value (Box-Muller).
     mutating func gaussian() -> Double {
         let u = Double.random(in: Double.ulpOfOne ..< 1, using: &self)
