@@ -127,10 +127,17 @@ extension Socket {
         return value
     }
 
+    /// A duration in libzmq's whole milliseconds, rounded up: a wait of 0.4 ms is 1 ms, not 0
+    /// (which libzmq takes as "do not wait", so a loop polling until a timer is due would spin
+    /// through its last millisecond). Nothing or less is 0; nil is `forever`.
     static func milliseconds(_ duration: Duration?, forever: Int32 = -1) -> Int32 {
         guard let duration else { return forever }
+        guard duration > .zero else { return 0 }
         let (seconds, attoseconds) = duration.components
-        return Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+        guard seconds < Int64(Int32.max / 1000) else { return .max }
+        let perMillisecond: Int64 = 1_000_000_000_000_000
+        let started = attoseconds % perMillisecond == 0 ? 0 : 1
+        return Int32(seconds * 1000 + attoseconds / perMillisecond) + Int32(started)
     }
 
     static func duration(fromMilliseconds value: Int32) -> Duration? {
