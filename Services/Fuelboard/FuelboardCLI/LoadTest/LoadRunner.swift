@@ -134,7 +134,7 @@ struct LoadRunner {
                     nextOpenLoopSend += interval
                 }
             }
-            let wait: Duration = interval == nil ? .milliseconds(100) : max(.zero, nextOpenLoopSend - .now)
+            let wait: Duration = interval == nil ? .milliseconds(100) : Self.sleepBeforeSend(nextOpenLoopSend - .now)
             let ready = try poller.poll(timeout: min(wait, .milliseconds(100)))
             if !ready.isEmpty {
                 while try receiveOne() {}
@@ -156,6 +156,14 @@ struct LoadRunner {
         if min(ContinuousClock.now, end) >= nextSecond { closeSecond() }
         result.elapsed = min(ContinuousClock.now, end) - measureFrom
         return result
+    }
+
+    /// How long the open loop may sleep in a poll when the next send is `gap` away: the whole
+    /// milliseconds of it (a poll waits in whole milliseconds, rounded up, so a fraction would
+    /// make the send late). Through the last fraction the loop polls without waiting.
+    static func sleepBeforeSend(_ gap: Duration) -> Duration {
+        guard gap >= .milliseconds(1) else { return .zero }
+        return .milliseconds(Int64(gap / .milliseconds(1)))
     }
 
     /// Reads the id, `ok` and error code from a reply without decoding it (the generator must
