@@ -46,6 +46,20 @@ struct LoadTestCommandTests {
         #expect(ordered.count == 5 && ordered == ordered.sorted() && ordered[0] > 0, "\(latency)")
     }
 
+    @Test func closedLoop_withAWarmUp_countsItApart_andReportsTheGeneratorsCPU() throws {
+        let stack = try Self.loadedStack()
+        let (status, output) = try Self.run(stack, ["--concurrency", "4", "--duration", "1s", "--warmup", "1s",
+                                                    "--points", "stations", "--json"])
+        #expect(status == 0, "\(output.suffix(600))")
+        let report = try Self.report(output)
+        #expect((report["warmupRequests"] as? Int ?? 0) > 0, "\(report)")
+        #expect((report["requests"] as? Int ?? 0) > 0)
+        // One busy generator thread and its I/O thread: more than nothing, at most two cores.
+        let cpu = try #require(report["generatorCpuSeconds"] as? Double)
+        let seconds = try #require(report["seconds"] as? Double)
+        #expect(cpu > 0 && cpu <= 2 * seconds + 0.1, "generator CPU \(cpu) s over \(seconds) s")
+    }
+
     @Test func openLoop_atAFixedRate_sendsAboutThatRate_andDrawsAChart() throws {
         let stack = try Self.loadedStack()
         let chart = FileManager.default.temporaryDirectory.appendingPathComponent("loadtest-\(UUID().uuidString).svg")

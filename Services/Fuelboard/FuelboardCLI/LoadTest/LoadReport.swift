@@ -25,6 +25,10 @@ struct LoadReport: Codable {
     var errorsByCode: [String: Int]
     var invalidReplies: Int
     var timeouts: Int
+    /// Replies to requests sent during the warm-up, not counted in `requests`.
+    var warmupRequests: Int
+    /// The load generator's own CPU time while it measured (all its threads), in seconds.
+    var generatorCpuSeconds: Double?
     var perSecond: [LoadRunner.Second]
     /// (percentile, µs) pairs for the distribution chart.
     var distribution: [[Double]]
@@ -47,9 +51,22 @@ struct LoadReport: Codable {
         errorsByCode = result.errorsByCode
         invalidReplies = result.invalidReplies
         timeouts = result.timeouts
+        warmupRequests = result.warmupCompleted
+        generatorCpuSeconds = result.generatorCPU.map {
+            ((Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18) * 1000).rounded() / 1000
+        }
         perSecond = result.seconds
         distribution = [0.0, 0.5, 0.75, 0.9, 0.95, 0.99, 0.995, 0.999, 0.9999, 1.0].map { [$0 * 100, histogram.quantile($0)] }
     }
+
+    /// The generator's CPU time over the run's: 1.0 is one core kept busy.
+    var generatorCores: Double? {
+        guard let generatorCpuSeconds, seconds > 0 else { return nil }
+        return generatorCpuSeconds / seconds
+    }
+
+    /// Past this share of a core, the generator's own thread may be the bottleneck.
+    static let busyGenerator = 0.9
 
     var failed: Bool { invalidReplies > 0 || timeouts > 0 || !errorsByCode.isEmpty }
 
@@ -66,6 +83,11 @@ struct LoadReport: Codable {
         let errors = errorsByCode.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
         lines.append("errors      " + (errors.isEmpty ? "none" : errors.joined(separator: ", ")))
         lines.append("invalid     \(invalidReplies) replies failed validation, \(timeouts) timed out")
+        if let cores = generatorCores {
+            let warning = rate != nil ? ", with its polls between sends"
+                : cores >= Self.busyGenerator ? ": near a whole core, it may be what limits the rate" : ""
+            lines.append(String(format: "generator   %.2f of a core (its own CPU time over the run)", cores) + warning)
+        }
         return lines.joined(separator: "\n")
     }
 }

@@ -33,7 +33,11 @@ struct LoadRunner {
         var invalidReplies = 0
         var timeouts = 0
         var completed = 0
+        /// Replies to requests sent during the warm-up (not in the figures above).
+        var warmupCompleted = 0
         var elapsed: Duration = .zero
+        /// The generator's own CPU time (all its threads) while it measured.
+        var generatorCPU: Duration?
         var seconds: [Second] = []
     }
 
@@ -105,6 +109,8 @@ struct LoadRunner {
                     result.errorsByCode[code ?? "unreadable", default: 0] += 1
                     secondErrors += 1
                 }
+            } else {
+                result.warmupCompleted += 1
             }
             if interval == nil && received < end { try send(intended: nil) }
             return true
@@ -125,8 +131,10 @@ struct LoadRunner {
         if interval == nil {
             for _ in 0..<settings.concurrency { try send(intended: nil) }
         }
+        var cpuAtMeasureStart: Duration?
         while true {
             let now = ContinuousClock.now
+            if cpuAtMeasureStart == nil && now >= measureFrom { cpuAtMeasureStart = ProcessCPU.used() }
             if now >= end || (settings.maxRequests.map { result.completed >= $0 } ?? false) { break }
             if let interval {
                 while nextOpenLoopSend <= now {
@@ -155,6 +163,7 @@ struct LoadRunner {
         // The last whole second ends with the run: the loop stops at `end` before it sees that.
         if min(ContinuousClock.now, end) >= nextSecond { closeSecond() }
         result.elapsed = min(ContinuousClock.now, end) - measureFrom
+        if let cpuAtMeasureStart, let used = ProcessCPU.used() { result.generatorCPU = used - cpuAtMeasureStart }
         return result
     }
 

@@ -1,0 +1,43 @@
+@testable import FuelboardCLI
+import Testing
+
+/// The report says how busy the load generator itself was, and warns in a closed loop when it
+/// kept a whole core busy (then it, not the server, may be what limits the rate).
+struct LoadReportGeneratorTests {
+    private static func report(cpu: Duration?, over elapsed: Duration, rate: Double? = nil) -> LoadReport {
+        var settings = LoadRunner.Settings(endpoint: "tcp://127.0.0.1:1")
+        settings.rate = rate
+        var result = LoadRunner.Result()
+        result.completed = 1000
+        result.warmupCompleted = 250
+        result.elapsed = elapsed
+        result.generatorCPU = cpu
+        let plan = LoadPlan(target: .lookup, bodies: [[]], typeName: "lookup.cheapest")
+        return LoadReport(settings: settings, plan: plan, result: result)
+    }
+
+    @Test func reportsTheGeneratorsShareOfACoreAndTheWarmUpApart() {
+        let report = Self.report(cpu: .milliseconds(800), over: .seconds(2))
+        #expect(report.generatorCpuSeconds == 0.8)
+        #expect(report.warmupRequests == 250 && report.requests == 1000)
+        #expect(report.text.contains("generator   0.40 of a core"))
+        #expect(!report.text.contains("limits the rate"))
+    }
+
+    @Test func aClosedLoopGeneratorNearAWholeCore_isCalledAPossibleLimit() {
+        let report = Self.report(cpu: .milliseconds(1900), over: .seconds(2))
+        #expect(report.text.contains("0.95 of a core"))
+        #expect(report.text.contains("may be what limits the rate"))
+    }
+
+    @Test func anOpenLoopGenerator_isNotCalledALimit_itPollsBetweenSends() {
+        let report = Self.report(cpu: .milliseconds(2400), over: .seconds(2), rate: 20_000)
+        #expect(report.text.contains("1.20 of a core"))
+        #expect(report.text.contains("with its polls between sends"))
+        #expect(!report.text.contains("limits the rate"))
+    }
+
+    @Test func withoutAReading_thereIsNoGeneratorLine() {
+        #expect(!Self.report(cpu: nil, over: .seconds(2)).text.contains("generator"))
+    }
+}
