@@ -132,6 +132,11 @@ def notes(options, router_reason):
         "Handling per lookup is fuel-lookup's own time per request (decode, index, encode) from sys.stats, "
         "without the network; 'lookup cost' compares it at 1M and 10k stations (1 in flight).",
         "Peak RSS is VmHWM after the set was loaded and measured (index builds during ingest included).",
+        "CPU per request is each process's CPU time (all threads, from /proc) over the run at 50 in flight "
+        "of the best round, divided by its replies; the load generator measures its own. With both cores busy, "
+        "throughput goes as the inverse of the CPU a request takes all told, so 'if the router cost 0' (a "
+        "lookup's CPU all told over an ask's without intent-router) is about the highest router / lookup ratio "
+        "these backends and this load generator allow, whatever the router does.",
     ]
     if router_reason:
         lines.append(f"assistant path not measured: {router_reason}")

@@ -32,4 +32,5 @@ def loadtest(binaries, target, endpoint, concurrency, seconds, warmup, points_en
             f"timeouts {report.get('timeouts')})")
     return {"throughput": report["throughput"], "p50Micros": latency["p50"], "p90Micros": latency["p90"],
             "p99Micros": latency["p99"], "maxMicros": latency["max"], "requests": report["requests"],
-            "failures": failures, "errorsByCode": report.get("errorsByCode", {})}
+            "failures": failures, "errorsByCode": report.get("errorsByCode", {}),
+            "warmupRequests": report.get("warmupRequests", 0), "generatorCpuSeconds": report.get("generatorCpuSeconds")}

@@ -5,7 +5,7 @@ import time
 
 import wire
 from loadtest import loadtest
-from procs import Service, pinned, say
+from procs import Service, cpu_seconds, pinned, say
 from redisgeo import density
 from stack import AssistantStack, LookupStack
 
@@ -44,6 +44,8 @@ def measure_set(name, feeds_dir, run_dir, binaries, redis, options):
             targets["router"] = start_assistant(name, assistant, run_dir, binaries, stack.lookup_endpoint)
             if not targets["router"]:
                 result["router"] = {"skipped": "the assistant path did not start (see the progress lines)"}
+            targets["router_pids"] = {"fuel-lookup": stack.lookup.pid,
+                                      **{service.name: service.pid for service in assistant.services()}}
         else:
             result["router"] = {"skipped": options.router_skip_reason}
 
@@ -69,13 +71,16 @@ def one_round(name, number, targets, redis, binaries, options):
     tag = f"[{name}] round {number + 1}/{options.rounds}:"
     figures = {}
 
-    def drive(key, target, endpoint, concurrency, server_pid=None, pin=options.pin):
+    def drive(key, target, endpoint, concurrency, server_pid=None, pin=options.pin, cpu_of=None):
         before = wire.service_latency(targets["lookup"]) if key.startswith("lookup") else None
+        cpu_before = {name: cpu_seconds(pid) for name, pid in (cpu_of or {}).items()}
         with pinned([server_pid] if server_pid else [], pin) as cpus:
             run = loadtest(binaries, target, endpoint, concurrency, options.seconds, options.warmup,
                            targets["points"], seed=options.seed, cpus=cpus)
         if before:
             run["handlingMicros"] = wire.mean_between(before, wire.service_latency(targets["lookup"]))
+        if cpu_of:
+            run["cpuMicros"] = cpu_per_request(run, cpu_before, {name: cpu_seconds(pid) for name, pid in cpu_of.items()})
         figures[key] = run
         handling = f", {run['handlingMicros']:.1f} µs handling" if run.get("handlingMicros") else ""
         say(f"{tag} {key}: {run['throughput']:.0f}/s, p50 {run['p50Micros']:.0f} µs, "
@@ -93,13 +98,39 @@ def one_round(name, number, targets, redis, binaries, options):
             run = redis.benchmark(options.redis_point, options.radius, clients, options.seconds, cpus=cpus)
         figures[f"redis@{clients}"] = run
         say(f"{tag} redis@{clients}: {run['throughput']:.0f}/s, p50 {run['p50Micros']:.0f} µs")
-    drive("lookup@50", "lookup", targets["lookup"], 50)
+    drive("lookup@50", "lookup", targets["lookup"], 50, cpu_of={"fuel-lookup": targets["lookup_pid"]})
     if targets.get("router"):
         try:
-            drive("router@50", "router", targets["router"], 50)
+            drive("router@50", "router", targets["router"], 50, cpu_of=targets["router_pids"])
         except RuntimeError as error:
             say(f"{tag} router@50 gave no report: {error}")
     return figures
+
+
+def cpu_per_request(run, before, after):
+    """Each service's CPU time per request over a load run (µs), and the load generator's own.
+
+    A service's reading spans the whole run, warm-up included, so it is divided by every reply,
+    warm-up ones too; the generator measures itself over the measured part only."""
+    replies = run["requests"] + run.get("warmupRequests", 0)
+    per_request = {}
+    for name, start in before.items():
+        end = after.get(name)
+        if start is not None and end is not None and replies:
+            per_request[name] = round((end - start) * 1e6 / replies, 2)
+    if run.get("generatorCpuSeconds") is not None and run["requests"]:
+        per_request["load generator"] = round(run["generatorCpuSeconds"] * 1e6 / run["requests"], 2)
+    return per_request
+
+
+def free_router_bound(lookup_cpu, ask_cpu):
+    """The router / lookup throughput ratio if intent-router cost nothing: a lookup's CPU all told
+    (fuel-lookup and its generator) over an ask's without the router's. With every core busy in
+    both runs, throughput is the inverse of CPU per request, so no router can take the ratio above."""
+    if not lookup_cpu or not ask_cpu or "intent-router" not in ask_cpu:
+        return None
+    rest = sum(value for name, value in ask_cpu.items() if name != "intent-router")
+    return round(sum(lookup_cpu.values()) / rest, 3) if rest else None
 
 
 def combine(result, rounds, reply_bytes):
@@ -117,6 +148,8 @@ def combine(result, rounds, reply_bytes):
     result["redis"].update(c1=best("redis@1"), c50=best("redis@50"))
     if best("router@50"):
         result["router"] = {"c50": best("router@50")}
+        result["freeRouterBound"] = free_router_bound(result["lookup"]["c50"].get("cpuMicros"),
+                                                      result["router"]["c50"].get("cpuMicros"))
     result["serverMicros"] = {}
     for concurrency in (1, 50):
         handling = [figures[f"lookup@{concurrency}"].get("handlingMicros") for figures in rounds]

@@ -101,6 +101,17 @@ class Service:
         return self.process.returncode
 
 
+def cpu_seconds(pid):
+    """CPU time (user + system, all threads) process `pid` has used so far; None once it has gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            fields = handle.read().rpartition(")")[2].split()
+    except OSError:
+        return None
+    # After the command's closing parenthesis: state is field 3, utime 14 and stime 15 (proc(5)).
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def stop_all():
     """Stops every child still running (newest first)."""
     for child in list(reversed(_children)):

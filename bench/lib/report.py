@@ -100,6 +100,12 @@ def table(sets, target_rows, header, notes):
         row("  router / lookup @50 (>= 0.33)", None,
             ratio=(("router", "c50", "throughput"), ("lookup", "c50", "throughput"))),
         row("router p99 @50 (ms, < 10)", ("router", "c50", "p99Micros"), 1000, 2),
+        row("CPU per lookup @50 (µs): fuel-lookup", ("lookup", "c50", "cpuMicros", "fuel-lookup"), digits=1),
+        row("  load generator", ("lookup", "c50", "cpuMicros", "load generator"), digits=1),
+        row("CPU per ask @50 (µs): intent-router", ("router", "c50", "cpuMicros", "intent-router"), digits=1),
+        *[row(f"  {name}", ("router", "c50", "cpuMicros", name), digits=1)
+          for name in ("location-cache", "fuel-lookup", "dialog-renderer", "load generator")],
+        row("  router / lookup @50 if the router cost 0", ("freeRouterBound",), digits=3),
         row("stations within r of Redis's point", ("redis", "stationsAtPoint")),
         row("  ... of our query points (median)", ("redis", "stationsAtOurPoints", "median")),
     ]
