@@ -29,6 +29,7 @@ public enum DialogOutcome: String, Codable, Sendable, CaseIterable {
     /// "Do you want me to forget your location?"
     case confirmForget
     case forgotten
+    /// The user said no to forgetting: the location and settings are kept.
     case notForgotten
     case cancelled
     /// The utterance was not understood: say what can be asked.

@@ -53,6 +53,8 @@ struct OutcomeDialogTests {
          "I don't have any price data yet. Open FuelBoard once to download the latest prices, then ask me again."),
         (.noLocation, "I don't know your location yet. Open FuelBoard and allow location access, then ask me again."),
         (.askFuel, "Which fuel: unleaded, premium, diesel or super diesel?"),
+        // The answer to "no" after "Do you want me to forget your location and settings?".
+        (.notForgotten, "OK, I'll keep your location and settings."),
     ])
     func fixedOutcomes_speakTheExactSentence(outcome: DialogOutcome, sentence: String) throws {
         let reply = try Fixtures.render(RenderRequest(outcome: outcome))

@@ -123,6 +123,7 @@ struct RouterWithRealServicesTests {
         #expect(question.code == .confirmationRequired)
         let no = try services.ask("no", session: question.session)
         #expect(no.code == .cancelled)
+        #expect(no.dialog == "OK, I'll keep your location and settings.", "the location was stored: \(no.dialog)")
         #expect(try services.ask("Ask FuelBoard for the cheapest diesel near me").outcome == .found)
         let again = try services.ask("Ask FuelBoard to forget my location")
         let yes = try services.ask("yes", session: again.session)
