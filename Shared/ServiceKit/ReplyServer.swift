@@ -50,6 +50,8 @@ public final class ReplyServer {
     /// Replies held back to be sent together (see `send`).
     private var heldReplies: [(route: [Data], reply: [UInt8])] = []
     private var repliesThisTurn = 0
+    /// "request failed" lines, at most 20 a second (a client looping on bad requests).
+    private var failureLines = LogThrottle(perSecond: 20)
     /// A turn's first replies go at once; later ones, and deferred ones, in groups of this many.
     static let replyGroup = 16
 
@@ -364,6 +366,12 @@ public final class ReplyServer {
             stats.record(slot: request.statsSlot, error: error?.code, microseconds: Double(nanoseconds) / 1000)
         }
         if let error, error.code != .notFound {
+            let (write, leftOut) = failureLines.admit(now: Self.monotonicNanoseconds())
+            if leftOut > 0 {
+                logger.info("request failures not logged", metadata: ["count": "\(leftOut)",
+                                                                      "why": "more than \(failureLines.perSecond) a second"])
+            }
+            guard write else { return }
             logger.info("request failed", metadata: ["svc.request.id": request.logID, "svc.type": request.logType,
                                                      "code": error.code.rawValue, "message": error.message])
         } else {

@@ -23,6 +23,8 @@ public final class IntentRouterService {
     private var serial: UInt64 = 0
     private var stats = RouterStats()
     private var ticks = 0
+    /// Lines for asks (those written at info), at most 20 a second.
+    private var askLines = LogThrottle(perSecond: 20)
     let plugins: PluginDialogue
     private var pluginAsks: [ObjectIdentifier: PluginAsk] = [:]
 
@@ -195,12 +197,26 @@ public final class IntentRouterService {
         stats.record(intent: answer.intent, code: answer.code, outcome: answer.outcome)
         let elapsed = (ContinuousClock.now - ask.started).components
         let milliseconds = elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000
-        // One line per ask that did not succeed; successful asks only at debug (under load a
-        // line per ask is more log than anyone reads: sys.stats counts them).
-        logger.log(answer.code == .success ? .debug : .info, ask.kind, metadata: [
+        // One line per ask that did not succeed (at most `askLines.perSecond` a second);
+        // successful asks only at debug (under load a line per ask is more log than anyone
+        // reads: sys.stats counts them).
+        let level: Logger.Level = answer.code == .success ? .debug : .info
+        guard level >= logger.level else { return }
+        if level > .debug, !admitAskLine() { return }
+        logger.log(level, ask.kind, metadata: [
             "svc.request.id": ask.requestID, "intent": answer.intent ?? "-", "code": answer.code.rawValue,
             "outcome": answer.outcome?.rawValue ?? "-", "ms": "\(milliseconds)",
         ])
+    }
+
+    /// Whether an ask's line may be written now; says first how many were left out before it.
+    private func admitAskLine() -> Bool {
+        let (write, leftOut) = askLines.admit(now: DispatchTime.now().uptimeNanoseconds)
+        if leftOut > 0 {
+            logger.info("ask lines not logged", metadata: ["count": "\(leftOut)",
+                                                          "why": "more than \(askLines.perSecond) a second"])
+        }
+        return write
     }
 
     func trackPlugin(_ ask: PluginAsk) {
@@ -217,6 +233,7 @@ public final class IntentRouterService {
         stats.record(intent: reply.intent, code: reply.code)
         let elapsed = (ContinuousClock.now - ask.started).components
         let milliseconds = elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000
+        guard admitAskLine() else { return }
         logger.info("ask", metadata: [
             "svc.request.id": ask.requestID, "intent": reply.intent ?? "-", "code": reply.code.rawValue,
             "service": reply.service ?? "-", "result": reply.result?.rawValue ?? "-", "ms": "\(milliseconds)",

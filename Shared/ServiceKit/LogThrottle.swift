@@ -1,0 +1,33 @@
+/// Caps how many lines of one kind a service writes per second, so a client that sends bad
+/// requests in a loop (or a load test against a broken backend) cannot fill the disk with one
+/// line per request. Lines past the cap are counted, and the count is written once, with the
+/// next line of that kind in a later second. `sys.stats` still counts every request.
+public struct LogThrottle: Sendable {
+    /// Lines of this kind written per second, at most.
+    public let perSecond: Int
+    private var windowStart: UInt64?
+    private var written = 0
+    private var suppressed = 0
+
+    public init(perSecond: Int = 20) {
+        self.perSecond = max(1, perSecond)
+    }
+
+    /// Whether to write a line now (`now`: a monotonic clock in nanoseconds), and how many lines
+    /// were left out before it that nobody has been told about yet (0 when none).
+    public mutating func admit(now: UInt64) -> (write: Bool, leftOut: Int) {
+        if let start = windowStart, now &- start < 1_000_000_000 {
+            guard written < perSecond else {
+                suppressed += 1
+                return (false, 0)
+            }
+            written += 1
+            return (true, 0)
+        }
+        let leftOut = suppressed
+        windowStart = now
+        written = 1
+        suppressed = 0
+        return (true, leftOut)
+    }
+}

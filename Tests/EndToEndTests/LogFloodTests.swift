@@ -1,0 +1,45 @@
+import Foundation
+import Messages
+import ServiceKit
+import ServiceTesting
+import Testing
+import ZeroMQ
+
+/// A client that sends bad requests in a loop gets every answer and is counted in `sys.stats`, but
+/// the service's log gets at most 20 "request failed" lines a second, then one line with how many
+/// it left out: it cannot fill an operator's disk.
+struct LogFloodTests {
+    @Test func badRequestsInALoop_areAllAnsweredAndCounted_butTheirLogLinesAreCapped() throws {
+        let stack = try DataPathStack(startLookup: false)
+        let socket = try Socket(stack.context, .dealer)
+        socket.receiveTimeout = .seconds(5)
+        try socket.connect(stack.ingestEndpoint)
+        var sent = 0
+        func askBadly() throws {
+            sent += 1
+            try socket.send([Data(), Data(#"{"v":1,"id":"flood-\#(sent)","type":"no.such.type","body":{}}"#.utf8)])
+            let reply = try socket.receive()
+            let text = String(decoding: reply.last ?? Data(), as: UTF8.self)
+            #expect(text.contains(#""code":"unknown_type""#), "\(text)")
+        }
+        let started = ContinuousClock.now
+        for _ in 0..<300 { try askBadly() }
+        // The count of lines left out comes with the first failure in a later second.
+        while !stack.ingest.log.contains("request failures not logged") {
+            guard ContinuousClock.now - started < .seconds(10) else {
+                Issue.record("no line with the count of failures left out")
+                return
+            }
+            try askBadly()
+        }
+        let seconds = Int((ContinuousClock.now - started).components.seconds) + 1
+        let lines = stack.ingest.log.split(separator: "\n")
+        let failed = lines.filter { $0.contains("request failed") }.count
+        #expect(failed >= 20 && failed <= 20 * (seconds + 1), "\(failed) lines in about \(seconds) s")
+        let leftOut = lines.filter { $0.contains("request failures not logged") }
+            .compactMap { line in line.split(separator: " ").first { $0.hasPrefix("count=") }.flatMap { Int($0.dropFirst(6)) } }
+        #expect(leftOut.reduce(0, +) >= 300 - failed - 20 && failed + leftOut.reduce(0, +) <= sent, "\(leftOut)")
+        let stats = try stack.ingestClient().call(.sysStats, [String: String](), as: StatsBody.self)
+        #expect((stats.errorsByCode["unknown_type"] ?? 0) >= sent)
+    }
+}
