@@ -20,6 +20,14 @@ struct ProcessLifecycleTests {
         #expect(process.log.contains("unknown option --no-such-flag"))
     }
 
+    @Test func priceIngest_whenFeedsListMissing_exits64WithOneReadableLine() throws {
+        let path = "/nonexistent-\(UUID().uuidString)/feeds.txt"
+        let process = try ServiceProcess("price-ingest", ["--feeds", path])
+        #expect(try process.waitForExit() == 64)
+        #expect(process.log.split(separator: "\n").count == 1)
+        #expect(process.log.contains("--feeds: \(path): No such file or directory"), "\(process.log)")
+    }
+
     @Test func service_whenEndpointUnparseable_exits64() throws {
         let process = try ServiceProcess("fuel-lookup", [], environment: ["FUELBOARD_LOOKUP": "localhost:5553"])
         #expect(try process.waitForExit() == 64)

@@ -21,6 +21,11 @@ enum IngestCommand {
         let retailer: String
         let reply: IngestFeedReply?
         let error: ServiceError?
+        /// price-ingest did not answer (as opposed to answering with an error, such as a feed
+        /// it could not fetch): only this makes the exit status 69.
+        var unanswered = false
+
+        private enum CodingKeys: String, CodingKey { case source, retailer, reply, error }
     }
 
     static func run(_ cli: CLIContext) throws -> Int32 {
@@ -28,6 +33,13 @@ enum IngestCommand {
             throw ConfigurationError("ingest needs exactly one FILE, DIRECTORY or URL (see --help)")
         }
         let jobs = try plan(target, retailer: cli.arguments.value("--retailer"))
+        // A large feed may take price-ingest minutes, so the ingest waits long; a silent
+        // endpoint is found by a ping within --timeout instead.
+        let probe = try cli.client(cli.topology.ingest, retries: 0)
+        guard (try? probe.callRaw(MessageType.sysPing.rawValue, EmptyBody())) != nil else {
+            CLIContext.printStatus("fuelboard: price-ingest does not answer at \(cli.topology.ingest)")
+            return ServiceMain.ExitCode.unavailable
+        }
         let client = try cli.client(cli.topology.ingest, timeout: max(cli.timeout, .seconds(120)), retries: 0)
         var outcomes: [Outcome] = []
         for (number, job) in jobs.enumerated() {
@@ -47,8 +59,7 @@ enum IngestCommand {
                 + (failed > 0 ? "; \(failed) feed(s) failed." : "."))
         }
         if failed == 0 { return ServiceMain.ExitCode.success }
-        return outcomes.contains { $0.error?.code == .unavailable } ? ServiceMain.ExitCode.unavailable
-            : ServiceMain.ExitCode.failure
+        return outcomes.contains(where: \.unanswered) ? ServiceMain.ExitCode.unavailable : ServiceMain.ExitCode.failure
     }
 
     /// One feed to send: inline bytes or a URL for price-ingest to fetch.
@@ -83,9 +94,11 @@ enum IngestCommand {
     }
 
     static func send(_ job: Job, _ client: RequestClient) -> Outcome {
+        var sent = false
         do {
             let replyData: Data
             if let url = job.url {
+                sent = true
                 replyData = try client.callRaw(MessageType.ingestFeed.rawValue,
                                                rawBody: try JSONCoding.encode(IngestFeedRequest(retailer: job.retailer, url: url)))
             } else if let file = job.file {
@@ -93,7 +106,7 @@ enum IngestCommand {
                 do {
                     feed = try Data(contentsOf: file)
                 } catch {
-                    throw ServiceError.badRequest("cannot read \(file.path): \(error.localizedDescription)")
+                    throw ServiceError.badRequest("cannot read \(FileErrorText.describe(error, path: file.path))")
                 }
                 guard (try? JSONSerialization.jsonObject(with: feed, options: [.fragmentsAllowed])) != nil else {
                     throw ServiceError.badRequest("\(file.lastPathComponent) is not JSON")
@@ -103,14 +116,16 @@ enum IngestCommand {
                 body.append(Data(#","feed":"#.utf8))
                 body.append(feed)
                 body.append(Data("}".utf8))
+                sent = true
                 replyData = try client.callRaw(MessageType.ingestFeed.rawValue, rawBody: body)
             } else {
                 throw ServiceError(.internal, "nothing to send")
             }
+            sent = false  // an answer came: any error from here on is price-ingest's
             let reply = try JSONCoding.makeDecoder().decode(Reply<IngestFeedReply>.self, from: replyData)
             return Outcome(source: job.source, retailer: job.retailer, reply: try reply.result(), error: nil)
         } catch let error as ServiceError {
-            return Outcome(source: job.source, retailer: job.retailer, reply: nil, error: error)
+            return Outcome(source: job.source, retailer: job.retailer, reply: nil, error: error, unanswered: sent)
         } catch {
             return Outcome(source: job.source, retailer: job.retailer, reply: nil,
                            error: ServiceError(.internal, "unreadable reply: \(error)"))

@@ -27,7 +27,8 @@ if let path = main.arguments.value("--feeds") {
     do {
         configuration.feeds = try FeedList(contentsOf: URL(fileURLWithPath: path))
     } catch {
-        ServiceMain.usageFailure(name: main.name, ConfigurationError("--feeds: \(error)"))
+        let reason = error is CocoaError || error is POSIXError ? FileErrorText.describe(error, path: path) : "\(error)"
+        ServiceMain.usageFailure(name: main.name, ConfigurationError("--feeds: \(reason)"))
     }
 }
 

@@ -1,0 +1,40 @@
+import Foundation
+import ServiceTesting
+import Testing
+import ZeroMQ
+
+/// `fuelboard ingest`: its exit status tells a feed price-ingest could not take (1) from
+/// price-ingest not answering at all (69).
+struct IngestCommandTests {
+    /// An ephemeral loopback port that nobody serves.
+    private static func unservedEndpoint() throws -> String {
+        let socket = try Socket(Context(), .router)
+        let endpoint = try socket.bind("tcp://127.0.0.1:*")
+        socket.close()
+        return endpoint
+    }
+
+    @Test func aFeedURLNobodyServes_isPriceIngestsAnswer_soExitStatus1() throws {
+        let stack = try DataPathStack(startLookup: false)
+        let port = try #require(try Self.unservedEndpoint().split(separator: ":").last)
+        let cli = try ServiceProcess("fuelboard", ["ingest", "http://127.0.0.1:\(port)/feed.json", "--retailer", "x",
+                                                   "--ingest", stack.ingestEndpoint])
+        #expect(try cli.waitForExit(timeout: .seconds(60)) == 1, "\(cli.log)")
+        #expect(cli.log.contains("could not fetch the feed"), "\(cli.log)")
+    }
+
+    @Test func priceIngestNotAnswering_isExitStatus69() throws {
+        let cli = try ServiceProcess("fuelboard", ["ingest", "http://127.0.0.1:9/feed.json", "--retailer", "x",
+                                                   "--ingest", try Self.unservedEndpoint(), "--timeout", "300ms"])
+        #expect(try cli.waitForExit(timeout: .seconds(60)) == 69, "\(cli.log)")
+    }
+
+    @Test func aMissingFile_saysSoInOneReadableLine() throws {
+        let stack = try DataPathStack(startLookup: false)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("missing-\(UUID().uuidString).json").path
+        let cli = try ServiceProcess("fuelboard", ["ingest", path, "--retailer", "x", "--ingest", stack.ingestEndpoint])
+        #expect(try cli.waitForExit(timeout: .seconds(60)) == 64)
+        #expect(cli.log.contains("no such file or directory: \(path)"), "\(cli.log)")
+        #expect(cli.log.split(separator: "\n").count == 1)
+    }
+}
