@@ -50,6 +50,31 @@ struct StatsCommandTests {
         #expect(errors.contains("fuel-lookup: unreachable at"))
     }
 
+    @Test func stats_whenOneAskedServiceIsDown_printsWhatItGot_andExits69() throws {
+        let stack = try DataPathStack(startLookup: false)
+        let run = try FuelboardRun(["stats", "--only", "price-ingest,fuel-lookup", "--ingest", stack.ingestEndpoint,
+                                    "--lookup", try FuelboardRun.unservedEndpoint(), "--timeout", "200ms"])
+        #expect(run.status == 69)
+        #expect(run.stdout.contains("price-ingest: "), "\(run.stdout)")
+        #expect(run.stdout.contains("fuel-lookup: unreachable at"), "\(run.stdout)")
+    }
+
+    @Test func stats_whenEveryAskedServiceAnswers_exits0_andSaysTheLatencyIsTheServicesOwn() throws {
+        let stack = try DataPathStack(startLookup: false)
+        let run = try FuelboardRun(["stats", "--only", "price-ingest", "--ingest", stack.ingestEndpoint])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("price-ingest: "))
+        #expect(run.stdout.contains("handling latency"), "\(run.stdout)")
+        #expect(run.stdout.contains("not network round trips"), "\(run.stdout)")
+    }
+
+    @Test func stats_whenOnlyNamesAnUnknownService_refusesItAsAUsageError() throws {
+        let run = try FuelboardRun(["stats", "--only", "fuel-lookpu"])
+        #expect(run.status == 64)
+        #expect(run.stderrLines.count == 1)
+        #expect(run.stderr.contains("fuel-lookpu"))
+    }
+
     @Test func stats_whenNoServiceAnswers_exits69() throws {
         let socket = try Socket(Context(), .router)
         let nobody = try socket.bind("tcp://127.0.0.1:*")

@@ -3,17 +3,21 @@ import Messages
 import ServiceKit
 
 /// `fuelboard ask "..." --user U [--at LAT,LNG]`, or an interactive prompt without an utterance.
+/// `--at` goes with every ask, each turn of the prompt included, as a phone sends its location.
 enum AskCommand {
     static let spec = (
-        usage: "[\"UTTERANCE\"] --user USER [--at LAT,LNG] [--now TIME] [--locale L]",
+        usage: "[\"UTTERANCE\"] --user USER [--at LAT,LNG] [--now TIME] [--locale L] [--session ID] [--json]",
         summary: """
             Asks the assistant (intent-router's assistant.ask) and prints what it says, with the snippet
             card drawn as text. Without an utterance, opens a prompt that keeps the conversation's
-            session across turns (answer its questions, say yes or no, 'quit' to leave).
+            session across turns (answer its questions, say yes or no, 'quit' or end of input to leave)
+            and sends the --at location with every turn, as a phone sends its location with every ask.
             """,
         options: [
             OptionSpec("--user", value: "USER", help: "who is asking (default: $USER)"),
-            OptionSpec("--at", value: "LAT,LNG", help: "the user's location now (stored as last-known)"),
+            OptionSpec("--at", value: "LAT,LNG",
+                       help: "the user's location now, sent with every ask (each turn of the prompt too); "
+                           + "stored as last-known"),
             OptionSpec("--now", value: "TIME", help: "render as if it were this ISO-8601 time (reproducible output)"),
             OptionSpec("--locale", value: "LOCALE", help: "spoken language (default en-GB)"),
             OptionSpec("--session", value: "ID", help: "continue a conversation from an earlier reply"),
@@ -23,11 +27,12 @@ enum AskCommand {
     static func run(_ cli: CLIContext) throws -> Int32 {
         let arguments = cli.arguments
         let user = arguments.value("--user") ?? ProcessInfo.processInfo.environment["USER"] ?? "cli"
-        let location = try arguments.value("--at").map { text in
-            guard let point = CLIContext.parseCoordinate(text) else {
-                throw ConfigurationError("--at: expected LAT,LNG, got '\(text)'")
-            }
-            return point
+        let location = try arguments.value("--at").map { text throws(ConfigurationError) in
+            try CLIContext.coordinate(text, option: "--at")
+        }
+        let utterance = arguments.positionals.joined(separator: " ")
+        if !arguments.positionals.isEmpty && utterance.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw ConfigurationError("the utterance is empty: ask something, or leave it out for the prompt")
         }
         let now = try arguments.value("--now").map { text in
             guard let date = JSONCoding.parseISO8601(text) else {
@@ -40,25 +45,29 @@ enum AskCommand {
                                           session: arguments.value("--session"), locale: arguments.value("--locale"),
                                           now: now)
         if !arguments.positionals.isEmpty {
-            request.utterance = arguments.positionals.joined(separator: " ")
+            request.utterance = utterance
             return try ask(request, client, cli)
         }
         print("Ask FuelBoard something (e.g. \"Ask FuelBoard for the cheapest diesel near me\"); 'quit' to leave.")
         while true {
             print("> ", terminator: "")
-            guard let line = readLine() else { break }
+            guard let line = readLine() else {
+                print()  // end of input (Ctrl-D): leave the shell's prompt on a line of its own
+                break
+            }
             let utterance = line.trimmingCharacters(in: .whitespaces)
             if utterance.isEmpty { continue }
             if ["quit", "exit", "bye"].contains(utterance.lowercased()) { break }
             request.utterance = utterance
             let reply = try? send(request, client, cli)
-            request.session = reply?.session
-            request.location = nil  // stored by the first ask; later turns use the cached one
+            request.session = reply?.session  // the location stays: every turn carries it
         }
         return ServiceMain.ExitCode.success
     }
 
-    private static func ask(_ request: AssistantAskRequest, _ client: RequestClient, _ cli: CLIContext) throws -> Int32 {
+    private static func ask(_ request: AssistantAskRequest, _ client: RequestClient, _ cli: CLIContext) throws
+        -> Int32
+    {
         do {
             let reply = try send(request, client, cli)
             return reply.code == .failure ? ServiceMain.ExitCode.failure : ServiceMain.ExitCode.success

@@ -84,4 +84,20 @@ struct CLIContext {
         guard parts.count == 2, let lat = Double(parts[0]), let lng = Double(parts[1]) else { return nil }
         return Coordinate(lat: lat, lng: lng)
     }
+
+    /// An option's `LAT,LNG` value, checked as the services check it (lat in -90...90, lng in
+    /// -180...180), so a bad one is a usage error here rather than a `bad_request` from a server.
+    static func coordinate(_ text: String, option: String) throws(ConfigurationError) -> Coordinate {
+        guard let point = parseCoordinate(text) else {
+            throw ConfigurationError("\(option): expected LAT,LNG, got '\(text)'")
+        }
+        let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard point.lat.isFinite, (-90...90).contains(point.lat) else {
+            throw ConfigurationError("\(option): latitude \(parts[0]) is outside -90...90")
+        }
+        guard point.lng.isFinite, (-180...180).contains(point.lng) else {
+            throw ConfigurationError("\(option): longitude \(parts[1]) is outside -180...180")
+        }
+        return point
+    }
 }

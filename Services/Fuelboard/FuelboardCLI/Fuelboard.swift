@@ -22,11 +22,12 @@ public enum Fuelboard {
                 return ServiceMain.ExitCode.success
             }
             // Help asked for: stdout and 0. No command at all is a usage error (64), so a probe
-            // that lost its arguments cannot pass by printing help.
+            // that lost its arguments cannot pass by printing help; one line says what was wrong.
             if arguments.first == "--help" {
                 print(usage, terminator: "")
                 return ServiceMain.ExitCode.success
             }
+            CLIContext.printError(arguments.first.map { "unknown command '\($0)'" } ?? "no command given")
             FileHandle.standardError.write(Data(usage.utf8))
             return ServiceMain.ExitCode.usage
         }

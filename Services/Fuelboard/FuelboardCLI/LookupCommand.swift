@@ -5,13 +5,19 @@ import ServiceKit
 /// `fuelboard lookup --fuel B7 --at LAT,LNG --radius 5 [--limit N]`.
 enum LookupCommand {
     static let spec = (
-        usage: "--fuel CODE --at LAT,LNG [--radius MILES] [--limit N] [--nearest]",
-        summary: "Asks fuel-lookup for the cheapest (or, with --nearest, the nearest) stations selling a fuel.",
+        usage: "--fuel FUEL --at LAT,LNG [--radius MILES] [--limit N] [--nearest]",
+        summary: """
+            Asks fuel-lookup for the cheapest (or, with --nearest, the nearest) stations selling a fuel.
+            Values out of range are refused here (exit 64) before any request is sent.
+            """,
         options: [
-            OptionSpec("--fuel", value: "CODE", help: "E10 (unleaded), E5 (premium), B7 (diesel) or SDV (super diesel)"),
+            OptionSpec("--fuel", value: "FUEL",
+                       help: "E10 or unleaded/petrol, E5 or premium/super unleaded, B7 or diesel, "
+                           + "SDV or super/premium diesel (any case)"),
             OptionSpec("--at", value: "LAT,LNG", help: "where to search from, in decimal degrees"),
-            OptionSpec("--radius", value: "MILES", help: "search radius in miles (default 5)"),
-            OptionSpec("--limit", value: "N", help: "how many stations (default 5)"),
+            OptionSpec("--radius", value: "MILES",
+                       help: "search radius in miles, above 0 and at most \(formatMiles(maxRadiusMiles)) (default 5)"),
+            OptionSpec("--limit", value: "N", help: "how many stations, 1 to \(maxLimit) (default 5)"),
             OptionSpec("--nearest", help: "order by distance instead of price"),
             OptionSpec("--max-age-hours", value: "H", help: "only prices from feeds updated within H hours"),
             OptionSpec("--brand", value: "NAME", help: "only this forecourt brand"),
@@ -19,23 +25,30 @@ enum LookupCommand {
         ]
     )
 
+    /// The largest radius and limit fuel-lookup accepts (its `LookupHandler.maxRadiusMiles` and
+    /// `maxLimit`): the CLI refuses more itself rather than sending a request bound to fail.
+    static let maxRadiusMiles = 100.0
+    static let maxLimit = 50
+
+    /// The words taken for each fuel besides its code, each one the router's vocabulary hears as
+    /// the same fuel (`Vocabulary.fuels`).
+    static let fuelWords: [(code: FuelCode, words: [String])] = [
+        (.e10, ["unleaded", "petrol", "regular unleaded", "standard unleaded", "unleaded petrol"]),
+        (.e5, ["premium", "super unleaded", "premium unleaded", "premium petrol", "super petrol"]),
+        (.b7, ["diesel", "regular diesel", "standard diesel"]),
+        (.sdv, ["super diesel", "premium diesel", "ultimate diesel", "performance diesel"]),
+    ]
+
+    /// A fuel from its code or a word for it, ignoring case, spacing and hyphens ("Super-Unleaded").
+    static func fuel(_ text: String) -> FuelCode? {
+        let words = text.lowercased().split { $0.isWhitespace || $0 == "-" || $0 == "_" }.joined(separator: " ")
+        if let code = FuelCode(code: words) { return code }
+        return fuelWords.first { $0.words.contains(words) }?.code
+    }
+
     static func run(_ cli: CLIContext) throws -> Int32 {
-        let arguments = cli.arguments
-        guard let atText = arguments.value("--at"), let point = CLIContext.parseCoordinate(atText) else {
-            throw ConfigurationError("--at LAT,LNG is required (e.g. --at 53.78,-1.07)")
-        }
-        let nearest = arguments.has("--nearest")
-        let fuel = arguments.value("--fuel")
-        if fuel == nil && !nearest { throw ConfigurationError("--fuel is required (E10, E5, B7 or SDV)") }
-        func number(_ name: String) throws -> Double? {
-            guard let text = arguments.value(name) else { return nil }
-            guard let value = Double(text) else { throw ConfigurationError("\(name): '\(text)' is not a number") }
-            return value
-        }
-        let limit = try number("--limit").map { Int($0) } ?? 5
-        let request = LookupRequest(fuel: fuel, lat: point.lat, lng: point.lng, radiusMiles: try number("--radius") ?? 5,
-                                    limit: limit, maxAgeHours: try number("--max-age-hours"),
-                                    brand: arguments.value("--brand"), retailer: arguments.value("--retailer"))
+        let request = try request(cli.arguments)
+        let nearest = cli.arguments.has("--nearest")
         let client = try cli.client(cli.topology.lookup)
         let type: MessageType = nearest ? .lookupNearest : .lookupCheapest
         let reply: LookupReply
@@ -48,15 +61,53 @@ enum LookupCommand {
         if cli.json {
             try cli.printJSON(reply)
         } else {
-            print(render(reply, fuel: fuel, radius: request.radiusMiles ?? 5))
+            print(render(reply, fuel: request.fuel, radius: request.radiusMiles ?? 5))
         }
         return ServiceMain.ExitCode.success
+    }
+
+    /// The request the options describe, every value checked as fuel-lookup checks it.
+    static func request(_ arguments: ParsedArguments) throws(ConfigurationError) -> LookupRequest {
+        guard let atText = arguments.value("--at") else {
+            throw ConfigurationError("--at LAT,LNG is required (e.g. --at 53.78,-1.07)")
+        }
+        let point = try CLIContext.coordinate(atText, option: "--at")
+        let fuel = try arguments.value("--fuel").map { text throws(ConfigurationError) in
+            guard let code = Self.fuel(text) else {
+                throw ConfigurationError("--fuel: unknown fuel '\(text)' (use E10/unleaded, E5/premium, B7/diesel "
+                    + "or SDV/super diesel)")
+            }
+            return code
+        }
+        if fuel == nil && !arguments.has("--nearest") {
+            throw ConfigurationError("--fuel is required (E10/unleaded, E5/premium, B7/diesel or SDV/super diesel)")
+        }
+        let radius = try number(arguments, "--radius", expected: "miles more than 0 and at most "
+                                + formatMiles(maxRadiusMiles)) { $0 > 0 && $0 <= maxRadiusMiles } ?? 5
+        let limit = try number(arguments, "--limit", expected: "a whole number from 1 to \(maxLimit)") {
+            $0 == $0.rounded() && $0 >= 1 && $0 <= Double(maxLimit)
+        }.map { Int($0) } ?? 5
+        let maxAge = try number(arguments, "--max-age-hours", expected: "a positive number of hours") { $0 > 0 }
+        return LookupRequest(fuel: fuel?.rawValue, lat: point.lat, lng: point.lng, radiusMiles: radius, limit: limit,
+                             maxAgeHours: maxAge, brand: arguments.value("--brand"),
+                             retailer: arguments.value("--retailer"))
+    }
+
+    /// An option's finite number that passes `isValid`; nil when the option is absent.
+    private static func number(_ arguments: ParsedArguments, _ name: String, expected: String,
+                               _ isValid: (Double) -> Bool) throws(ConfigurationError) -> Double? {
+        guard let text = arguments.value(name) else { return nil }
+        guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite, isValid(value) else {
+            throw ConfigurationError("\(name): expected \(expected), got '\(text)'")
+        }
+        return value
     }
 
     static func render(_ reply: LookupReply, fuel: String?, radius: Double) -> String {
         if reply.indexedStations == 0 { return "No price data loaded yet (ingest some feeds first)." }
         if reply.results.isEmpty {
-            return "No station selling \(fuel ?? "fuel") within \(formatMiles(radius)) miles."
+            let name = fuel.flatMap { FuelCode(code: $0) }.map { "\($0.rawValue) (\($0.spokenName))" } ?? "fuel"
+            return "No station selling \(name) within \(formatMiles(radius)) miles."
         }
         var table = TextTable(headers: ["#", "station", "postcode", "price", "miles", "prices as of"],
                               rightAligned: [0, 3, 4])
@@ -72,11 +123,13 @@ enum LookupCommand {
         miles == miles.rounded() ? String(Int(miles)) : String(format: "%.1f", miles)
     }
 
-    /// `29 Nov 06:30` in UK time.
+    /// `29 Nov 2025 06:30` in UK time: a two-digit 24-hour clock and English month names, whatever
+    /// the machine's locale (the table's times line up).
     static func formatUpdated(_ date: Date) -> String {
-        var style = Date.FormatStyle(date: .abbreviated, time: .shortened)
-        style.timeZone = TimeZone(identifier: "Europe/London") ?? .gmt
-        style.locale = Locale(identifier: "en_GB")
-        return date.formatted(style)
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "Europe/London") ?? .gmt
+        formatter.dateFormat = "d MMM yyyy HH:mm"
+        return formatter.string(from: date)
     }
 }

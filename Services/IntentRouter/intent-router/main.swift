@@ -12,9 +12,9 @@ let main = ServiceMain(
         answering within the deadline even when they are down.
         """,
     options: [
-        OptionSpec("--app-name", value: "NAME", help: "the app name every phrase must contain [default FuelBoard]"),
-        OptionSpec("--session-ttl", value: "DURATION", help: "how long a question waits for its answer [default 30s]"),
-        OptionSpec("--deadline", value: "DURATION", help: "longest time before an answer is given [default 2s]"),
+        OptionSpec("--app-name", value: "NAME", help: "the app name every phrase must contain (default FuelBoard)"),
+        OptionSpec("--session-ttl", value: "DURATION", help: "how long a question waits for its answer (default 30s)"),
+        OptionSpec("--deadline", value: "DURATION", help: "longest time before an answer is given (default 2s)"),
         OptionSpec("--plugins", value: "URL",
                    help: "where intent services connect [$FUELBOARD_PLUGINS, default \(RouterConfiguration.defaultPlugins)]"),
     ])

@@ -1,0 +1,50 @@
+import Foundation
+import Messages
+import ServiceTesting
+import Testing
+
+/// `fuelboard ask` as an interactive prompt against the router and the real services behind it.
+@Suite(.serialized)
+struct AskPromptCommandTests {
+    /// A phone sends its location with every ask: so does the prompt started with `--at`, so an ask
+    /// after "forget my location" / "yes" still has a location to search from.
+    @Test func askPrompt_withAt_sendsTheLocationOnEveryTurn() throws {
+        let services = try RealServices()
+        defer { services.stop() }
+        let turns = ["Ask FuelBoard to forget my location", "yes", "Ask FuelBoard for the cheapest diesel near me"]
+        let output = try Self.prompt(["--user", "prompt-user", "--at", "53.7830,-1.0670", "--json",
+                                      "--now", "2025-11-29T07:06:40Z", "--router", services.routerEndpoint],
+                                     input: turns.joined(separator: "\n") + "\n")
+        let outcomes = output.split(separator: "\n").compactMap { line -> String? in
+            guard let range = line.range(of: #""outcome" : ""#) else { return nil }
+            return String(line[range.upperBound...].prefix { $0 != "\"" })
+        }
+        #expect(outcomes == ["confirmForget", "forgotten", "found"], "\(output)")
+    }
+
+    /// Runs `fuelboard ask ARGUMENTS` with `input` on stdin; returns stdout once it exits 0.
+    private static func prompt(_ arguments: [String], input: String) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ask-prompt-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let inputURL = directory.appendingPathComponent("stdin"), outputURL = directory.appendingPathComponent("stdout")
+        try Data(input.utf8).write(to: inputURL)
+        try Data().write(to: outputURL)
+        let process = Process()
+        process.executableURL = ServiceProcess.binaryDirectory.appendingPathComponent("fuelboard")
+        process.arguments = ["ask"] + arguments
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("FUELBOARD_") }
+        process.standardInput = try FileHandle(forReadingFrom: inputURL)
+        process.standardOutput = try FileHandle(forWritingTo: outputURL)
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+        if exited.wait(timeout: .now() + 30) == .timedOut {
+            process.terminate()
+            Issue.record("fuelboard ask still running after 30 s")
+        }
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return String(decoding: try Data(contentsOf: outputURL), as: UTF8.self)
+    }
+}
