@@ -6,6 +6,8 @@ import ZeroMQ
 public struct ServiceMain {
     public let name: String
     public let arguments: ParsedArguments
+    /// Every option this binary takes (its own and the common ones), for messages about them.
+    let options: [OptionSpec]
     public let topology: Topology
     public let logger: Logger
     public let context: Context
@@ -56,6 +58,7 @@ public struct ServiceMain {
             }
             if let bind = parsed.value("--bind") { try Endpoint.validate(bind, setting: "--bind") }
             self.name = name
+            self.options = allOptions
             self.arguments = parsed
             self.topology = try Topology(arguments: parsed, environment: environment)
             self.logger = Logger(label: name, level: level)
@@ -80,7 +83,10 @@ public struct ServiceMain {
     public func option<T>(_ name: String, default value: T, _ parse: (String) -> T?) -> T {
         guard let text = arguments.value(name) else { return value }
         guard let parsed = parse(text) else {
-            Self.usageFailure(name: self.name, ConfigurationError("\(name): bad value '\(text)'"))
+            let placeholder = options.first { $0.name == name }?.value
+            let expected = placeholder == "DURATION" ? "a duration such as 30s, 500ms, 10m or 2h"
+                : placeholder.map { "a \($0)" } ?? "a valid value"
+            Self.usageFailure(name: self.name, ConfigurationError("\(name): expected \(expected), got '\(text)'"))
         }
         return parsed
     }

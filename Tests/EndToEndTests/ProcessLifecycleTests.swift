@@ -28,6 +28,13 @@ struct ProcessLifecycleTests {
         #expect(process.log.contains("--feeds: \(path): No such file or directory"), "\(process.log)")
     }
 
+    @Test func service_whenADurationIsBad_saysWhatItExpects() throws {
+        let process = try ServiceProcess("price-ingest", ["--poll-interval", "banana"])
+        #expect(try process.waitForExit() == 64)
+        #expect(process.log.contains("--poll-interval: expected a duration such as 30s"), "\(process.log)")
+        #expect(process.log.contains("got 'banana'"))
+    }
+
     @Test func service_whenEndpointUnparseable_exits64() throws {
         let process = try ServiceProcess("fuel-lookup", [], environment: ["FUELBOARD_LOOKUP": "localhost:5553"])
         #expect(try process.waitForExit() == 64)
