@@ -65,6 +65,19 @@ public struct JSONWriter: ~Copyable {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
+    /// Bytes as they are (no generic dispatch: callers in other modules reach this one).
+    public mutating func raw(_ bytes: UnsafeBufferPointer<UInt8>) {
+        append(bytes)
+    }
+
+    /// A string's UTF-8 as it is (the caller's ASCII names and ids, never escaped).
+    public mutating func raw(_ text: String.UTF8View) {
+        let copied: Void? = text.withContiguousStorageIfAvailable { append($0) }
+        if copied == nil {
+            for value in text { byte(value) }
+        }
+    }
+
     public mutating func raw<Bytes: Sequence>(_ other: Bytes) where Bytes.Element == UInt8 {
         let copied: Void? = other.withContiguousStorageIfAvailable { append($0) }
         if copied == nil {
