@@ -41,6 +41,9 @@ struct LoadTestCommandTests {
         #expect(report["timeouts"] as? Int == 0)
         #expect(report["mode"] as? String == "closed")
         #expect(report["concurrency"] as? Int == 8)
+        // Stopping at a request count leaves up to the 8 in flight unanswered: counted, not a failure.
+        let unanswered = try #require(report["unanswered"] as? Int)
+        #expect(unanswered >= 0 && unanswered <= 8)
         let latency = try #require(report["latencyMicroseconds"] as? [String: Double])
         let ordered = ["p50", "p90", "p99", "p999", "max"].compactMap { latency[$0] }
         #expect(ordered.count == 5 && ordered == ordered.sorted() && ordered[0] > 0, "\(latency)")
@@ -72,6 +75,8 @@ struct LoadTestCommandTests {
         let throughput = try #require(report["throughput"] as? Double)
         #expect(throughput > 400 && throughput < 600, "open loop at 500/s gave \(throughput)/s")
         #expect((report["perSecond"] as? [Any])?.count == 2)
+        #expect(report["mode"] as? String == "open")
+        #expect(!report.keys.contains("concurrency"), "an open loop has no number in flight")
         let svg = try String(contentsOf: chart, encoding: .utf8)
         #expect(svg.hasPrefix("<svg"))
         #expect(svg.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("</svg>"))
@@ -105,5 +110,52 @@ struct LoadTestCommandTests {
         #expect(try cli.waitForExit(timeout: .seconds(30)) == 1)
         let report = try Self.report(cli.log)
         #expect((report["timeouts"] as? Int ?? 0) > 0)
+    }
+
+    /// An endpoint nobody serves: an ephemeral port bound and released.
+    private static func nowhere() throws -> String {
+        let socket = try Socket(Context(), .router)
+        let endpoint = try socket.bind("tcp://127.0.0.1:*")
+        socket.close()
+        return endpoint
+    }
+
+    @Test func aClosedLoopNothingAnswers_countsItsRequestsUnanswered_andFails() throws {
+        let nowhere = try Self.nowhere()
+        let arguments = ["loadtest", "--lookup", nowhere, "--concurrency", "5", "--duration", "1s", "--warmup", "0s",
+                         "--points", "uniform", "--json"]
+        let cli = try ServiceProcess("fuelboard", arguments)
+        #expect(try cli.waitForExit(timeout: .seconds(30)) == 1, "\(cli.log.suffix(600))")
+        let report = try Self.report(cli.log)
+        #expect(report["requests"] as? Int == 0)
+        // Sent a second ago with a 5 s timeout: in flight at the end, not (yet) timed out.
+        #expect(report["unanswered"] as? Int == 5, "\(report)")
+        #expect(report["timeouts"] as? Int == 0)
+    }
+
+    @Test func anOpenLoopNothingAnswers_saysNoRepliesCame_insteadOfZeroLatencies() throws {
+        let nowhere = try Self.nowhere()
+        let cli = try ServiceProcess("fuelboard", ["loadtest", "--lookup", nowhere, "--rate", "100",
+                                                   "--duration", "1s", "--warmup", "0s", "--points", "uniform"])
+        #expect(try cli.waitForExit(timeout: .seconds(30)) == 1, "\(cli.log.suffix(600))")
+        #expect(cli.log.contains("no replies came from the endpoint \(nowhere)"), "\(cli.log.suffix(900))")
+        #expect(cli.log.contains("latency     no replies"))
+        #expect(!cli.log.contains("0.000 ms"))
+        let unanswered = cli.log.split(separator: "\n").first { $0.hasPrefix("unanswered  ") }
+        let count = unanswered.flatMap { Int($0.split(separator: " ")[1]) } ?? 0
+        #expect(count >= 90 && count <= 101, "\(unanswered ?? "no unanswered line")")
+    }
+
+    @Test(arguments: [
+        (["--fuel", "XX"], "--fuel"), (["--duration", "0s"], "--duration"),
+        (["--target", "router", "--type", "nearest"], "--type"), (["--rate", "100", "--concurrency", "5"], "--rate"),
+        (["--svg", "/nonexistent-loadtest-dir/x.svg"], "--svg"),
+    ])
+    func aBadValue_isRefusedBeforeTheRun_inOneLine_withExitStatus64(arguments: [String], option: String) throws {
+        let cli = try ServiceProcess("fuelboard", ["loadtest", "--lookup", try Self.nowhere(), "--points", "uniform",
+                                                   "--warmup", "0s", "--duration", "1s"] + arguments)
+        #expect(try cli.waitForExit(timeout: .seconds(30)) == 64, "\(cli.log.suffix(600))")
+        let lines = cli.log.split(separator: "\n")
+        #expect(lines.count == 1 && lines.first?.hasPrefix("fuelboard: \(option)") == true, "\(cli.log.suffix(600))")
     }
 }

@@ -33,7 +33,8 @@ struct LoadReportGeneratorTests {
     @Test func anOpenLoopGenerator_isNotCalledALimit_itPollsBetweenSends() {
         let report = Self.report(cpu: .milliseconds(2400), over: .seconds(2), rate: 20_000)
         #expect(report.text.contains("1.20 of a core"))
-        #expect(report.text.contains("with its polls between sends"))
+        #expect(report.text.contains("including time spent waiting"))
+        #expect(report.text.contains("the open loop keeps polling between sends to send each request on time"))
         #expect(!report.text.contains("limits the rate"))
     }
 

@@ -1,64 +1,94 @@
 import Foundation
 
 /// Draws a load report as an SVG a person can open: latency over time (p50 and p99 per second)
-/// and the latency distribution (latency by percentile, log scale).
+/// and the latency distribution (latency at each percentile), both on round-numbered axes.
 enum LoadChart {
+    static let width = 900.0, panelHeight = 260.0, margin = 60.0
+    static var plotWidth: Double { width - 2 * margin }
+
     static func svg(_ report: LoadReport) -> String {
-        let width = 900.0, panelHeight = 260.0, margin = 60.0
+        let title = "\(report.service) (\(report.type)): \(Int(report.throughput)) req/s, \(report.mode) loop"
+            + (report.noReplies ? ", no replies" : "")
         var svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(panelHeight * 2 + margin * 3))" \
             font-family="sans-serif" font-size="12">
             <rect width="100%" height="100%" fill="white"/>
-            <text x="\(margin)" y="24" font-size="15">\(escape("\(report.target) \(report.type): \(Int(report.throughput)) req/s, \(report.mode) loop"))</text>
+            <text x="\(margin)" y="24" font-size="15">\(escape(title))</text>
 
             """
-        // Panel 1: latency over time.
-        let top1 = margin
-        let seconds = report.perSecond
-        let maxLatency = max(1, seconds.map(\.p99).max() ?? 1) * 1.1 / 1000
-        svg += axes(x: margin, y: top1, width: width - 2 * margin, height: panelHeight,
-                    title: "latency over time (ms): p50 blue, p99 red", yMax: maxLatency, xLabel: "second")
+        svg += latencyOverTime(report.perSecond, top: margin)
+        svg += distribution(report.distribution, top: margin + panelHeight + margin)
+        return svg + "</svg>\n"
+    }
+
+    /// Panel 1: p50 and p99 of each second, seconds on x (0 to the run's length).
+    static func latencyOverTime(_ seconds: [LoadRunner.Second], top: Double) -> String {
+        let yAxis = ChartAxis(upTo: (seconds.map(\.p99).max() ?? 0) / 1000 * 1.05, maxSteps: 5)
+        let xAxis = ChartAxis(upTo: Double(seconds.count), maxSteps: 10, integers: true)
+        let xTicks = xAxis.ticks.map { (position: $0.value / xAxis.max, label: $0.label) }
+        var svg = axes(top: top, title: "latency over time (ms): p50 blue, p99 red", yAxis: yAxis,
+                       xTicks: xTicks, xLabel: "second")
         for (series, color) in [(seconds.map(\.p50), "#1f77b4"), (seconds.map(\.p99), "#d62728")] {
-            let points = series.enumerated().map { index, micros -> String in
-                let x = margin + (width - 2 * margin) * Double(index) / Double(max(1, series.count - 1))
-                let y = top1 + panelHeight - panelHeight * (micros / 1000) / maxLatency
-                return String(format: "%.1f,%.1f", x, y)
+            let points = zip(seconds, series).map { second, micros in
+                point(x: Double(second.second) / xAxis.max, y: micros / 1000 / yAxis.max, top: top)
             }
-            svg += "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" points=\"\(points.joined(separator: " "))\"/>\n"
+            svg += polyline(points, color: color)
         }
-        // Panel 2: distribution by percentile.
-        let top2 = top1 + panelHeight + margin
-        let distribution = report.distribution
-        let maxValue = max(1, distribution.map { $0[1] }.max() ?? 1) * 1.1 / 1000
-        svg += axes(x: margin, y: top2, width: width - 2 * margin, height: panelHeight,
-                    title: "latency distribution (ms) by percentile", yMax: maxValue, xLabel: "percentile")
-        let labels = distribution.enumerated().map { index, pair -> String in
-            let x = margin + (width - 2 * margin) * Double(index) / Double(max(1, distribution.count - 1))
-            let y = top2 + panelHeight - panelHeight * (pair[1] / 1000) / maxValue
-            return String(format: "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#2ca02c\"/>"
-                + "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%@</text>", x, y, x, top2 + panelHeight + 16,
-                          pair[0] == 100 ? "max" : String(format: "%g", pair[0]))
-        }
-        let line = distribution.enumerated().map { index, pair in
-            String(format: "%.1f,%.1f", margin + (width - 2 * margin) * Double(index) / Double(max(1, distribution.count - 1)),
-                   top2 + panelHeight - panelHeight * (pair[1] / 1000) / maxValue)
-        }
-        svg += "<polyline fill=\"none\" stroke=\"#2ca02c\" stroke-width=\"2\" points=\"\(line.joined(separator: " "))\"/>\n"
-        svg += labels.joined(separator: "\n") + "\n</svg>\n"
         return svg
     }
 
-    private static func axes(x: Double, y: Double, width: Double, height: Double, title: String, yMax: Double,
-                             xLabel: String) -> String {
-        var text = "<text x=\"\(x)\" y=\"\(y - 8)\">\(escape(title))</text>\n"
-        text += "<rect x=\"\(x)\" y=\"\(y)\" width=\"\(width)\" height=\"\(height)\" fill=\"none\" stroke=\"#888\"/>\n"
-        for step in 0...4 {
-            let value = yMax * Double(step) / 4
-            let lineY = y + height - height * Double(step) / 4
-            text += String(format: "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>", x, lineY, x + width, lineY)
-            text += String(format: "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.2f</text>\n", x - 6, lineY + 4, value)
+    /// Panel 2: latency at each percentile of the distribution (evenly spaced), up to the max.
+    static func distribution(_ pairs: [[Double]], top: Double) -> String {
+        let valid = pairs.filter { $0.count == 2 }
+        let yAxis = ChartAxis(upTo: (valid.map { $0[1] }.max() ?? 0) / 1000 * 1.05, maxSteps: 5)
+        let spacing = 1 / Double(max(1, valid.count - 1))
+        let xTicks = valid.enumerated().map { index, pair in
+            (position: Double(index) * spacing, label: pair[0] == 100 ? "max" : String(format: "%g", pair[0]))
         }
-        text += "<text x=\"\(x + width)\" y=\"\(y + height + 32)\" text-anchor=\"end\">\(xLabel)</text>\n"
+        var svg = axes(top: top, title: "latency distribution (ms) by percentile", yAxis: yAxis,
+                       xTicks: xTicks, xLabel: "percentile")
+        let points = valid.enumerated().map { index, pair in
+            point(x: Double(index) * spacing, y: pair[1] / 1000 / yAxis.max, top: top)
+        }
+        svg += polyline(points, color: "#2ca02c")
+        svg += points.map { String(format: "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#2ca02c\"/>\n", $0.x, $0.y) }
+            .joined()
+        return svg
+    }
+
+    /// The SVG position of a point at fractions `x` and `y` of a panel's width and height.
+    private static func point(x: Double, y: Double, top: Double) -> (x: Double, y: Double) {
+        (margin + plotWidth * x, top + panelHeight - panelHeight * y)
+    }
+
+    private static func polyline(_ points: [(x: Double, y: Double)], color: String) -> String {
+        let list = points.map { String(format: "%.1f,%.1f", $0.x, $0.y) }.joined(separator: " ")
+        return "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" points=\"\(list)\"/>\n"
+    }
+
+    /// A panel's frame, title, y grid lines with their labels and x tick labels.
+    private static func axes(top: Double, title: String, yAxis: ChartAxis,
+                             xTicks: [(position: Double, label: String)], xLabel: String) -> String {
+        let left = margin, bottom = top + panelHeight
+        var text = "<text x=\"\(left)\" y=\"\(top - 8)\">\(escape(title))</text>\n"
+        text += "<rect x=\"\(left)\" y=\"\(top)\" width=\"\(plotWidth)\" height=\"\(panelHeight)\" "
+            + "fill=\"none\" stroke=\"#888\"/>\n"
+        for tick in yAxis.ticks {
+            let y = bottom - panelHeight * tick.value / yAxis.max
+            text += String(format: "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>",
+                           left, y, left + plotWidth, y)
+            text += String(format: "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", left - 6, y + 4)
+                + "\(tick.label)</text>\n"
+        }
+        for tick in xTicks {
+            let x = left + plotWidth * tick.position
+            text += String(format: "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#888\"/>",
+                           x, bottom, x, bottom + 4)
+            text += String(format: "<text class=\"x-tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+                           x, bottom + 16)
+                + "\(escape(tick.label))</text>\n"
+        }
+        text += "<text x=\"\(left + plotWidth)\" y=\"\(bottom + 32)\" text-anchor=\"end\">\(xLabel)</text>\n"
         return text
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import ServiceKit
 
-/// The final report of a load test, for people (`text`) and machines (`--json`).
+/// The final report of a load test, for people (`text`, in LoadReportText.swift) and machines (`--json`).
 struct LoadReport: Codable {
     struct Percentiles: Codable {
         var p50: Double
@@ -16,17 +16,27 @@ struct LoadReport: Codable {
     var endpoint: String
     var type: String
     var mode: String
-    var concurrency: Int
+    /// Requests kept in flight (closed loop); absent in an open loop, which has no such number.
+    var concurrency: Int?
+    /// Requests per second offered (open loop); absent in a closed loop.
     var rate: Double?
     var seconds: Double
+    /// Replies to requests sent while measuring (errors included).
     var requests: Int
     var throughput: Double
+    /// Latency of the `requests` replies; all 0 when there were none.
     var latencyMicroseconds: Percentiles
     var errorsByCode: [String: Int]
     var invalidReplies: Int
+    /// Requests left unanswered longer than `timeoutSeconds`, during the run or when it ended.
     var timeouts: Int
+    /// Requests still unanswered when the run ended but sent within `timeoutSeconds`: in flight,
+    /// not failures (a closed loop always ends with up to `concurrency` of them).
+    var unanswered: Int
+    var timeoutSeconds: Double
     /// Replies to requests sent during the warm-up, not counted in `requests`.
     var warmupRequests: Int
+    var warmupSeconds: Double
     /// The load generator's own CPU time while it measured (all its threads), in seconds.
     var generatorCpuSeconds: Double?
     var perSecond: [LoadRunner.Second]
@@ -35,12 +45,12 @@ struct LoadReport: Codable {
 
     init(settings: LoadRunner.Settings, plan: LoadPlan, result: LoadRunner.Result) {
         let histogram = result.histogram
-        let seconds = Double(result.elapsed.components.seconds) + Double(result.elapsed.components.attoseconds) / 1e18
+        let seconds = Self.seconds(result.elapsed)
         target = plan.target.rawValue
         endpoint = settings.endpoint
         type = plan.typeName
         mode = settings.rate == nil ? "closed" : "open"
-        concurrency = settings.concurrency
+        concurrency = settings.rate == nil ? settings.concurrency : nil
         rate = settings.rate
         self.seconds = (seconds * 1000).rounded() / 1000
         requests = result.completed
@@ -51,13 +61,23 @@ struct LoadReport: Codable {
         errorsByCode = result.errorsByCode
         invalidReplies = result.invalidReplies
         timeouts = result.timeouts
+        unanswered = result.unanswered
+        timeoutSeconds = Self.seconds(settings.timeout)
         warmupRequests = result.warmupCompleted
-        generatorCpuSeconds = result.generatorCPU.map {
-            ((Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18) * 1000).rounded() / 1000
-        }
+        warmupSeconds = Self.seconds(settings.warmup)
+        generatorCpuSeconds = result.generatorCPU.map { (Self.seconds($0) * 1000).rounded() / 1000 }
         perSecond = result.seconds
-        distribution = [0.0, 0.5, 0.75, 0.9, 0.95, 0.99, 0.995, 0.999, 0.9999, 1.0].map { [$0 * 100, histogram.quantile($0)] }
+        distribution = [0.0, 0.5, 0.75, 0.9, 0.95, 0.99, 0.995, 0.999, 0.9999, 1.0].map {
+            [$0 * 100, histogram.quantile($0)]
+        }
     }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// The service behind the target, as its binary is named.
+    var service: String { target == LoadPlan.Target.router.rawValue ? "intent-router" : "fuel-lookup" }
 
     /// The generator's CPU time over the run's: 1.0 is one core kept busy.
     var generatorCores: Double? {
@@ -68,26 +88,11 @@ struct LoadReport: Codable {
     /// Past this share of a core, the generator's own thread may be the bottleneck.
     static let busyGenerator = 0.9
 
-    var failed: Bool { invalidReplies > 0 || timeouts > 0 || !errorsByCode.isEmpty }
+    /// No reply was measured: the endpoint is silent (or answered only in the warm-up, or only
+    /// with replies that failed validation). Such a run is a failure, whatever else it counted.
+    var noReplies: Bool { requests == 0 }
 
-    var text: String {
-        let l = latencyMicroseconds
-        func ms(_ micros: Double) -> String { String(format: "%.3f ms", micros / 1000) }
-        var lines = [
-            "target      \(target) \(type) at \(endpoint)",
-            "mode        \(mode) loop" + (rate.map { String(format: ", %.0f req/s offered", $0) } ?? ", \(concurrency) in flight"),
-            "requests    \(requests) in \(String(format: "%.2f", seconds)) s",
-            "throughput  \(Int(throughput)) req/s",
-            "latency     p50 \(ms(l.p50))  p90 \(ms(l.p90))  p99 \(ms(l.p99))  p99.9 \(ms(l.p999))  max \(ms(l.max))",
-        ]
-        let errors = errorsByCode.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
-        lines.append("errors      " + (errors.isEmpty ? "none" : errors.joined(separator: ", ")))
-        lines.append("invalid     \(invalidReplies) replies failed validation, \(timeouts) timed out")
-        if let cores = generatorCores {
-            let warning = rate != nil ? ", with its polls between sends"
-                : cores >= Self.busyGenerator ? ": near a whole core, it may be what limits the rate" : ""
-            lines.append(String(format: "generator   %.2f of a core (its own CPU time over the run)", cores) + warning)
-        }
-        return lines.joined(separator: "\n")
-    }
+    /// A request failed, timed out or got an invalid reply, or nothing answered at all. Requests
+    /// merely in flight at the end (`unanswered`) do not fail a run.
+    var failed: Bool { noReplies || invalidReplies > 0 || timeouts > 0 || !errorsByCode.isEmpty }
 }

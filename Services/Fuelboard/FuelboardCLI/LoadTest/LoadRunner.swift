@@ -23,6 +23,8 @@ struct LoadRunner {
         var second: Int
         var requests: Int
         var errors: Int
+        /// Requests found unanswered past the timeout in this second.
+        var timeouts: Int
         var p50: Double
         var p99: Double
     }
@@ -31,7 +33,10 @@ struct LoadRunner {
         var histogram = LatencyHistogram()
         var errorsByCode: [String: Int] = [:]
         var invalidReplies = 0
+        /// Requests unanswered past the timeout, during the run or when it ended.
         var timeouts = 0
+        /// Requests still unanswered when the run ended, sent within the timeout: in flight, not failed.
+        var unanswered = 0
         var completed = 0
         /// Replies to requests sent during the warm-up (not in the figures above).
         var warmupCompleted = 0
@@ -63,6 +68,7 @@ struct LoadRunner {
         let end = measureFrom + settings.duration
         var secondHistogram = LatencyHistogram()
         var secondErrors = 0
+        var secondTimeouts = 0
         var secondIndex = 0
         var nextSecond = measureFrom + .seconds(1)
         var nextExpiryCheck = start + .milliseconds(100)
@@ -119,11 +125,13 @@ struct LoadRunner {
         /// Reports the second that has just ended and starts the next.
         func closeSecond() {
             let second = Second(second: secondIndex + 1, requests: Int(secondHistogram.count), errors: secondErrors,
-                                p50: secondHistogram.quantile(0.5), p99: secondHistogram.quantile(0.99))
+                                timeouts: secondTimeouts, p50: secondHistogram.quantile(0.5),
+                                p99: secondHistogram.quantile(0.99))
             result.seconds.append(second)
             progress(second)
             secondHistogram = LatencyHistogram()
             secondErrors = 0
+            secondTimeouts = 0
             secondIndex += 1
             nextSecond += .seconds(1)
         }
@@ -155,6 +163,7 @@ struct LoadRunner {
                 for (id, _) in expired {
                     inFlight[id] = nil
                     result.timeouts += 1
+                    if checked >= measureFrom { secondTimeouts += 1 }
                     if interval == nil { try send(intended: nil) }
                 }
             }
@@ -163,8 +172,24 @@ struct LoadRunner {
         // The last whole second ends with the run: the loop stops at `end` before it sees that.
         if min(ContinuousClock.now, end) >= nextSecond { closeSecond() }
         result.elapsed = min(ContinuousClock.now, end) - measureFrom
+        // Requests still out when the run ends: the old ones timed out, the others were in flight.
+        let settled = Self.settle(inFlight.values, at: ContinuousClock.now, timeout: settings.timeout)
+        result.timeouts += settled.timedOut
+        result.unanswered = settled.inFlight
         if let cpuAtMeasureStart, let used = ProcessCPU.used() { result.generatorCPU = used - cpuAtMeasureStart }
         return result
+    }
+
+    /// Sorts the requests still unanswered `now` (by when each was sent, or due to be): older than
+    /// `timeout` they timed out (the run's own check, every 100 ms, had not got to them yet);
+    /// younger ones were simply still in flight when the run ended.
+    static func settle<Times: Sequence<ContinuousClock.Instant>>(_ sentAt: Times, at now: ContinuousClock.Instant,
+                                                                timeout: Duration) -> (timedOut: Int, inFlight: Int) {
+        var timedOut = 0, inFlight = 0
+        for sent in sentAt {
+            if now - sent > timeout { timedOut += 1 } else { inFlight += 1 }
+        }
+        return (timedOut, inFlight)
     }
 
     /// How long the open loop may sleep in a poll when the next send is `gap` away: the whole

@@ -1,0 +1,121 @@
+import Foundation
+import Messages
+import ServiceKit
+
+/// `fuelboard loadtest`'s options, checked before anything is sent: a bad value is refused with
+/// one line (`ConfigurationError`, exit 64) rather than found out after a whole run.
+struct LoadTestOptions {
+    var target: LoadPlan.Target
+    var type: MessageType
+    var points: LoadPlan.Points
+    var settings: LoadRunner.Settings
+    var seed: UInt64
+    /// A CMA fuel code (E10, E5, B7, SDV) or "mixed".
+    var fuel: String
+    var radius: Double
+    /// Where to draw the chart (`--svg`), its directory already checked writable.
+    var chartPath: String?
+
+    /// The most requests in flight or per second one generator thread is asked for.
+    static let maxConcurrency = 100_000
+    static let maxRate = 1_000_000.0
+
+    /// Reads and checks every option; `lookup` and `router` are the endpoints of the topology.
+    init(_ arguments: ParsedArguments, lookup: String, router: String,
+         timeout: Duration) throws(ConfigurationError) {
+        guard let target = LoadPlan.Target(rawValue: arguments.value("--target") ?? "lookup") else {
+            throw ConfigurationError("--target: expected lookup or router, got '\(arguments.value("--target") ?? "")'")
+        }
+        guard let points = LoadPlan.Points(rawValue: arguments.value("--points") ?? "stations") else {
+            throw ConfigurationError("--points: expected stations or uniform, "
+                + "got '\(arguments.value("--points") ?? "")'")
+        }
+        if target == .router {
+            // The router is loaded with generated utterances: these lookup settings have no effect there.
+            for name in ["--type", "--fuel", "--radius"] where arguments.value(name) != nil {
+                throw ConfigurationError("\(name): applies only to --target lookup "
+                    + "(--target router sends assistant.ask with generated utterances)")
+            }
+        }
+        if arguments.value("--rate") != nil && arguments.value("--concurrency") != nil {
+            throw ConfigurationError("--rate and --concurrency: give one, not both "
+                + "(--rate runs an open loop at a fixed rate, with no set number in flight)")
+        }
+        switch (target, arguments.value("--type") ?? "cheapest") {
+        case (.router, _): type = .assistantAsk
+        case (.lookup, "cheapest"): type = .lookupCheapest
+        case (.lookup, "nearest"): type = .lookupNearest
+        case (.lookup, let other): throw ConfigurationError("--type: expected cheapest or nearest, got '\(other)'")
+        }
+        self.target = target
+        self.points = points
+
+        var settings = LoadRunner.Settings(endpoint: target == .lookup ? lookup : router)
+        settings.concurrency = try Self.count(arguments, "--concurrency", upTo: Self.maxConcurrency) ?? 1
+        settings.rate = try Self.number(arguments, "--rate", upTo: Self.maxRate)
+        settings.duration = try Self.duration(arguments, "--duration") ?? .seconds(10)
+        guard settings.duration > .zero else {
+            throw ConfigurationError("--duration: must be more than 0, got '\(arguments.value("--duration") ?? "")'")
+        }
+        settings.warmup = try Self.duration(arguments, "--warmup") ?? .seconds(1)
+        settings.maxRequests = try Self.count(arguments, "--requests", upTo: Int(Int32.max))
+        settings.timeout = timeout
+        self.settings = settings
+
+        if let text = arguments.value("--seed") {
+            guard let seed = UInt64(text) else {
+                throw ConfigurationError("--seed: expected a whole number, got '\(text)'")
+            }
+            self.seed = seed
+        } else {
+            seed = 1
+        }
+        fuel = try Self.fuel(arguments.value("--fuel"))
+        radius = try Self.number(arguments, "--radius", upTo: 1000) ?? 5
+        chartPath = arguments.value("--svg")
+        if let chartPath { try LoadChart.checkWritable(chartPath) }
+    }
+
+    /// `--fuel`: a CMA fuel code in any case, normalised (`b7` -> `B7`), or `mixed`; B7 when absent.
+    static func fuel(_ text: String?) throws(ConfigurationError) -> String {
+        guard let text else { return FuelCode.b7.rawValue }
+        if text.lowercased() == "mixed" { return "mixed" }
+        guard let code = FuelCode(code: text) else {
+            throw ConfigurationError("--fuel: expected a CMA fuel code (E10, E5, B7, SDV) or mixed, got '\(text)'")
+        }
+        return code.rawValue
+    }
+
+    /// A whole number from 1 to `limit`, or nil when the option is absent.
+    private static func count(_ arguments: ParsedArguments, _ name: String,
+                              upTo limit: Int) throws(ConfigurationError) -> Int? {
+        guard let text = arguments.value(name) else { return nil }
+        guard let value = Int(text), value >= 1, value <= limit else {
+            throw ConfigurationError("\(name): expected a whole number from 1 to \(limit), got '\(text)'")
+        }
+        return value
+    }
+
+    /// A number above 0 and at most `limit`, or nil when the option is absent.
+    private static func number(_ arguments: ParsedArguments, _ name: String,
+                               upTo limit: Double) throws(ConfigurationError) -> Double? {
+        guard let text = arguments.value(name) else { return nil }
+        guard let value = Double(text), value.isFinite, value > 0, value <= limit else {
+            throw ConfigurationError("\(name): expected a number above 0 and at most \(Int(limit)), got '\(text)'")
+        }
+        return value
+    }
+
+    /// A duration such as 10s, 500ms or 2m (at most a week), or nil when the option is absent.
+    private static func duration(_ arguments: ParsedArguments, _ name: String) throws(ConfigurationError) -> Duration? {
+        guard let text = arguments.value(name) else { return nil }
+        // The number is bounded before it is converted (a huge one would not fit a Duration).
+        let number = String(text.reversed().drop(while: \.isLetter).reversed())
+        guard let number = Double(number), number <= 1e9, let value = ServiceMain.parseDuration(text),
+              value <= .seconds(7 * 86_400) else {
+            throw ConfigurationError("\(name): expected a duration such as 10s, 500ms or 2m (at most a week), "
+                + "got '\(text)'")
+        }
+        return value
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+@testable import FuelboardCLI
+import Testing
+
+/// The chart's axes fall on round values (steps of 1, 2, 2.5, 5 × 10^k), the latency-over-time
+/// panel labels its seconds, and a chart that cannot be written is said in one line.
+struct LoadChartTicksTests {
+    @Test(arguments: [
+        (0.32, 5, 0.1), (0.29, 4, 0.1), (1.0, 5, 0.2), (10.0, 5, 2.0), (12.0, 5, 2.5), (24.0, 5, 5.0),
+        (30.0, 10, 5.0), (7.0, 10, 1.0), (0.0009, 5, 0.0002), (4500.0, 5, 1000.0), (80.0, 4, 20.0),
+    ])
+    func niceStep_isTheSmallestRoundStepThatCoversTheSpan(span: Double, maxSteps: Int, step: Double) {
+        #expect(abs(ChartAxis.niceStep(span: span, maxSteps: maxSteps) - step) < step * 1e-9)
+    }
+
+    @Test func niceStep_ofNothing_isOne() {
+        #expect(ChartAxis.niceStep(span: 0, maxSteps: 5) == 1)
+        #expect(ChartAxis.niceStep(span: .nan, maxSteps: 5) == 1)
+    }
+
+    @Test func anAxis_endsOnAWholeStep_withRoundLabels() {
+        // The QA run's p99 peak: ticks were 0.00/0.07/0.15/0.22/0.29 ms.
+        let axis = ChartAxis(upTo: 0.29, maxSteps: 5)
+        #expect(axis.ticks.map(\.label) == ["0.0", "0.1", "0.2", "0.3"])
+        #expect(axis.max >= 0.29 && abs(axis.max - 0.3) < 1e-9)
+        let quarters = ChartAxis(upTo: 1.2, maxSteps: 5)
+        #expect(quarters.ticks.map(\.label) == ["0.00", "0.25", "0.50", "0.75", "1.00", "1.25"])
+        #expect(ChartAxis(upTo: 0, maxSteps: 5).max == 1)
+    }
+
+    @Test func secondsAxis_usesWholeSteps() {
+        #expect(ChartAxis(upTo: 3, maxSteps: 10, integers: true).ticks.map(\.label) == ["0", "1", "2", "3"])
+        #expect(ChartAxis(upTo: 25, maxSteps: 10, integers: true).step == 5)
+    }
+
+    @Test func theLatencyOverTimePanel_labelsItsSeconds() throws {
+        var settings = LoadRunner.Settings(endpoint: "tcp://127.0.0.1:1")
+        settings.concurrency = 2
+        var result = LoadRunner.Result()
+        result.histogram.record(microseconds: 150)
+        result.completed = 1
+        result.elapsed = .seconds(4)
+        result.seconds = (1...4).map {
+            LoadRunner.Second(second: $0, requests: 10, errors: 0, timeouts: 0, p50: 120, p99: 290)
+        }
+        let plan = LoadPlan(target: .lookup, bodies: [[]], typeName: "lookup.cheapest")
+        let report = LoadReport(settings: settings, plan: plan, result: result)
+        let svg = LoadChart.svg(report)
+        let panel = LoadChart.latencyOverTime(report.perSecond, top: LoadChart.margin)
+        for second in 0...4 {
+            #expect(panel.contains("text-anchor=\"middle\">\(second)</text>"), "no tick label for second \(second)")
+        }
+        #expect(panel.contains(">0.3</text>") && !panel.contains(">0.29</text>"))
+        #expect(svg.hasPrefix("<svg") && svg.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("</svg>"))
+        #expect(svg.components(separatedBy: "<polyline").count - 1 == 3)
+        #expect(svg.contains("fuel-lookup (lookup.cheapest)"))
+    }
+
+    @Test func aChartThatCannotBeWritten_isOneLineWithTheReason() {
+        let path = "/nonexistent-loadtest-dir/x.svg"
+        let error = #expect(throws: LoadChart.WriteError.self) { try LoadChart.write("<svg/>", to: path) }
+        #expect(error?.description == "cannot write chart to \(path): No such file or directory")
+    }
+
+    @Test func aChartIsWrittenWhole() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("loadtest-\(UUID()).svg").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try LoadChart.write("<svg></svg>\n", to: path)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "<svg></svg>\n")
+    }
+}

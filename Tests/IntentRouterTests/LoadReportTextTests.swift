@@ -1,0 +1,87 @@
+import Foundation
+@testable import FuelboardCLI
+import Testing
+
+/// The load test's report: what a person reads and what `--json` gives, for a healthy run, a run
+/// nothing answered, and the open loop (which has no number in flight).
+struct LoadReportTextTests {
+    private static func report(replies: Int, unanswered: Int = 0, timeouts: Int = 0, warmup: Int = 0,
+                               rate: Double? = nil, target: LoadPlan.Target = .lookup) -> LoadReport {
+        var settings = LoadRunner.Settings(endpoint: "tcp://127.0.0.1:5599")
+        settings.concurrency = 5
+        settings.rate = rate
+        settings.warmup = .seconds(1)
+        var result = LoadRunner.Result()
+        for index in 0..<replies { result.histogram.record(microseconds: Double(100 + index)) }
+        result.completed = replies
+        result.unanswered = unanswered
+        result.timeouts = timeouts
+        result.warmupCompleted = warmup
+        result.elapsed = .seconds(3)
+        let type = target == .lookup ? "lookup.cheapest" : "assistant.ask"
+        return LoadReport(settings: settings, plan: LoadPlan(target: target, bodies: [[]], typeName: type),
+                          result: result)
+    }
+
+    private static func json(_ report: LoadReport) throws -> [String: Any] {
+        let data = try JSONEncoder().encode(report)
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    @Test func noReplyAtAll_failsAndSaysSo_withoutZeroLatencies() {
+        let report = Self.report(replies: 0, unanswered: 5)
+        #expect(report.failed)
+        #expect(report.text.contains("no replies came from the endpoint tcp://127.0.0.1:5599"))
+        #expect(report.text.contains("latency     no replies"))
+        #expect(!report.text.contains("0.000 ms"))
+        #expect(report.text.contains("unanswered  5 still in flight at the end"))
+    }
+
+    @Test func repliesOnlyInTheWarmUp_stillFail_andSaySo() {
+        let report = Self.report(replies: 0, warmup: 40)
+        #expect(report.failed)
+        #expect(report.text.contains("no replies came from tcp://127.0.0.1:5599 after the warm-up (40 came during it)"))
+    }
+
+    @Test func aFewInFlightAtTheEnd_doNotFailAHealthyRun_butAreCounted() throws {
+        let report = Self.report(replies: 1000, unanswered: 5)
+        #expect(!report.failed)
+        #expect(report.text.contains("unanswered  5 still in flight at the end"))
+        #expect(report.text.contains("normal up to 5 in a closed loop"))
+        #expect(!report.text.contains("FAILED"))
+        #expect(try Self.json(report)["unanswered"] as? Int == 5)
+    }
+
+    @Test func timeouts_failTheRun() {
+        #expect(Self.report(replies: 1000, timeouts: 1).failed)
+    }
+
+    @Test func theWarmUpReplies_appearInTheText() {
+        let text = Self.report(replies: 1000, warmup: 250).text
+        #expect(text.contains("warm-up     250 replies in 1 s first, not counted"))
+    }
+
+    @Test func theTargetLine_namesTheServiceThenTheRequestType() {
+        #expect(Self.report(replies: 10).text
+            .hasPrefix("target      fuel-lookup (lookup.cheapest) at tcp://127.0.0.1:5599\n"))
+        #expect(Self.report(replies: 10, target: .router).text
+            .hasPrefix("target      intent-router (assistant.ask) at tcp://127.0.0.1:5599\n"))
+    }
+
+    @Test func anOpenLoopReport_claimsNoConcurrency_andStaysDecodable() throws {
+        let report = Self.report(replies: 10, rate: 100)
+        let json = try Self.json(report)
+        #expect(json["concurrency"] == nil && json["rate"] as? Double == 100)
+        #expect(!report.text.contains("in flight,") && !report.text.contains("normal up to"))
+        let decoded = try JSONDecoder().decode(LoadReport.self, from: try JSONEncoder().encode(report))
+        #expect(decoded.concurrency == nil && decoded.requests == 10)
+        #expect(try Self.json(Self.report(replies: 10))["concurrency"] as? Int == 5)
+    }
+
+    @Test func theProgressLine_showsTimeoutsOnlyWhenThereAreSome_andNoZeroLatencyWithoutReplies() {
+        let quiet = LoadRunner.Second(second: 2, requests: 0, errors: 0, timeouts: 7, p50: 0, p99: 0)
+        #expect(LoadReport.progressLine(quiet) == "[  2s]      0 req/s  errors 0  timeouts 7  no replies")
+        let busy = LoadRunner.Second(second: 3, requests: 1500, errors: 1, timeouts: 0, p50: 250, p99: 1200)
+        #expect(LoadReport.progressLine(busy) == "[  3s]   1500 req/s  errors 1  p50 0.250 ms  p99 1.200 ms")
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+@testable import FuelboardCLI
+import Messages
+import ServiceKit
+import Testing
+
+/// `fuelboard loadtest` refuses bad option values before it sends anything, each with one line
+/// naming the option (exit 64), and reads good ones as the run needs them.
+struct LoadTestOptionsTests {
+    private static func options(_ arguments: [String]) throws -> LoadTestOptions {
+        let parsed = try ParsedArguments(arguments, options: LoadTestCommand.spec.options + CLIContext.commonOptions)
+        return try LoadTestOptions(parsed, lookup: "tcp://127.0.0.1:1", router: "tcp://127.0.0.1:2",
+                                   timeout: .seconds(5))
+    }
+
+    /// The one line an option is refused with, or nil when it is accepted.
+    private static func refusal(_ arguments: [String]) -> String? {
+        do {
+            _ = try options(arguments)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test(arguments: [
+        (["--fuel", "XX"], "--fuel: expected a CMA fuel code (E10, E5, B7, SDV) or mixed, got 'XX'"),
+        (["--duration", "0s"], "--duration: must be more than 0, got '0s'"),
+        (["--duration", "0"], "--duration: must be more than 0, got '0'"),
+        (["--target", "router", "--type", "nearest"], "--type: applies only to --target lookup"),
+        (["--target", "router", "--fuel", "E10"], "--fuel: applies only to --target lookup"),
+        (["--rate", "100", "--concurrency", "5"], "--rate and --concurrency: give one, not both"),
+        (["--concurrency", "2.5"], "--concurrency: expected a whole number"),
+        (["--requests", "1e300"], "--requests: expected a whole number"),
+        (["--rate", "1e300"], "--rate: expected a number above 0"),
+        (["--duration", "1e30s"], "--duration: expected a duration"),
+        (["--warmup", "soon"], "--warmup: expected a duration"),
+        (["--seed", "-1"], "--seed: expected a whole number"),
+        (["--svg", "/nonexistent-loadtest-dir/x.svg"], "--svg: no directory /nonexistent-loadtest-dir"),
+    ])
+    func aBadValue_isRefusedWithOneLineNamingIt(arguments: [String], line: String) {
+        let refusal = Self.refusal(arguments)
+        #expect(refusal?.hasPrefix(line) == true, "\(arguments): \(refusal ?? "accepted")")
+        #expect(refusal?.contains("\n") != true)
+    }
+
+    @Test func aChartPathThatIsADirectory_isRefused() {
+        let directory = FileManager.default.temporaryDirectory.path
+        #expect(Self.refusal(["--svg", directory]) == "--svg: \(directory) is a directory")
+    }
+
+    @Test func aChartPathInAnExistingDirectory_isAccepted() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("loadtest-\(UUID()).svg").path
+        #expect(try Self.options(["--svg", path]).chartPath == path)
+    }
+
+    @Test func fuelCodes_areReadInAnyCase_andMixedIsKept() throws {
+        #expect(try Self.options(["--fuel", "e10"]).fuel == "E10")
+        #expect(try Self.options(["--fuel", "sdv"]).fuel == "SDV")
+        #expect(try Self.options(["--fuel", "Mixed"]).fuel == "mixed")
+        #expect(try Self.options([]).fuel == "B7")
+    }
+
+    @Test func theDefaults_areAClosedLoopOfOneOnTheLookup() throws {
+        let options = try Self.options([])
+        #expect(options.target == .lookup && options.type == .lookupCheapest)
+        #expect(options.settings.endpoint == "tcp://127.0.0.1:1")
+        #expect(options.settings.concurrency == 1 && options.settings.rate == nil)
+        #expect(options.settings.duration == .seconds(10) && options.settings.warmup == .seconds(1))
+        #expect(options.settings.timeout == .seconds(5))
+    }
+
+    @Test func theRouterTarget_asksTheRouter_andAZeroWarmUpIsAllowed() throws {
+        let options = try Self.options(["--target", "router", "--rate", "250", "--warmup", "0s", "--duration", "500ms"])
+        #expect(options.type == .assistantAsk && options.settings.endpoint == "tcp://127.0.0.1:2")
+        #expect(options.settings.rate == 250 && options.settings.warmup == .zero)
+        #expect(options.settings.duration == .milliseconds(500))
+    }
+}
