@@ -119,12 +119,17 @@ public struct ServiceMain {
     /// Parses a duration like `30m`, `90s`, `2h`, `500ms` or plain seconds.
     public static func parseDuration(_ text: String) -> Duration? {
         let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
-        for (suffix, scale) in units where text.hasSuffix(suffix) {
+        var number = Substring(text), scale = 1.0
+        for (suffix, unitScale) in units where text.hasSuffix(suffix) {
             if suffix == "s" && text.hasSuffix("ms") { continue }
-            guard let value = Double(text.dropLast(suffix.count)), value >= 0, value.isFinite else { return nil }
-            return .milliseconds(Int64(value * scale * 1000))
+            (number, scale) = (text.dropLast(suffix.count), unitScale)
+            break
         }
-        guard let value = Double(text), value >= 0, value.isFinite else { return nil }
-        return .milliseconds(Int64(value * 1000))
+        // Up to a year: anything longer is a typo, and past Int64 milliseconds it would trap.
+        guard let value = Double(number), value >= 0, value * scale <= maxDurationSeconds else { return nil }
+        return .milliseconds(Int64(value * scale * 1000))
     }
+
+    /// The longest duration an option takes, in seconds (a year).
+    public static let maxDurationSeconds: Double = 365 * 24 * 3600
 }

@@ -60,6 +60,14 @@ struct ConfigurationTests {
         #expect(ServiceMain.parseDuration("soon") == nil)
     }
 
+    @Test func duration_pastAYearOrNotFinite_isRefusedNotATrap() {
+        #expect(ServiceMain.parseDuration("8760h") == .seconds(365 * 24 * 3600))
+        #expect(ServiceMain.parseDuration("8761h") == nil)
+        #expect(ServiceMain.parseDuration("1e30s") == nil)
+        #expect(ServiceMain.parseDuration("inf") == nil)
+        #expect(ServiceMain.parseDuration("nan") == nil)
+    }
+
     @Test func histogram_quantiles_areWithinBucketPrecision() {
         var histogram = LatencyHistogram()
         for value in 1...1000 { histogram.record(microseconds: Double(value)) }
