@@ -1,4 +1,5 @@
 import Foundation
+import ServiceTesting
 import Testing
 
 /// `fuelboard ask`: what the CLI checks itself and how its prompt behaves, with no router needed
@@ -6,7 +7,7 @@ import Testing
 struct AskCommandTests {
     @Test(arguments: ["", "   "])
     func ask_whenUtteranceIsBlank_refusesItInOneLineWithoutAsking(utterance: String) throws {
-        let run = try FuelboardRun(["ask", utterance, "--user", "u1", "--router", try FuelboardRun.unservedEndpoint(),
+        let run = try FuelboardRun(["ask", utterance, "--user", "u1", "--router", try unservedEndpoint(),
                                     "--timeout", "200ms"])
         #expect(run.status == 64)
         #expect(run.stdout.isEmpty)
@@ -17,7 +18,7 @@ struct AskCommandTests {
 
     @Test func ask_whenAtIsOffTheEarth_refusesItBeforeAsking() throws {
         let run = try FuelboardRun(["ask", "Ask FuelBoard for the cheapest diesel near me", "--user", "u1",
-                                    "--at", "91,0", "--router", try FuelboardRun.unservedEndpoint(),
+                                    "--at", "91,0", "--router", try unservedEndpoint(),
                                     "--timeout", "200ms"])
         #expect(run.status == 64)
         #expect(run.stderrLines == ["fuelboard: --at: latitude 91 is outside -90...90"])
@@ -34,7 +35,7 @@ struct AskCommandTests {
     }
 
     @Test func askPrompt_whenInputEnds_endsItsOutputWithANewline() throws {
-        let run = try FuelboardRun(["ask", "--user", "u1", "--router", try FuelboardRun.unservedEndpoint()], input: "")
+        let run = try FuelboardRun(["ask", "--user", "u1", "--router", try unservedEndpoint()], input: "")
         #expect(run.status == 0)
         #expect(run.stdout.hasSuffix("> \n"), "\(run.stdout.debugDescription)")
     }

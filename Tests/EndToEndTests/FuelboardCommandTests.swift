@@ -75,12 +75,4 @@ struct FuelboardRun {
         stdout = String(decoding: try Data(contentsOf: outputURL), as: UTF8.self)
         stderr = String(decoding: try Data(contentsOf: errorURL), as: UTF8.self)
     }
-
-    /// A loopback endpoint nobody serves (an ephemeral port bound, then released).
-    static func unservedEndpoint() throws -> String {
-        let socket = try Socket(Context(), .router)
-        let endpoint = try socket.bind("tcp://127.0.0.1:*")
-        socket.close()
-        return endpoint
-    }
 }

@@ -6,17 +6,9 @@ import ZeroMQ
 /// `fuelboard ingest`: its exit status tells a feed price-ingest could not take (1) from
 /// price-ingest not answering at all (69).
 struct IngestCommandTests {
-    /// An ephemeral loopback port that nobody serves.
-    private static func unservedEndpoint() throws -> String {
-        let socket = try Socket(Context(), .router)
-        let endpoint = try socket.bind("tcp://127.0.0.1:*")
-        socket.close()
-        return endpoint
-    }
-
     @Test func aFeedURLNobodyServes_isPriceIngestsAnswer_soExitStatus1() throws {
         let stack = try DataPathStack(startLookup: false)
-        let port = try #require(try Self.unservedEndpoint().split(separator: ":").last)
+        let port = try #require(try unservedEndpoint().split(separator: ":").last)
         let cli = try ServiceProcess("fuelboard", ["ingest", "http://127.0.0.1:\(port)/feed.json", "--retailer", "x",
                                                    "--ingest", stack.ingestEndpoint])
         #expect(try cli.waitForExit(timeout: .seconds(60)) == 1, "\(cli.log)")
@@ -25,7 +17,7 @@ struct IngestCommandTests {
 
     @Test func priceIngestNotAnswering_isExitStatus69() throws {
         let cli = try ServiceProcess("fuelboard", ["ingest", "http://127.0.0.1:9/feed.json", "--retailer", "x",
-                                                   "--ingest", try Self.unservedEndpoint(), "--timeout", "300ms"])
+                                                   "--ingest", try unservedEndpoint(), "--timeout", "300ms"])
         #expect(try cli.waitForExit(timeout: .seconds(60)) == 69, "\(cli.log)")
     }
 

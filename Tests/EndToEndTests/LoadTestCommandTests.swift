@@ -86,9 +86,7 @@ struct LoadTestCommandTests {
 
     @Test func stationPoints_withoutPriceIngest_sayWhyAndUseUniformPointsWithoutWaiting() throws {
         let stack = try Self.loadedStack()
-        let socket = try Socket(stack.context, .router)
-        let nowhere = try socket.bind("tcp://127.0.0.1:*")
-        socket.close()  // an ephemeral port that nobody serves
+        let nowhere = try unservedEndpoint()
         let started = ContinuousClock.now
         let cli = try ServiceProcess("fuelboard", ["loadtest", "--ingest", nowhere, "--lookup", stack.lookupEndpoint ?? "",
                                                    "--requests", "20", "--duration", "5s", "--warmup", "0s",
@@ -101,9 +99,7 @@ struct LoadTestCommandTests {
 
     @Test func aServerThatIsNotThere_isReportedAsTimeouts_withExitStatus1() throws {
         let stack = try DataPathStack(startLookup: false)
-        let socket = try Socket(stack.context, .router)
-        let nowhere = try socket.bind("tcp://127.0.0.1:*")
-        socket.close()  // an ephemeral port that nobody serves
+        let nowhere = try unservedEndpoint()
         let cli = try ServiceProcess("fuelboard", ["loadtest", "--ingest", stack.ingestEndpoint, "--lookup", nowhere,
                                                    "--requests", "5", "--duration", "2s", "--warmup", "0s",
                                                    "--timeout", "300ms", "--points", "uniform", "--json"])
@@ -112,16 +108,8 @@ struct LoadTestCommandTests {
         #expect((report["timeouts"] as? Int ?? 0) > 0)
     }
 
-    /// An endpoint nobody serves: an ephemeral port bound and released.
-    private static func nowhere() throws -> String {
-        let socket = try Socket(Context(), .router)
-        let endpoint = try socket.bind("tcp://127.0.0.1:*")
-        socket.close()
-        return endpoint
-    }
-
     @Test func aClosedLoopNothingAnswers_countsItsRequestsUnanswered_andFails() throws {
-        let nowhere = try Self.nowhere()
+        let nowhere = try unservedEndpoint()
         let arguments = ["loadtest", "--lookup", nowhere, "--concurrency", "5", "--duration", "1s", "--warmup", "0s",
                          "--points", "uniform", "--json"]
         let cli = try ServiceProcess("fuelboard", arguments)
@@ -134,7 +122,7 @@ struct LoadTestCommandTests {
     }
 
     @Test func anOpenLoopNothingAnswers_saysNoRepliesCame_insteadOfZeroLatencies() throws {
-        let nowhere = try Self.nowhere()
+        let nowhere = try unservedEndpoint()
         let cli = try ServiceProcess("fuelboard", ["loadtest", "--lookup", nowhere, "--rate", "100",
                                                    "--duration", "1s", "--warmup", "0s", "--points", "uniform"])
         #expect(try cli.waitForExit(timeout: .seconds(30)) == 1, "\(cli.log.suffix(600))")
@@ -152,7 +140,7 @@ struct LoadTestCommandTests {
         (["--svg", "/nonexistent-loadtest-dir/x.svg"], "--svg"),
     ])
     func aBadValue_isRefusedBeforeTheRun_inOneLine_withExitStatus64(arguments: [String], option: String) throws {
-        let cli = try ServiceProcess("fuelboard", ["loadtest", "--lookup", try Self.nowhere(), "--points", "uniform",
+        let cli = try ServiceProcess("fuelboard", ["loadtest", "--lookup", try unservedEndpoint(), "--points", "uniform",
                                                    "--warmup", "0s", "--duration", "1s"] + arguments)
         #expect(try cli.waitForExit(timeout: .seconds(30)) == 64, "\(cli.log.suffix(600))")
         let lines = cli.log.split(separator: "\n")

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceTesting
 import Testing
 
 /// `fuelboard lookup`: fuel words, the CLI's own checks of its values, and the table it prints.
@@ -55,7 +56,7 @@ struct LookupCommandTests {
 
     @Test func lookup_whenAtIsNotACoordinate_saysWhatItGot() throws {
         let run = try FuelboardRun(["lookup", "--fuel", "B7", "--at", "abc",
-                                    "--lookup", try FuelboardRun.unservedEndpoint()])
+                                    "--lookup", try unservedEndpoint()])
         #expect(run.status == 64)
         #expect(run.stderrLines == ["fuelboard: --at: expected LAT,LNG, got 'abc'"])
     }
@@ -69,7 +70,7 @@ struct LookupCommandTests {
         ["--max-age-hours", "0"], ["--fuel", "hydrogen"],
     ])
     func lookup_whenAValueIsOutOfRange_refusesItBeforeAnyRequest(option: [String]) throws {
-        var arguments = ["lookup", "--fuel", "B7", "--at", Self.selby, "--lookup", try FuelboardRun.unservedEndpoint(),
+        var arguments = ["lookup", "--fuel", "B7", "--at", Self.selby, "--lookup", try unservedEndpoint(),
                          "--timeout", "200ms"]
         if let index = arguments.firstIndex(of: option[0]) {
             arguments[index + 1] = option[1]

@@ -30,9 +30,7 @@ struct StatsCommandTests {
     }
 
     @Test func stats_withPrometheus_whenAServiceIsDown_saysSoAsAMetric_andKeepsStdoutMetricsOnly() throws {
-        let socket = try Socket(Context(), .router)
-        let nobody = try socket.bind("tcp://127.0.0.1:*")
-        socket.close()  // an ephemeral port that nobody serves
+        let nobody = try unservedEndpoint()
         let process = Process()
         process.executableURL = ServiceProcess.binaryDirectory.appendingPathComponent("fuelboard")
         process.arguments = ["stats", "--prometheus", "--only", "fuel-lookup", "--lookup", nobody, "--timeout", "200ms"]
@@ -53,7 +51,7 @@ struct StatsCommandTests {
     @Test func stats_whenOneAskedServiceIsDown_printsWhatItGot_andExits69() throws {
         let stack = try DataPathStack(startLookup: false)
         let run = try FuelboardRun(["stats", "--only", "price-ingest,fuel-lookup", "--ingest", stack.ingestEndpoint,
-                                    "--lookup", try FuelboardRun.unservedEndpoint(), "--timeout", "200ms"])
+                                    "--lookup", try unservedEndpoint(), "--timeout", "200ms"])
         #expect(run.status == 69)
         #expect(run.stdout.contains("price-ingest: "), "\(run.stdout)")
         #expect(run.stdout.contains("fuel-lookup: unreachable at"), "\(run.stdout)")
@@ -76,9 +74,7 @@ struct StatsCommandTests {
     }
 
     @Test func stats_whenNoServiceAnswers_exits69() throws {
-        let socket = try Socket(Context(), .router)
-        let nobody = try socket.bind("tcp://127.0.0.1:*")
-        socket.close()  // an ephemeral port that nobody serves
+        let nobody = try unservedEndpoint()
         let probe = try ServiceProcess("fuelboard", ["stats", "--only", "fuel-lookup", "--lookup", nobody,
                                                      "--timeout", "200ms"])
         #expect(try probe.waitForExit() == 69)

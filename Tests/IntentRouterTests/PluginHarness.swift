@@ -28,7 +28,7 @@ final class PluginHarness {
     }
 
     static func startRouter(deadline: Duration, plugins: String, location: String? = nil) throws -> InProcessService {
-        let down = try RouterHarness.unservedEndpoint()
+        let down = try unservedEndpoint()
         return try InProcessService.start { context in
             var configuration = RouterConfiguration(endpoint: "tcp://127.0.0.1:*", location: location ?? down, lookup: down,
                                                     dialog: down)

@@ -46,7 +46,7 @@ final class RealServices {
             }
         }
         for _ in 0..<loadingReplicas {
-            let nowhere = try RouterHarness.unservedEndpoint()
+            let nowhere = try unservedEndpoint()
             let lookup = try ServiceProcess("fuel-lookup", ["--ingest", nowhere, "--ingest-pub", nowhere,
                                                             "--bind", "tcp://127.0.0.1:*"])
             lookups.append(lookup)
@@ -63,7 +63,7 @@ final class RealServices {
                                       handler: DialogRendererService.makeHandler(templates: nil), logger: quiet).server
         }
         router = try RouterHarness.start(location: location.endpoint, lookup: lookupEndpoint,
-                                         dialog: try dialog?.endpoint ?? RouterHarness.unservedEndpoint())
+                                         dialog: try dialog?.endpoint ?? unservedEndpoint())
         client = try RouterHarness.client(router)
     }
 

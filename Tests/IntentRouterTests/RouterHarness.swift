@@ -18,14 +18,6 @@ enum RouterHarness {
         }
     }
 
-    /// A loopback endpoint nobody serves (bound once, then released).
-    static func unservedEndpoint() throws -> String {
-        let socket = try Socket(Context(), .router)
-        let endpoint = try socket.bind("tcp://127.0.0.1:*")
-        socket.close()
-        return endpoint
-    }
-
     static func client(_ router: InProcessService) throws -> RequestClient {
         try RequestClient(context: Context(), endpoint: router.endpoint, timeout: .seconds(5), retries: 0)
     }

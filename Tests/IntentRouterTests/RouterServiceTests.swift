@@ -12,7 +12,7 @@ struct RouterServiceTests {
     static let selby = Coordinate(lat: 53.78, lng: -1.07)
 
     @Test func ask_whenEveryBackendIsDown_speaksThePricesFailureWithinTheDeadline() throws {
-        let down = try RouterHarness.unservedEndpoint()
+        let down = try unservedEndpoint()
         let router = try RouterHarness.start(location: down, lookup: down, dialog: down)
         defer { router.stop() }
         let client = try RouterHarness.client(router)
@@ -28,7 +28,7 @@ struct RouterServiceTests {
     }
 
     @Test func ask_afterABackendWasFoundDown_failsFastWithoutWaitingAgain() throws {
-        let down = try RouterHarness.unservedEndpoint()
+        let down = try unservedEndpoint()
         let router = try RouterHarness.start(location: down, lookup: down, dialog: down)
         defer { router.stop() }
         let client = try RouterHarness.client(router)
@@ -43,7 +43,7 @@ struct RouterServiceTests {
 
     @Test func backend_afterThreeTimeoutsInARow_isReconnected() throws {
         let silent = try SilentBackend()
-        let down = try RouterHarness.unservedEndpoint()
+        let down = try unservedEndpoint()
         let router = try RouterHarness.start(location: down, lookup: silent.endpoint, dialog: down,
                                              deadline: .milliseconds(300))
         defer { router.stop() }
@@ -57,7 +57,7 @@ struct RouterServiceTests {
     }
 
     @Test func ask_withoutLocationWhenLocationCacheDown_saysLocationUnavailable() throws {
-        let down = try RouterHarness.unservedEndpoint()
+        let down = try unservedEndpoint()
         let router = try RouterHarness.start(location: down, lookup: down, dialog: down)
         defer { router.stop() }
         let reply = try RouterHarness.client(router).call(.assistantAsk, AssistantAskRequest(
@@ -115,7 +115,7 @@ struct RouterServiceTests {
     }
 
     @Test func ask_whenNotUnderstood_speaksHelpEvenWithRendererDown() throws {
-        let down = try RouterHarness.unservedEndpoint()
+        let down = try unservedEndpoint()
         let router = try RouterHarness.start(location: down, lookup: down, dialog: down)
         defer { router.stop() }
         let reply = try RouterHarness.client(router).call(.assistantAsk, AssistantAskRequest(
@@ -127,7 +127,7 @@ struct RouterServiceTests {
     }
 
     @Test func ask_whenFuelMissing_returnsASessionThatTheNextAskAnswers() throws {
-        let down = try RouterHarness.unservedEndpoint()
+        let down = try unservedEndpoint()
         let router = try RouterHarness.start(location: down, lookup: down, dialog: down)
         defer { router.stop() }
         let client = try RouterHarness.client(router)
@@ -148,7 +148,7 @@ struct RouterServiceTests {
     }
 
     @Test func run_withoutFuel_usesUnleaded() throws {
-        let down = try RouterHarness.unservedEndpoint()
+        let down = try unservedEndpoint()
         let router = try RouterHarness.start(location: down, lookup: down, dialog: down)
         defer { router.stop() }
         let reply = try RouterHarness.client(router).call(.assistantRun, AssistantRunRequest(
@@ -158,7 +158,7 @@ struct RouterServiceTests {
     }
 
     @Test func badRequests_getBadRequestErrors() throws {
-        let down = try RouterHarness.unservedEndpoint()
+        let down = try unservedEndpoint()
         let router = try RouterHarness.start(location: down, lookup: down, dialog: down)
         defer { router.stop() }
         let client = try RouterHarness.client(router)
@@ -184,7 +184,7 @@ struct RouterServiceTests {
 
     @Test func stats_countAsksByIntentAndCodeAndBackendFailures() throws {
         let silent = try SilentBackend()
-        let down = try RouterHarness.unservedEndpoint()
+        let down = try unservedEndpoint()
         let router = try RouterHarness.start(location: down, lookup: silent.endpoint, dialog: down,
                                              deadline: .milliseconds(300))
         defer { router.stop() }

@@ -287,9 +287,7 @@ struct ReplyServerTests {
 
     @Test func client_whenNobodyListens_failsUnavailableAfterItsRetries() throws {
         let context = Context()
-        let probe = try Socket(context, .router)
-        let endpoint = try probe.bind("tcp://127.0.0.1:*")
-        probe.close()  // a port that nobody serves
+        let endpoint = try unservedEndpoint()
         let client = try RequestClient(context: context, endpoint: endpoint, timeout: .milliseconds(100), retries: 2)
         let started = ContinuousClock.now
         do {
