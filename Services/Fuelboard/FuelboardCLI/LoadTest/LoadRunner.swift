@@ -159,11 +159,14 @@ struct LoadRunner {
             if checked >= nextExpiryCheck {
                 // Requests that never came back count as timeouts (and free their slot).
                 nextExpiryCheck = checked + .milliseconds(100)
+                // Those sent during the warm-up are left out of the figures, as their replies are.
                 let expired = inFlight.filter { checked - $0.value > settings.timeout }
-                for (id, _) in expired {
+                for (id, sent) in expired {
                     inFlight[id] = nil
-                    result.timeouts += 1
-                    if checked >= measureFrom { secondTimeouts += 1 }
+                    if sent >= measureFrom {
+                        result.timeouts += 1
+                        secondTimeouts += 1
+                    }
                     if interval == nil { try send(intended: nil) }
                 }
             }
@@ -173,7 +176,8 @@ struct LoadRunner {
         if min(ContinuousClock.now, end) >= nextSecond { closeSecond() }
         result.elapsed = min(ContinuousClock.now, end) - measureFrom
         // Requests still out when the run ends: the old ones timed out, the others were in flight.
-        let settled = Self.settle(inFlight.values, at: ContinuousClock.now, timeout: settings.timeout)
+        let settled = Self.settle(inFlight.values.filter { $0 >= measureFrom }, at: ContinuousClock.now,
+                                  timeout: settings.timeout)
         result.timeouts += settled.timedOut
         result.unanswered = settled.inFlight
         if let cpuAtMeasureStart, let used = ProcessCPU.used() { result.generatorCPU = used - cpuAtMeasureStart }
