@@ -233,8 +233,11 @@ public final class IntentRouterService {
         stats.record(intent: reply.intent, code: reply.code)
         let elapsed = (ContinuousClock.now - ask.started).components
         let milliseconds = elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000
-        guard admitAskLine() else { return }
-        logger.info("ask", metadata: [
+        // As for built-in intents: a line per ask that did not succeed, successful ones at debug.
+        let level: Logger.Level = reply.code == .success ? .debug : .info
+        guard level >= logger.level else { return }
+        if level > .debug, !admitAskLine() { return }
+        logger.log(level, "ask", metadata: [
             "svc.request.id": ask.requestID, "intent": reply.intent ?? "-", "code": reply.code.rawValue,
             "service": reply.service ?? "-", "result": reply.result?.rawValue ?? "-", "ms": "\(milliseconds)",
         ])
