@@ -17,7 +17,8 @@ struct FuelboardCommandTests {
         let run = try FuelboardRun(["--bogus"])
         #expect(run.status == 64)
         #expect(run.stdout.isEmpty)
-        #expect(run.stderrLines.first == "fuelboard: unknown command '--bogus'")
+        #expect(run.stderrLines.first
+            == "fuelboard: expected a command first, got '--bogus' (options go after it: fuelboard COMMAND [options])")
         #expect(run.stderr.contains("Usage: fuelboard COMMAND"))
     }
 

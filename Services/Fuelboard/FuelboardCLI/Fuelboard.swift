@@ -27,7 +27,9 @@ public enum Fuelboard {
                 print(usage, terminator: "")
                 return ServiceMain.ExitCode.success
             }
-            CLIContext.printError(arguments.first.map { "unknown command '\($0)'" } ?? "no command given")
+            CLIContext.printError(arguments.first.map {
+                "expected a command first, got '\($0)' (options go after it: fuelboard COMMAND [options])"
+            } ?? "no command given")
             FileHandle.standardError.write(Data(usage.utf8))
             return ServiceMain.ExitCode.usage
         }

@@ -37,7 +37,8 @@ enum IngestCommand {
         // endpoint is found by a ping within --timeout instead.
         let probe = try cli.client(cli.topology.ingest, retries: 0)
         guard (try? probe.callRaw(MessageType.sysPing.rawValue, EmptyBody())) != nil else {
-            CLIContext.printStatus("fuelboard: price-ingest does not answer at \(cli.topology.ingest)")
+            CLIContext.printStatus("fuelboard: price-ingest does not answer at \(cli.topology.ingest) within "
+                + "--timeout (down, or busy ingesting a large feed: raise --timeout)")
             return ServiceMain.ExitCode.unavailable
         }
         let client = try cli.client(cli.topology.ingest, timeout: max(cli.timeout, .seconds(120)), retries: 0)
