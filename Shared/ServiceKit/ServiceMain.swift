@@ -127,7 +127,7 @@ public struct ServiceMain {
         }
         // Up to a year: anything longer is a typo, and past Int64 milliseconds it would trap.
         guard let value = Double(number), value >= 0, value * scale <= maxDurationSeconds else { return nil }
-        return .milliseconds(Int64(value * scale * 1000))
+        return .nanoseconds(Int64((value * scale * 1e9).rounded()))
     }
 
     /// The longest duration an option takes, in seconds (a year).

@@ -68,6 +68,12 @@ struct ConfigurationTests {
         #expect(ServiceMain.parseDuration("nan") == nil)
     }
 
+    @Test func duration_belowAMillisecond_isKeptNotTruncated() {
+        #expect(ServiceMain.parseDuration("0.5ms") == .microseconds(500))
+        #expect(ServiceMain.parseDuration("1.9ms") == .microseconds(1900))
+        #expect(ServiceMain.parseDuration("0.25s") == .milliseconds(250))
+    }
+
     @Test func histogram_quantiles_areWithinBucketPrecision() {
         var histogram = LatencyHistogram()
         for value in 1...1000 { histogram.record(microseconds: Double(value)) }
