@@ -59,6 +59,7 @@ extension IntentRouterService {
             "redispatched": number(broker.redispatched),
             "timeouts": number(broker.timeouts),
             "lateReplies": number(broker.lateReplies),
+            "unreadableReplies": number(broker.unreadableReplies),
             "requestsInFlight": number(broker.requestsInFlight),
             "sessionsOpen": number(plugins.sessions.count),
         ])

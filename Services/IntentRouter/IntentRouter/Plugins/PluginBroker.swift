@@ -10,6 +10,8 @@ enum PluginCallFailure: Error, Equatable {
     case timeout
     /// The instance left or was expired with the request in flight.
     case gone
+    /// The instance answered with a `plugin.reply` the router cannot read.
+    case unreadable
 }
 
 /// The intent-service side of the router (Majordomo-like): registrations, two-way heartbeats,
@@ -31,6 +33,10 @@ final class PluginBroker {
     private(set) var timeouts: UInt64 = 0
     private(set) var lateReplies: UInt64 = 0
     private(set) var redispatched: UInt64 = 0
+    /// Replies to a call that could not be read (the call failed at once).
+    private(set) var unreadableReplies: UInt64 = 0
+    /// Lines about unreadable replies, at most 20 a second.
+    private var replyLines = LogThrottle(perSecond: 20)
 
     private struct Pending {
         let instance: PluginInstance
@@ -112,8 +118,12 @@ final class PluginBroker {
                     + "register again", reregister: true))
             }
         case .reply:
-            guard let known, let reply = try? JSONCoding.decode(PluginReply.self, from: payload) else {
-                return ignore(payload, known == nil ? "reply from an unregistered peer" : "unreadable plugin.reply")
+            guard let known else { return ignore(payload, "reply from an unregistered peer") }
+            let reply: PluginReply
+            do {
+                reply = try JSONCoding.decode(PluginReply.self, from: payload)
+            } catch {
+                return unreadableReply(payload, from: known, routingID: routingID, ServiceError.describe(error))
             }
             guard let call = pending[reply.id], call.instance === known else {
                 lateReplies += 1
@@ -153,6 +163,26 @@ final class PluginBroker {
         refusals += 1
         logger.notice("plugin refused", metadata: ["code": refusal.code, "reason": refusal.reason])
         send(routingID, PluginRefused(code: refusal.code, reason: refusal.reason, reregister: false))
+    }
+
+    /// A reply that names a call of this instance but cannot be read: the call fails at once (the
+    /// user hears that the service gave an answer the router cannot use, instead of waiting for the
+    /// deadline), and the instance is told why, as is the log.
+    private func unreadableReply(_ payload: Data, from instance: PluginInstance, routingID: Data, _ why: String) {
+        guard let id = (try? JSONCoding.decode(PluginReplyID.self, from: payload))?.id,
+              let call = pending[id], call.instance === instance else {
+            return ignore(payload, "unreadable plugin.reply")
+        }
+        pending[id] = nil
+        instance.inFlight -= 1
+        unreadableReplies += 1
+        let reason = "plugin.reply \(id) could not be read: \(why)"
+        if replyLines.admit(now: DispatchTime.now().uptimeNanoseconds).write {
+            logger.notice("plugin reply unreadable", metadata: ["service": instance.service,
+                                                                "instance": instance.instance, "reason": reason])
+        }
+        send(routingID, PluginRefused(code: "bad_request", reason: reason, reregister: false))
+        call.complete(.failure(.unreadable))
     }
 
     private func ignore(_ payload: Data, _ why: String) {
@@ -223,4 +253,9 @@ final class PluginBroker {
         guard let payload = try? JSONCoding.encode(message) else { return }
         relay.send(to: routingID, payload)
     }
+}
+
+/// Just the id of a `plugin.reply`, to find the call a reply that cannot be read was meant for.
+private struct PluginReplyID: Decodable {
+    let id: String
 }

@@ -220,6 +220,7 @@ final class PluginDialogue {
         case .noInstance: return "Sorry, the \(name) service isn't running right now. Please try again later."
         case .timeout: return "Sorry, the \(name) service didn't answer in time. Please try again."
         case .gone: return "Sorry, the \(name) service stopped before it could answer. Please try again."
+        case .unreadable: return "Sorry, the \(name) service gave an answer I can't use."
         }
     }
 
