@@ -1,6 +1,7 @@
 """The Python example intent service (examples/python-intent/service.py) against the real
 intent-router binary: registration, needsValue across two turns, expiry after kill -9 and
-SIGSTOP, and re-registration after a router restart."""
+SIGSTOP, a goodbye on SIGTERM, re-registration after a router restart, and a clear exit when pointed
+at the router's ask endpoint instead of its plug-in endpoint."""
 
 import os
 import pathlib
@@ -37,7 +38,7 @@ def start_router(log_dir, plugins):
 
 def start_service(plugins, log_dir):
     log = open(pathlib.Path(log_dir) / "fuel-facts.log", "a")
-    proc = subprocess.Popen([sys.executable, str(SERVICE), "--router", plugins, "--heartbeat-ms", "200"],
+    proc = subprocess.Popen([sys.executable, str(SERVICE), "--plugins", plugins, "--heartbeat-ms", "200"],
                             stdout=log, stderr=subprocess.STDOUT, env=_clean_env())
     _LIVE_PROCESSES.add(proc)
     return proc
@@ -118,3 +119,22 @@ def test_pythonService_afterRouterRestart_registersAgain(world, zmq_context):
     world["client"] = client = Client(zmq_context, world["router"].endpoints["listening"], 5000)
     wait_until(lambda: instances(client), what="registration with the new router")
     assert ask(client, "Ask FuelBoard to tell me about petrol")["value"] == "E10"
+
+
+def test_pythonService_onSIGTERM_saysGoodbyeAndIsDroppedAtOnce(world):
+    client = world["client"]
+    wait_until(lambda: instances(client), what="registration")
+    world["service"].send_signal(signal.SIGTERM)
+    assert world["service"].wait(timeout=5) == 0
+    # A goodbye drops the instance at once; without it the router waits 3 heartbeats (600 ms here).
+    started = time.monotonic()
+    wait_until(lambda: not instances(client), timeout=5, what="the instance dropped")
+    assert time.monotonic() - started < 0.3
+    world["router"].wait_for(lambda lines: any("plugin left" in line for line in lines), 5, "the goodbye logged")
+
+
+def test_pythonService_pointedAtTheAskEndpoint_exitsWithAHint(world):
+    proc = subprocess.run([sys.executable, str(SERVICE), "--plugins", world["router"].endpoints["listening"]],
+                          capture_output=True, text=True, timeout=30, env=_clean_env())
+    assert proc.returncode != 0
+    assert "plug-in endpoint (--plugins" in proc.stderr + proc.stdout, proc

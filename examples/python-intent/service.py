@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """fuel-facts: an intent service for FuelBoard's intent-router, in Python with pyzmq only.
 
-    python3 examples/python-intent/service.py --router tcp://127.0.0.1:5556
+    python3 examples/python-intent/service.py --plugins tcp://127.0.0.1:5556
 
 "Ask FuelBoard to tell me about diesel" answers a fact; "Ask FuelBoard for a fuel fact" asks
 which fuel first (needsValue), and the user's next utterance answers it.
@@ -9,6 +9,7 @@ which fuel first (needsValue), and the user's next utterance answers it.
 import argparse
 import json
 import os
+import signal
 import time
 import uuid
 
@@ -45,43 +46,76 @@ def answer(request):
     return {"result": "success", "dialog": FACTS[fuel], "value": fuel}
 
 
+def stop(*_):
+    """SIGTERM ends the service as Ctrl-C does: with a plugin.bye, so the router drops it at once."""
+    raise KeyboardInterrupt
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--router", default=os.environ.get("FUELBOARD_PLUGINS", "tcp://127.0.0.1:5556"))
+    parser.add_argument("--plugins", "--router", dest="plugins",
+                        default=os.environ.get("FUELBOARD_PLUGINS", "tcp://127.0.0.1:5556"),
+                        help="intent-router's plug-in endpoint (its --plugins; not the ask endpoint, :5550)")
     parser.add_argument("--heartbeat-ms", type=int, default=1000)
     args = parser.parse_args()
+    signal.signal(signal.SIGTERM, stop)
     interval = args.heartbeat_ms / 1000
     instance = f"fuel-facts-{os.getpid()}-{uuid.uuid4().hex[:6]}"
     register = {"v": 1, "type": "plugin.register", "service": "fuel-facts", "instance": instance,
                 "intents": INTENTS, "heartbeatMs": args.heartbeat_ms}
     ctx = zmq.Context()
+    try:
+        serve(ctx, args.plugins, register, instance, interval)
+    except KeyboardInterrupt:
+        print("fuel-facts: stopping", flush=True)
+
+
+def serve(ctx, endpoint, register, instance, interval):
+    """Registers and answers until interrupted; says goodbye to the router on the way out."""
     sock = None
-    while True:  # one connection per pass; a silent router means a fresh socket and a new register
-        if sock is not None:
-            sock.close(linger=0)
-        sock = ctx.socket(zmq.DEALER)
-        sock.setsockopt(zmq.LINGER, 0)
-        sock.connect(args.router)
-        sock.send_json(register)
-        last_heard = last_sent = time.monotonic()
-        while time.monotonic() - last_heard < 3 * interval:
-            if sock.poll(int(interval * 1000 / 4)):
-                message = json.loads(sock.recv())
-                last_heard = time.monotonic()
-                kind = message.get("type")
-                if kind == "plugin.request":
-                    sock.send_json({"v": 1, "type": "plugin.reply", "id": message["id"], **answer(message)})
-                    last_sent = time.monotonic()
-                elif kind == "plugin.refused":
-                    if not message.get("reregister"):
-                        raise SystemExit(f"fuel-facts: refused: {message.get('reason')}")
-                    sock.send_json(register)
-                elif kind == "plugin.registered":
-                    print(f"fuel-facts: registered as {instance}", flush=True)
-            if time.monotonic() - last_sent >= interval:
-                sock.send_json({"v": 1, "type": "plugin.heartbeat", "instance": instance})
+    try:
+        while True:  # one connection per pass; a silent router means a fresh socket and a new register
+            if sock is not None:
+                sock.close(linger=0)
+            sock = ctx.socket(zmq.DEALER)
+            sock.setsockopt(zmq.LINGER, 0)
+            sock.connect(endpoint)
+            interval = serve_connection(sock, endpoint, register, instance, interval)
+            print("fuel-facts: router silent, reconnecting", flush=True)
+    finally:
+        if sock is not None and not sock.closed:
+            sock.send_json({"v": 1, "type": "plugin.bye", "instance": instance})
+            sock.close(linger=200)
+
+
+def serve_connection(sock, endpoint, register, instance, interval):
+    """One connection: register, then answer requests and exchange heartbeats until the router
+    has been silent for 3 intervals. Returns the interval the router agreed."""
+    sock.send_json(register)
+    last_heard = last_sent = time.monotonic()
+    while time.monotonic() - last_heard < 3 * interval:
+        if sock.poll(int(interval * 1000 / 4)):
+            message = json.loads(sock.recv())
+            last_heard = time.monotonic()
+            kind = message.get("type")
+            if kind == "plugin.request":
+                sock.send_json({"v": 1, "type": "plugin.reply", "id": message["id"], **answer(message)})
                 last_sent = time.monotonic()
-        print("fuel-facts: router silent, reconnecting", flush=True)
+            elif kind == "plugin.refused":
+                if not message.get("reregister"):
+                    raise SystemExit(f"fuel-facts: refused: {message.get('reason')}")
+                sock.send_json(register)
+            elif kind == "plugin.registered":
+                # The router may clamp the interval asked for: use the one it agreed.
+                interval = message.get("heartbeatMs", interval * 1000) / 1000
+                print(f"fuel-facts: registered as {instance}", flush=True)
+            elif kind is None or not str(kind).startswith("plugin."):
+                raise SystemExit(f"fuel-facts: {endpoint} answered with something that is not a plug-in "
+                                 "message: is it the router's plug-in endpoint (--plugins, default :5556)?")
+        if time.monotonic() - last_sent >= interval:
+            sock.send_json({"v": 1, "type": "plugin.heartbeat", "instance": instance})
+            last_sent = time.monotonic()
+    return interval
 
 
 if __name__ == "__main__":
