@@ -104,6 +104,8 @@ def test_pythonService_whenKilledOrStopped_isExpiredAndAsksFailAtOnce(world, how
     reply = ask(client, "Ask FuelBoard to tell me about diesel")
     assert time.monotonic() - started < 0.5
     assert reply["code"] == "failure" and "isn't running" in reply["dialog"], reply
+    world["router"].wait_for(lambda lines: any('why="no instance running"' in line for line in lines), 5,
+                             "the failure's reason in the router's log")
     if how == signal.SIGSTOP:
         world["service"].send_signal(signal.SIGCONT)
         wait_until(lambda: instances(client), what="registration after SIGCONT")

@@ -240,6 +240,7 @@ public final class IntentRouterService {
         logger.log(level, "ask", metadata: [
             "svc.request.id": ask.requestID, "intent": reply.intent ?? "-", "code": reply.code.rawValue,
             "service": reply.service ?? "-", "result": reply.result?.rawValue ?? "-", "ms": "\(milliseconds)",
+            "why": ask.failureReason ?? "-",
         ])
     }
 

@@ -155,13 +155,14 @@ final class PluginBroker {
             logger.info("plugin registered", metadata: ["service": instance.service, "instance": instance.instance,
                                                         "intents": intents.joined(separator: ",")])
         } catch {
-            refuse(routingID, error)
+            refuse(routingID, error, service: message.service, instance: message.instance)
         }
     }
 
-    private func refuse(_ routingID: Data, _ refusal: PluginRefusal) {
+    private func refuse(_ routingID: Data, _ refusal: PluginRefusal, service: String = "-", instance: String = "-") {
         refusals += 1
-        logger.notice("plugin refused", metadata: ["code": refusal.code, "reason": refusal.reason])
+        logger.notice("plugin refused", metadata: ["code": refusal.code, "reason": refusal.reason,
+                                                   "service": service, "instance": instance])
         send(routingID, PluginRefused(code: refusal.code, reason: refusal.reason, reregister: false))
     }
 

@@ -16,6 +16,8 @@ final class PluginAsk {
     /// The replica that served the ask's first stage (later stages go there too while it lives).
     var instance: PluginInstance?
     private(set) var answered = false
+    /// Why the ask failed when the router, not the service, decided it did (for the log line).
+    var failureReason: String?
 
     init(requestID: String, user: String, locale: String?, now: Date?, location: Coordinate?,
          started: ContinuousClock.Instant, budget: Duration, responder: Responder) {
@@ -143,6 +145,7 @@ final class PluginDialogue {
                                    prefer: ask.instance) { [self] outcome in
             switch outcome {
             case .failure(let failure):
+                ask.failureReason = Self.logReason(failure)
                 reply(ask, .failure, Self.failureDialog(failure, service: entry.name), intent: intent, result: nil,
                       parameters: parameters, service: entry.name)
             case .success(let result):
@@ -200,6 +203,7 @@ final class PluginDialogue {
     }
 
     private func unusable(_ ask: PluginAsk, _ grammar: PluginIntentGrammar, _ service: String, _ why: String) {
+        ask.failureReason = "unusable answer: \(why)"
         reply(ask, .failure, "Sorry, the \(Self.spoken(service)) service gave an answer I can't use.",
               intent: grammar.name, result: nil, service: service)
     }
@@ -221,6 +225,16 @@ final class PluginDialogue {
         case .timeout: return "Sorry, the \(name) service didn't answer in time. Please try again."
         case .gone: return "Sorry, the \(name) service stopped before it could answer. Please try again."
         case .unreadable: return "Sorry, the \(name) service gave an answer I can't use."
+        }
+    }
+
+    /// The failure as the log line gives it.
+    static func logReason(_ failure: PluginCallFailure) -> String {
+        switch failure {
+        case .noInstance: return "no instance running"
+        case .timeout: return "no answer by the deadline"
+        case .gone: return "instance left or expired with the request in flight"
+        case .unreadable: return "reply could not be read"
         }
     }
 
