@@ -106,10 +106,16 @@ final class PluginBroker {
         known?.lastHeard = now
         switch kind {
         case .register:
-            guard let message = try? JSONCoding.decode(PluginRegister.self, from: payload) else {
-                refuse(routingID, PluginRefusal.bad("plugin.register needs service, instance and intents "
-                    + "(each with name and phrases)"))
-                return
+            if let version = head.v, version != wireVersion {
+                return refuse(routingID, PluginRefusal.bad("plugin.register: protocol version \(version) is not "
+                    + "spoken here (this router speaks \(wireVersion))"))
+            }
+            let message: PluginRegister
+            do {
+                message = try JSONCoding.decode(PluginRegister.self, from: payload)
+            } catch {
+                return refuse(routingID, PluginRefusal.bad("plugin.register: \(ServiceError.describe(error)) (it needs "
+                    + "service, instance and intents, each with name and phrases)"))
             }
             register(message, routingID: routingID, now: now)
         case .heartbeat:
