@@ -178,6 +178,10 @@ final class PluginDialogue {
             if let next = stage.next {
                 return run(next, intent: intent, parameters: parameters, ask, confirmed: confirmed)
             }
+            if let url = result.opensURL, !Self.isWebURL(url) {
+                // A client opens this link: nothing but a web page (never `javascript:`, `file:`...).
+                return unusable(ask, grammar, service, "opensURL must be an http or https URL")
+            }
             reply(ask, .success, dialog ?? "Done.", intent: intent, result: .success, parameters: parameters,
                   service: service, value: result.value, snippet: result.snippet, opensURL: result.opensURL)
         case .needsValue:
@@ -226,6 +230,13 @@ final class PluginDialogue {
         case .gone: return "Sorry, the \(name) service stopped before it could answer. Please try again."
         case .unreadable: return "Sorry, the \(name) service gave an answer I can't use."
         }
+    }
+
+    /// An absolute `http` or `https` URL with a host.
+    static func isWebURL(_ text: String) -> Bool {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+              scheme == "https" || scheme == "http", let host = url.host, !host.isEmpty else { return false }
+        return true
     }
 
     /// The failure as the log line gives it.
