@@ -150,7 +150,11 @@ final class PluginDialogue {
                       parameters: parameters, service: entry.name)
             case .success(let result):
                 var merged = parameters
-                for (name, value) in result.parameters ?? [:] where grammar.parameterTypes[name] != nil {
+                for (name, value) in result.parameters ?? [:] {
+                    guard let declared = grammar.parameterTypes[name] else { continue }
+                    guard Self.fits(value, declared) else {
+                        return unusable(ask, grammar, entry.name, "parameter \(name) is not a valid \(declared.type)")
+                    }
                     merged[name] = value
                 }
                 proceed(result, stage: stage, grammar: grammar, service: entry.name, parameters: merged, ask,
@@ -229,6 +233,20 @@ final class PluginDialogue {
         case .timeout: return "Sorry, the \(name) service didn't answer in time. Please try again."
         case .gone: return "Sorry, the \(name) service stopped before it could answer. Please try again."
         case .unreadable: return "Sorry, the \(name) service gave an answer I can't use."
+        }
+    }
+
+    /// Whether a value a stage returned fits its declared parameter: a number for `number`, one of
+    /// the values for `enum` (and for a `string` that lists values), any text for a free `string`;
+    /// `null` clears a value.
+    static func fits(_ value: JSONValue, _ parameter: PluginParameter) -> Bool {
+        switch (parameter.type, value) {
+        case (_, .null): return true
+        case (.number, .number(let number)): return number.isFinite
+        case (.enum, .string(let text)), (.string, .string(let text)):
+            guard let values = parameter.values, !values.isEmpty else { return parameter.type == .string }
+            return values.contains { $0.value == text }
+        default: return false
         }
     }
 

@@ -1,0 +1,52 @@
+@testable import IntentRouter
+import IntentKit
+import Messages
+import Testing
+
+/// Values a stage returns must fit the parameters the intent declared: a wrong type is an answer
+/// the router cannot use, not a value passed on to the next stage.
+struct PluginParameterTypeTests {
+    private static let minutes = PluginParameter(name: "minutes", type: .number)
+
+    /// "Ask FuelBoard to set a reminder": resolve sets the fuel and the minutes, handle says them.
+    private static func reminder(fuel: JSONValue, minutes: JSONValue) -> IntentDefinition {
+        IntentDefinition("Reminder", parameters: [TestIntents.fuelParameter, Self.minutes],
+                         phrases: ["[ask] {app} [to] set a reminder"],
+                         resolve: { _ in .success(parameters: ["fuel": fuel, "minutes": minutes]) },
+                         handle: { request in
+                             .success("\(request.string("fuel") ?? "?") in \(request.parameters["minutes"].map { "\($0)" } ?? "?")")
+                         })
+    }
+
+    @Test func valuesOfTheDeclaredTypes_reachTheNextStage() throws {
+        let harness = try PluginHarness()
+        defer { harness.stop() }
+        try harness.start("reminders", [Self.reminder(fuel: .string("B7"), minutes: .number(20))])
+        let reply = try harness.ask("Ask FuelBoard to set a reminder")
+        #expect(reply.code == .success, "\(reply.dialog)")
+        #expect(reply.parameters?["fuel"] == .string("B7") && reply.parameters?["minutes"] == .number(20))
+    }
+
+    @Test(arguments: [
+        (JSONValue.string("purple"), JSONValue.number(20)),  // not one of the enum's values
+        (.string("B7"), .string("abc")),                     // a number parameter given text
+        (.number(7), .number(20)),                           // an enum given a number
+    ])
+    func aValueOfTheWrongType_isAnAnswerTheRouterCannotUse(fuel: JSONValue, minutes: JSONValue) throws {
+        let harness = try PluginHarness()
+        defer { harness.stop() }
+        try harness.start("reminders", [Self.reminder(fuel: fuel, minutes: minutes)])
+        let reply = try harness.ask("Ask FuelBoard to set a reminder")
+        #expect(reply.code == .failure)
+        #expect(reply.dialog == "Sorry, the reminders service gave an answer I can't use.", "\(reply.dialog)")
+    }
+
+    @Test func fits_followsTheDeclaredType() {
+        let free = PluginParameter(name: "note", type: .string)
+        #expect(PluginDialogue.fits(.string("anything"), free))
+        #expect(!PluginDialogue.fits(.number(1), free))
+        #expect(PluginDialogue.fits(.null, Self.minutes))
+        #expect(!PluginDialogue.fits(.number(.infinity), Self.minutes))
+        #expect(PluginDialogue.fits(.string("E10"), TestIntents.fuelParameter))
+    }
+}
