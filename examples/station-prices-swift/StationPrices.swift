@@ -63,12 +63,18 @@ struct StationPrices: Sendable {
         case 1:
             return .success(parameters: ["station": .string(matching[0].id)])
         default:
-            let options = matching.prefix(5).map { PluginOption(value: $0.id, title: Self.street($0.address)) }
-                .sorted { $0.title < $1.title }
-            let count = options.count == 2 ? "two" : "\(options.count)"
+            let shown = Array(matching.prefix(5))
+            let streets = shown.map { Self.street($0.address) }
+            // Two on one street are told apart by their postcodes: every title names one station.
+            let options = zip(shown, streets).map { station, street in
+                PluginOption(value: station.id, title: streets.filter { $0 == street }.count > 1
+                                 ? "\(street) (\(station.postcode))" : street)
+            }.sorted { $0.title < $1.title }
             let list = options.dropLast().map(\.title).joined(separator: ", ") + " or " + (options.last?.title ?? "")
-            return .disambiguation("station", options: Array(options),
-                                   "There are \(count) \(brand) stations in \(town): \(list)?")
+            let question = matching.count > options.count
+                ? "There are \(matching.count) \(brand) stations in \(town); here are \(options.count): \(list)?"
+                : "There are \(options.count == 2 ? "two" : "\(options.count)") \(brand) stations in \(town): \(list)?"
+            return .disambiguation("station", options: options, question)
         }
     }
 

@@ -198,6 +198,10 @@ final class PluginDialogue {
                   let options = result.options, (1 ... Self.maxOptions).contains(options.count) else {
                 return unusable(ask, grammar, service, "disambiguation needs a declared parameter and 1 to 20 options")
             }
+            // The user picks by title: two alike could never be told apart.
+            guard Set(options.map { UtteranceNormalizer.words($0.title) }).count == options.count else {
+                return unusable(ask, grammar, service, "disambiguation options need distinct titles")
+            }
             openSession(.choice(name, options), .disambiguation, needs: name, options: options)
         case .confirmationRequired:
             openSession(.confirmation, .confirmationRequired, needs: nil, options: nil)
