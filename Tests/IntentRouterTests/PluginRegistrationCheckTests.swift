@@ -40,4 +40,15 @@ struct PluginRegistrationCheckTests {
         #expect(reply.contains("type"), "the reason should name the field: \(reply)")
         #expect(reply.contains("colour") || reply.contains("parameters"), "\(reply)")
     }
+
+    @Test func oneServiceTakingAPhraseInTwoIntents_isRefusedNamingBoth() throws {
+        let harness = try PluginHarness()
+        defer { harness.stop() }
+        let jokes = #"{"name":"Jokes","phrases":["[ask] {app} [to] tell me a joke"]}"#
+        let puns = #"{"name":"Puns","phrases":["[ask] {app} [to] tell me a joke","[ask] {app} for a pun"]}"#
+        let reply = try Self.answer(to: #"{"v":1,"type":"plugin.register","service":"jokes","instance":"j1","intents":[\#(jokes),\#(puns)]}"#,
+                                    harness: harness)
+        #expect(reply.contains("plugin.refused") && reply.contains("bad_request"), "\(reply)")
+        #expect(reply.contains("Jokes") && reply.contains("Puns"), "\(reply)")
+    }
 }

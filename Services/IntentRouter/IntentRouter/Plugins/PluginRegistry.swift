@@ -175,6 +175,16 @@ final class PluginRegistry {
     /// built-in or another service's intent (or whose intent would take another's phrases).
     private func checkCollisions(_ grammars: [PluginIntentGrammar], service: String) throws(PluginRefusal) {
         let others = order.filter { $0 != service }.compactMap { services[$0] }
+        // Within the service: a sample of one intent that another of its intents also takes could
+        // only ever reach one of the two.
+        for grammar in grammars {
+            for mine in grammars where mine.name != grammar.name {
+                if let sample = grammar.samples.first(where: { mine.matcher.match($0) != nil }) {
+                    throw .bad("intents \(grammar.name) and \(mine.name) both take "
+                        + "\"\(sample.joined(separator: " "))\": give each its own phrases")
+                }
+            }
+        }
         for grammar in grammars {
             if let owner = others.first(where: { $0.intents.contains { $0.name == grammar.name } }),
                !owner.instances.isEmpty {
