@@ -52,6 +52,7 @@ struct CLIContext {
         case "lookup": LookupCommand.spec
         case "health": HealthCommand.spec
         case "stats": StatsCommand.spec
+        case "plugins": PluginsCommand.spec
         case "generate": GenerateCommand.spec
         case "loadtest": LoadTestCommand.spec
         default: ("", "", [])

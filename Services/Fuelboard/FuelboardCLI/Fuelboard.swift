@@ -10,6 +10,7 @@ public enum Fuelboard {
         ("lookup", "cheapest (or nearest) station selling a fuel near a point", LookupCommand.run),
         ("health", "ping every service of the topology and say which are down", HealthCommand.run),
         ("stats", "print every service's sys.stats counters", StatsCommand.run),
+        ("plugins", "list the intent services plugged into the router", PluginsCommand.run),
         ("loadtest", "load fuel-lookup or the assistant path and report throughput and latency", LoadTestCommand.run),
         ("generate", "write deterministic sample CMA feeds (the demo's data, scale sets)", GenerateCommand.run),
     ]

@@ -1,0 +1,51 @@
+import Foundation
+import Messages
+import ServiceKit
+
+/// `fuelboard plugins`: the intent services plugged into the router (`router.services`): each
+/// service's intents and live instances, and the endpoint they connect to.
+enum PluginsCommand {
+    static let spec = (
+        usage: "",
+        summary: """
+            Lists the intent services plugged into intent-router: their intents, live instances (heartbeat,
+            requests in flight and handled) and the plug-in endpoint. Exits 69 when the router does not answer.
+            """,
+        options: [OptionSpec]()
+    )
+
+    static func run(_ cli: CLIContext) throws -> Int32 {
+        let client = try cli.client(cli.topology.router, retries: 0)
+        let listing: RouterServicesReply
+        do {
+            listing = try client.call(routerServicesType, EmptyBody(), as: RouterServicesReply.self)
+        } catch {
+            CLIContext.printError("intent-router does not answer at \(cli.topology.router): \(error.message)")
+            return ServiceMain.ExitCode.unavailable
+        }
+        if cli.json {
+            try cli.printJSON(listing)
+            return ServiceMain.ExitCode.success
+        }
+        print("plug-in endpoint \(listing.endpoint)")
+        guard !listing.services.isEmpty else {
+            print("no intent service is plugged in")
+            return ServiceMain.ExitCode.success
+        }
+        var table = TextTable(headers: ["service", "intents", "instance", "heartbeat", "in flight", "handled"],
+                              rightAligned: [3, 4, 5])
+        for service in listing.services {
+            let intents = service.intents.joined(separator: ",")
+            guard !service.instances.isEmpty else {
+                table.add([service.service, intents, "(none running)", "", "", ""])
+                continue
+            }
+            for instance in service.instances {
+                table.add([service.service, intents, instance.instance, "\(instance.heartbeatMs) ms",
+                           "\(instance.requestsInFlight)", "\(instance.requestsHandled)"])
+            }
+        }
+        print(table.rendered)
+        return ServiceMain.ExitCode.success
+    }
+}
