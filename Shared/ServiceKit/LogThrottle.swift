@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Caps how many lines of one kind a service writes per second, so a client that sends bad
 /// requests in a loop (or a load test against a broken backend) cannot fill the disk with one
 /// line per request. Lines past the cap are counted, and the count is written once, with the
@@ -5,12 +7,25 @@
 public struct LogThrottle: Sendable {
     /// Lines of this kind written per second, at most.
     public let perSecond: Int
+    /// The event of the line that counts lines left out (`request failures not logged`).
+    public let leftOutEvent: String
     private var windowStart: UInt64?
     private var written = 0
     private var suppressed = 0
 
-    public init(perSecond: Int = 20) {
+    public init(perSecond: Int = 20, leftOutEvent: String = "lines not logged") {
         self.perSecond = max(1, perSecond)
+        self.leftOutEvent = leftOutEvent
+    }
+
+    /// Whether to write a line now; when lines were left out before it, first writes the line
+    /// that counts them (`<leftOutEvent> count=N`) to `logger`.
+    public mutating func admit(logging logger: Logger, now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Bool {
+        let (write, leftOut) = admit(now: now)
+        if leftOut > 0 {
+            logger.info(leftOutEvent, metadata: ["count": "\(leftOut)", "why": "more than \(perSecond) a second"])
+        }
+        return write
     }
 
     /// Whether to write a line now (`now`: a monotonic clock in nanoseconds), and how many lines

@@ -51,7 +51,7 @@ public final class ReplyServer {
     private var heldReplies: [(route: [Data], reply: [UInt8])] = []
     private var repliesThisTurn = 0
     /// "request failed" lines, at most 20 a second (a client looping on bad requests).
-    private var failureLines = LogThrottle(perSecond: 20)
+    private var failureLines = LogThrottle(perSecond: 20, leftOutEvent: "request failures not logged")
     /// A turn's first replies go at once; later ones, and deferred ones, in groups of this many.
     static let replyGroup = 16
 
@@ -366,12 +366,7 @@ public final class ReplyServer {
             stats.record(slot: request.statsSlot, error: error?.code, microseconds: Double(nanoseconds) / 1000)
         }
         if let error, error.code != .notFound {
-            let (write, leftOut) = failureLines.admit(now: Self.monotonicNanoseconds())
-            if leftOut > 0 {
-                logger.info("request failures not logged", metadata: ["count": "\(leftOut)",
-                                                                      "why": "more than \(failureLines.perSecond) a second"])
-            }
-            guard write else { return }
+            guard failureLines.admit(logging: logger, now: Self.monotonicNanoseconds()) else { return }
             logger.info("request failed", metadata: ["svc.request.id": request.logID, "svc.type": request.logType,
                                                      "code": error.code.rawValue, "message": error.message])
         } else {

@@ -21,6 +21,7 @@ struct PluginUnreadableReplyTests {
             Thread { [self] in
                 guard let socket = try? Socket(context, .dealer) else { return }
                 socket.linger = .zero
+                socket.receiveTimeout = .seconds(10)  // the loop ends after 10 s of silence, or at shutdown
                 try? socket.connect(endpoint)
                 let register = PluginRegister(service: "broken-facts", instance: "b1", intents: [intent],
                                               heartbeatMs: 1000)

@@ -63,6 +63,13 @@ struct CLIContext {
         try RequestClient(context: zmq, endpoint: endpoint, timeout: timeout ?? self.timeout, retries: retries)
     }
 
+    /// Whether anything answers a `sys.ping` at `endpoint` within `timeout` (any reply will do:
+    /// only a silent endpoint is given up on).
+    func answers(_ endpoint: String, within timeout: Duration? = nil) -> Bool {
+        guard let probe = try? client(endpoint, timeout: timeout, retries: 0) else { return false }
+        return (try? probe.callRaw(MessageType.sysPing.rawValue, EmptyBody())) != nil
+    }
+
     /// Prints any encodable value as pretty JSON on stdout.
     func printJSON<T: Encodable>(_ value: T) throws {
         let encoder = JSONCoding.makeEncoder()

@@ -35,8 +35,7 @@ enum IngestCommand {
         let jobs = try plan(target, retailer: cli.arguments.value("--retailer"))
         // A large feed may take price-ingest minutes, so the ingest waits long; a silent
         // endpoint is found by a ping within --timeout instead.
-        let probe = try cli.client(cli.topology.ingest, retries: 0)
-        guard (try? probe.callRaw(MessageType.sysPing.rawValue, EmptyBody())) != nil else {
+        guard cli.answers(cli.topology.ingest) else {
             CLIContext.printStatus("fuelboard: price-ingest does not answer at \(cli.topology.ingest) within "
                 + "--timeout (down, or busy ingesting a large feed: raise --timeout)")
             return ServiceMain.ExitCode.unavailable

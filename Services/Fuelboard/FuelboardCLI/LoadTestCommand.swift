@@ -69,9 +69,7 @@ enum LoadTestCommand {
     /// not answer a ping within two seconds is not waited for (a large snapshot may take long).
     static func stationLocations(_ cli: CLIContext) throws -> [Coordinate] {
         let endpoint = cli.topology.ingest
-        // Any reply will do: only a silent endpoint is given up on.
-        guard let probe = try? cli.client(endpoint, timeout: .seconds(2), retries: 0),
-              (try? probe.callRaw(MessageType.sysPing.rawValue, EmptyBody())) != nil else {
+        guard cli.answers(endpoint, within: .seconds(2)) else {
             CLIContext.printStatus("price-ingest does not answer at \(endpoint)")
             return []
         }

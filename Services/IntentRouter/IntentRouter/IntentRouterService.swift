@@ -24,7 +24,7 @@ public final class IntentRouterService {
     private var stats = RouterStats()
     private var ticks = 0
     /// Lines for asks (those written at info), at most 20 a second.
-    private var askLines = LogThrottle(perSecond: 20)
+    private var askLines = LogThrottle(perSecond: 20, leftOutEvent: "ask lines not logged")
     let plugins: PluginDialogue
     private var pluginAsks: [ObjectIdentifier: PluginAsk] = [:]
 
@@ -202,21 +202,11 @@ public final class IntentRouterService {
         // reads: sys.stats counts them).
         let level: Logger.Level = answer.code == .success ? .debug : .info
         guard level >= logger.level else { return }
-        if level > .debug, !admitAskLine() { return }
+        if level > .debug, !askLines.admit(logging: logger) { return }
         logger.log(level, ask.kind, metadata: [
             "svc.request.id": ask.requestID, "intent": answer.intent ?? "-", "code": answer.code.rawValue,
             "outcome": answer.outcome?.rawValue ?? "-", "ms": "\(milliseconds)",
         ])
-    }
-
-    /// Whether an ask's line may be written now; says first how many were left out before it.
-    private func admitAskLine() -> Bool {
-        let (write, leftOut) = askLines.admit(now: DispatchTime.now().uptimeNanoseconds)
-        if leftOut > 0 {
-            logger.info("ask lines not logged", metadata: ["count": "\(leftOut)",
-                                                          "why": "more than \(askLines.perSecond) a second"])
-        }
-        return write
     }
 
     func trackPlugin(_ ask: PluginAsk) {
@@ -236,7 +226,7 @@ public final class IntentRouterService {
         // As for built-in intents: a line per ask that did not succeed, successful ones at debug.
         let level: Logger.Level = reply.code == .success ? .debug : .info
         guard level >= logger.level else { return }
-        if level > .debug, !admitAskLine() { return }
+        if level > .debug, !askLines.admit(logging: logger) { return }
         logger.log(level, "ask", metadata: [
             "svc.request.id": ask.requestID, "intent": reply.intent ?? "-", "code": reply.code.rawValue,
             "service": reply.service ?? "-", "result": reply.result?.rawValue ?? "-", "ms": "\(milliseconds)",

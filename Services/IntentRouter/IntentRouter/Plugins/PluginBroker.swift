@@ -36,7 +36,7 @@ final class PluginBroker {
     /// Replies to a call that could not be read (the call failed at once).
     private(set) var unreadableReplies: UInt64 = 0
     /// Lines about unreadable replies, at most 20 a second.
-    private var replyLines = LogThrottle(perSecond: 20)
+    private var replyLines = LogThrottle(perSecond: 20, leftOutEvent: "unreadable plugin replies not logged")
 
     private struct Pending {
         let instance: PluginInstance
@@ -184,7 +184,7 @@ final class PluginBroker {
         instance.inFlight -= 1
         unreadableReplies += 1
         let reason = "plugin.reply \(id) could not be read: \(why)"
-        if replyLines.admit(now: DispatchTime.now().uptimeNanoseconds).write {
+        if replyLines.admit(logging: logger) {
             logger.notice("plugin reply unreadable", metadata: ["service": instance.service,
                                                                 "instance": instance.instance, "reason": reason])
         }
