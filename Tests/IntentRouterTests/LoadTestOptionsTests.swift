@@ -37,6 +37,10 @@ struct LoadTestOptionsTests {
         (["--warmup", "soon"], "--warmup: expected a duration"),
         (["--seed", "-1"], "--seed: expected a whole number"),
         (["--svg", "/nonexistent-loadtest-dir/x.svg"], "--svg: no directory /nonexistent-loadtest-dir"),
+        (["--connections", "0"], "--connections: expected a whole number from 1 to 64, got '0'"),
+        (["--connections", "65", "--rate", "100"], "--connections: expected a whole number from 1 to 64, got '65'"),
+        (["--connections", "5", "--concurrency", "4"], "--connections: at most --concurrency (4) in a closed loop"),
+        (["--connections", "2"], "--connections: at most --concurrency (1) in a closed loop"),
     ])
     func aBadValue_isRefusedWithOneLineNamingIt(arguments: [String], line: String) {
         let refusal = Self.refusal(arguments)
@@ -52,6 +56,12 @@ struct LoadTestOptionsTests {
     @Test func aChartPathInAnExistingDirectory_isAccepted() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("loadtest-\(UUID()).svg").path
         #expect(try Self.options(["--svg", path]).chartPath == path)
+    }
+
+    @Test func connections_defaultToOne_andMayReachTheRequestsInFlight_orAnyNumberInAnOpenLoop() throws {
+        #expect(try Self.options([]).settings.connections == 1)
+        #expect(try Self.options(["--concurrency", "50", "--connections", "50"]).settings.connections == 50)
+        #expect(try Self.options(["--rate", "10", "--connections", "64"]).settings.connections == 64)
     }
 
     @Test func fuelCodes_areReadInAnyCase_andMixedIsKept() throws {

@@ -6,14 +6,15 @@ from procs import run, say
 
 
 def loadtest(binaries, target, endpoint, concurrency, seconds, warmup, points_endpoint, seed=1,
-             cpus=None):
-    """Runs `fuelboard loadtest` against `endpoint` (`--lookup` or `--router`); query points come
-    from the snapshot served at `points_endpoint`; the generator runs on `cpus` when given.
+             cpus=None, connections=1):
+    """Runs `fuelboard loadtest` against `endpoint` (`--lookup` or `--router`) over `connections`
+    sockets; query points come from the snapshot served at `points_endpoint`; the generator runs
+    on `cpus` when given.
     Returns throughput, latency percentiles (µs) and failures; raises when no JSON report came out."""
     flag = "--router" if target == "router" else "--lookup"
     argv = [binaries.path("fuelboard"), "loadtest", "--target", target, flag, endpoint,
             "--ingest", points_endpoint, "--points", "stations", "--seed", str(seed),
-            "--concurrency", str(concurrency), "--duration", f"{seconds}s", "--warmup", f"{warmup}s", "--json"]
+            "--concurrency", str(concurrency), "--connections", str(connections), "--duration", f"{seconds}s", "--warmup", f"{warmup}s", "--json"]
     progress = []
     status, out = run(argv, timeout=seconds + warmup + 120, what=f"loadtest {target} x{concurrency}",
                       stderr_sink=progress.append, cpus=cpus)

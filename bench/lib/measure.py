@@ -67,16 +67,21 @@ def measure_set(name, feeds_dir, run_dir, binaries, redis, options):
 def one_round(name, number, targets, redis, binaries, options):
     """One pass over every comparison, each pair back to back (lookup at 1 and the echo; Redis at
     50, lookup at 50 and the router), so background load that drifts skews both sides alike. The
-    runs at 1 in flight pin server and generator (`--pin`); the runs at 50 use both cores freely."""
+    runs at 1 in flight pin server and generator (`--pin`); the runs at 50 use both cores freely.
+
+    At 50 in flight the judged pair is fuel-lookup over one connection (ZeroMQ pipelines, as
+    intent-router does) against redis-benchmark's 50 clients. Two pairs of the same shape go with it,
+    for comparison: 50 connections each (`--connections 50`), and one connection each (Redis
+    pipelining 50), with each side's CPU per request."""
     tag = f"[{name}] round {number + 1}/{options.rounds}:"
     figures = {}
 
-    def drive(key, target, endpoint, concurrency, server_pid=None, pin=options.pin, cpu_of=None):
+    def drive(key, target, endpoint, concurrency, server_pid=None, pin=options.pin, cpu_of=None, connections=1):
         before = wire.service_latency(targets["lookup"]) if key.startswith("lookup") else None
         cpu_before = {name: cpu_seconds(pid) for name, pid in (cpu_of or {}).items()}
         with pinned([server_pid] if server_pid else [], pin) as cpus:
             run = loadtest(binaries, target, endpoint, concurrency, options.seconds, options.warmup,
-                           targets["points"], seed=options.seed, cpus=cpus)
+                           targets["points"], seed=options.seed, cpus=cpus, connections=connections)
         if before:
             run["handlingMicros"] = wire.mean_between(before, wire.service_latency(targets["lookup"]))
         if cpu_of:
@@ -93,12 +98,19 @@ def one_round(name, number, targets, redis, binaries, options):
         # request also pays two cross-core wake-ups.
         drive("lookup@1x", "lookup", targets["lookup"], 1, server_pid=targets["lookup_pid"], pin="cross")
         drive("echo@1x", "lookup", targets["echo"], 1, server_pid=targets["echo_pid"], pin="cross")
-    for clients in (1, 50):
-        with pinned([redis.server.pid] if clients == 1 else [], options.pin) as cpus:
-            run = redis.benchmark(options.redis_point, options.radius, clients, options.seconds, cpus=cpus)
-        figures[f"redis@{clients}"] = run
-        say(f"{tag} redis@{clients}: {run['throughput']:.0f}/s, p50 {run['p50Micros']:.0f} µs")
-    drive("lookup@50", "lookup", targets["lookup"], 50, cpu_of={"fuel-lookup": targets["lookup_pid"]})
+    def drive_redis(key, clients, pipeline=1):
+        with pinned([redis.server.pid] if clients * pipeline == 1 else [], options.pin) as cpus:
+            run = redis.benchmark(options.redis_point, options.radius, clients, options.seconds, cpus=cpus,
+                                  pipeline=pipeline)
+        figures[key] = run
+        say(f"{tag} {key}: {run['throughput']:.0f}/s, p50 {run['p50Micros']:.0f} µs")
+
+    lookup_cpu = {"fuel-lookup": targets["lookup_pid"]}
+    drive_redis("redis@1", 1)
+    drive("lookup@50x50", "lookup", targets["lookup"], 50, cpu_of=lookup_cpu, connections=50)
+    drive_redis("redis@50", 50)
+    drive("lookup@50", "lookup", targets["lookup"], 50, cpu_of=lookup_cpu)
+    drive_redis("redis@50p", 1, pipeline=50)
     if targets.get("router"):
         try:
             drive("router@50", "router", targets["router"], 50, cpu_of=targets["router_pids"])
@@ -143,9 +155,9 @@ def combine(result, rounds, reply_bytes):
         return min(runs, key=lambda run: run["p50Micros"]) if by == "p50" else max(runs, key=lambda run: run[by])
 
     result["lookup"] = {"c1": best("lookup@1", by="p50"), "c50": best("lookup@50"),
-                        "c1cross": best("lookup@1x", by="p50")}
+                        "c50x50": best("lookup@50x50"), "c1cross": best("lookup@1x", by="p50")}
     result["echo"] = {"replyBytes": reply_bytes, "c1": best("echo@1", by="p50"), "c1cross": best("echo@1x", by="p50")}
-    result["redis"].update(c1=best("redis@1"), c50=best("redis@50"))
+    result["redis"].update(c1=best("redis@1"), c50=best("redis@50"), c50p=best("redis@50p"))
     if best("router@50"):
         result["router"] = {"c50": best("router@50")}
         result["freeRouterBound"] = free_router_bound(result["lookup"]["c50"].get("cpuMicros"),

@@ -4,6 +4,7 @@ stopped with SIGTERM (then SIGKILL), and all of them killed when the run ends ho
 import ctypes
 import os
 import re
+import resource
 import signal
 import subprocess
 import sys
@@ -110,6 +111,12 @@ def cpu_seconds(pid):
         return None
     # After the command's closing parenthesis: state is field 3, utime 14 and stime 15 (proc(5)).
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def children_cpu_seconds():
+    """CPU time (user + system) used so far by the child processes this one has waited for."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def stop_all():

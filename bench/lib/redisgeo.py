@@ -7,7 +7,7 @@ import os
 import socket
 import statistics
 
-from procs import Service, run, say
+from procs import Service, children_cpu_seconds, cpu_seconds, run, say
 
 KEY = "stations"
 
@@ -84,26 +84,32 @@ class Redis:
                                  for lat, lng in points])
         return [len(reply or []) for reply in replies]
 
-    def benchmark(self, point, radius_miles, clients, seconds, cpus=None):
+    def benchmark(self, point, radius_miles, clients, seconds, cpus=None, pipeline=1):
         """redis-benchmark of `GEOSEARCH ... BYRADIUS r mi ASC COUNT 1` at a fixed point with
-        `clients` connections (redis-benchmark on `cpus` when given): a short probe sizes the run
-        to about `seconds`."""
+        `clients` connections, each keeping `pipeline` requests in flight (redis-benchmark on `cpus`
+        when given): a short probe sizes the run to about `seconds`. Also gives the CPU time per
+        request of redis-server and of redis-benchmark (µs)."""
         lat, lng = point
         command = ["GEOSEARCH", KEY, "FROMLONLAT", str(lng), str(lat), "BYRADIUS", str(radius_miles), "mi",
                    "ASC", "COUNT", "1"]
 
         def once(requests):
+            server_before, client_before = cpu_seconds(self.server.pid), children_cpu_seconds()
             status, out = run(["redis-benchmark", "-h", "127.0.0.1", "-p", str(self.port), "-c", str(clients),
-                               "-n", str(requests), "--csv", *command], timeout=max(120, seconds * 10),
-                              what="redis-benchmark", cpus=cpus)
+                               "-P", str(pipeline), "-n", str(requests), "--csv", *command],
+                              timeout=max(120, seconds * 10), what="redis-benchmark", cpus=cpus)
+            server_after, client_after = cpu_seconds(self.server.pid), children_cpu_seconds()
             rows = [row for row in csv.reader(io.StringIO(out)) if row and row[0] != "test"]
             if status != 0 or not rows:
                 raise RuntimeError(f"redis-benchmark gave no result (exit {status}): {out[-300:]}")
             row = rows[-1]
+            cpu = {"load generator": round((client_after - client_before) * 1e6 / requests, 2)}
+            if server_before is not None and server_after is not None:
+                cpu["redis-server"] = round((server_after - server_before) * 1e6 / requests, 2)
             return {"throughput": float(row[1]), "p50Micros": float(row[4]) * 1000,
-                    "p99Micros": float(row[6]) * 1000, "requests": requests}
+                    "p99Micros": float(row[6]) * 1000, "requests": requests, "cpuMicros": cpu}
 
-        probe = once(max(200, clients * 20))
+        probe = once(max(200, clients * pipeline * 20))
         requests = int(min(max(probe["throughput"] * seconds, clients * 50), 2_000_000))
         return once(requests)
 

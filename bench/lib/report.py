@@ -67,7 +67,9 @@ def table(sets, target_rows, header, notes):
     def row(label, pick, scale=1.0, digits=0, ratio=None):
         cells = []
         for entry in sets:
-            if ratio:
+            if pick == ():  # a heading for the rows below it
+                cells.append("")
+            elif ratio:
                 value = _ratio(_get(entry, *ratio[0]), _get(entry, *ratio[1]))
                 cells.append("-" if value is None else f"{value:.3f}x")
             else:
@@ -85,6 +87,20 @@ def table(sets, target_rows, header, notes):
         row("Redis GEOSEARCH/s @50", ("redis", "c50", "throughput")),
         row("  lookup / Redis @50 (>= 1.0)", None,
             ratio=(("lookup", "c50", "throughput"), ("redis", "c50", "throughput"))),
+        row("same shape, 50 connections x 1 in flight:", ()),
+        row("  fuel-lookup lookups/s (--connections 50)", ("lookup", "c50x50", "throughput")),
+        row("  lookup / Redis", None, ratio=(("lookup", "c50x50", "throughput"), ("redis", "c50", "throughput"))),
+        row("  CPU/request (µs): fuel-lookup", ("lookup", "c50x50", "cpuMicros", "fuel-lookup"), digits=1),
+        row("    redis-server", ("redis", "c50", "cpuMicros", "redis-server"), digits=1),
+        row("    fuelboard loadtest", ("lookup", "c50x50", "cpuMicros", "load generator"), digits=1),
+        row("    redis-benchmark", ("redis", "c50", "cpuMicros", "load generator"), digits=1),
+        row("same shape, 1 connection x 50 in flight:", ()),
+        row("  Redis GEOSEARCH/s (-c 1 -P 50)", ("redis", "c50p", "throughput")),
+        row("  lookup / Redis", None, ratio=(("lookup", "c50", "throughput"), ("redis", "c50p", "throughput"))),
+        row("  CPU/request (µs): fuel-lookup", ("lookup", "c50", "cpuMicros", "fuel-lookup"), digits=1),
+        row("    redis-server", ("redis", "c50p", "cpuMicros", "redis-server"), digits=1),
+        row("    fuelboard loadtest", ("lookup", "c50", "cpuMicros", "load generator"), digits=1),
+        row("    redis-benchmark", ("redis", "c50p", "cpuMicros", "load generator"), digits=1),
         row("fuel-lookup p50 @1 (µs)", ("lookup", "c1", "p50Micros")),
         row("bare zmq-echo p50 @1 (µs)", ("echo", "c1", "p50Micros")),
         row("  echo reply size (bytes)", ("echo", "replyBytes")),
@@ -100,8 +116,6 @@ def table(sets, target_rows, header, notes):
         row("  router / lookup @50 (>= 0.33)", None,
             ratio=(("router", "c50", "throughput"), ("lookup", "c50", "throughput"))),
         row("router p99 @50 (ms, < 10)", ("router", "c50", "p99Micros"), 1000, 2),
-        row("CPU per lookup @50 (µs): fuel-lookup", ("lookup", "c50", "cpuMicros", "fuel-lookup"), digits=1),
-        row("  load generator", ("lookup", "c50", "cpuMicros", "load generator"), digits=1),
         row("CPU per ask @50 (µs): intent-router", ("router", "c50", "cpuMicros", "intent-router"), digits=1),
         *[row(f"  {name}", ("router", "c50", "cpuMicros", name), digits=1)
           for name in ("location-cache", "fuel-lookup", "dialog-renderer", "load generator")],

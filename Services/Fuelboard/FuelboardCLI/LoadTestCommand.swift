@@ -24,6 +24,8 @@ enum LoadTestCommand {
             OptionSpec("--type", value: "TYPE", help: "lookup only: cheapest (default) or nearest"),
             OptionSpec("--concurrency", value: "N", help: "requests in flight, closed loop (default 1)"),
             OptionSpec("--rate", value: "R", help: "requests per second, open loop (not with --concurrency)"),
+            OptionSpec("--connections", value: "N",
+                       help: "sockets to spread requests over, as N clients (default 1, at most 64)"),
             OptionSpec("--duration", value: "DURATION", help: "measured time, more than 0 (default 10s)"),
             OptionSpec("--warmup", value: "DURATION", help: "unmeasured time first (default 1s)"),
             OptionSpec("--requests", value: "N", help: "stop after N measured requests"),
@@ -48,6 +50,7 @@ enum LoadTestCommand {
                                      seed: options.seed, radius: options.radius, fuel: options.fuel)
         CLIContext.printStatus("loading \(settings.endpoint) with \(options.type.rawValue): "
             + (settings.rate.map { "\(Int($0)) req/s open loop" } ?? "\(settings.concurrency) in flight")
+            + (settings.connections == 1 ? "" : " over \(settings.connections) connections")
             + ", warm-up \(settings.warmup), then \(settings.duration)")
         let runner = LoadRunner(settings: settings, plan: plan, context: cli.zmq)
         let result = try runner.run { second in CLIContext.printStatus(LoadReport.progressLine(second)) }

@@ -20,6 +20,8 @@ struct LoadReport: Codable {
     var concurrency: Int?
     /// Requests per second offered (open loop); absent in a closed loop.
     var rate: Double?
+    /// Sockets (connections) the requests were spread over.
+    var connections: Int
     var seconds: Double
     /// Replies to requests sent while measuring (errors included).
     var requests: Int
@@ -52,6 +54,7 @@ struct LoadReport: Codable {
         mode = settings.rate == nil ? "closed" : "open"
         concurrency = settings.rate == nil ? settings.concurrency : nil
         rate = settings.rate
+        connections = settings.connections
         self.seconds = (seconds * 1000).rounded() / 1000
         requests = result.completed
         throughput = seconds > 0 ? (Double(result.completed) / seconds).rounded() : 0

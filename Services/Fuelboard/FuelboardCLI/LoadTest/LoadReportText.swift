@@ -8,7 +8,8 @@ extension LoadReport {
         var lines = [
             "target      \(service) (\(type)) at \(endpoint)",
             "mode        \(mode) loop" + (rate.map { String(format: ", %.0f req/s offered", $0) } ?? "")
-                + (concurrency.map { ", \($0) in flight" } ?? ""),
+                + (concurrency.map { ", \($0) in flight" } ?? "")
+                + (connections == 1 ? " on 1 connection" : " over \(connections) connections"),
             "requests    \(requests) replies in \(String(format: "%.2f", seconds)) s",
             warmupSeconds > 0
                 ? "warm-up     \(warmupRequests) replies in \(Self.format(seconds: warmupSeconds)) first, not counted"

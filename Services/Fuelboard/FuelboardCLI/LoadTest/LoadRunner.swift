@@ -3,13 +3,15 @@ import Messages
 import ServiceKit
 import ZeroMQ
 
-/// Drives one endpoint from one thread over one DEALER socket: closed loop (N in flight) or
-/// open loop (a fixed rate, latency measured from each request's intended send time, so a
-/// stalled server cannot hide behind coordinated omission).
+/// Drives one endpoint from one thread over one or more DEALER sockets (each its own
+/// connection): closed loop (N in flight) or open loop (a fixed rate, latency measured from each
+/// request's intended send time, so a stalled server cannot hide behind coordinated omission).
 struct LoadRunner {
     struct Settings {
         var endpoint: String
         var concurrency = 1
+        /// Sockets (connections) the requests are spread over, as that many clients would send them.
+        var connections = 1
         /// Requests per second for an open loop; nil for a closed loop.
         var rate: Double?
         var duration: Duration = .seconds(10)
@@ -51,16 +53,20 @@ struct LoadRunner {
     let context: Context
 
     func run(progress: (Second) -> Void) throws -> Result {
-        let socket = try Socket(context, .dealer)
-        socket.linger = .zero
-        socket.sendHighWaterMark = 0
-        socket.receiveHighWaterMark = 0
-        try socket.connect(settings.endpoint)
         let poller = Poller()
-        poller.add(socket)
+        var sockets: [Socket] = []
+        for _ in 0..<settings.connections {
+            let socket = try Socket(context, .dealer)
+            socket.linger = .zero
+            socket.sendHighWaterMark = 0
+            socket.receiveHighWaterMark = 0
+            try socket.connect(settings.endpoint)
+            poller.add(socket)
+            sockets.append(socket)
+        }
 
         var result = Result()
-        var inFlight: [Int: ContinuousClock.Instant] = [:]  // sequence -> intended send time
+        var inFlight: [Int: Sent] = [:]  // sequence -> intended send time and connection
         inFlight.reserveCapacity(settings.concurrency * 2)
         var sequence = 0
         let start = ContinuousClock.now
@@ -77,22 +83,23 @@ struct LoadRunner {
         var frame: [UInt8] = []
         let delimiter = [Data()]
 
-        /// Sends the next request. Its latency counts from `intended` (open loop: its place in the
-        /// schedule), or from the moment it goes out when nil (closed loop).
-        func send(intended: ContinuousClock.Instant?) throws {
+        /// Sends the next request on connection `connection`. Its latency counts from `intended`
+        /// (open loop: its place in the schedule), or from the moment it goes out when nil (closed loop).
+        func send(intended: ContinuousClock.Instant?, on connection: Int) throws {
             plan.frame(sequence, into: &frame)
-            inFlight[sequence] = intended ?? .now
-            try socket.send(delimiter, then: frame)
+            inFlight[sequence] = Sent(at: intended ?? .now, connection: connection)
+            try sockets[connection].send(delimiter, then: frame)
             sequence += 1
         }
 
-        /// Takes one reply off the socket if there is one; false when none is waiting. Its latency
-        /// ends when it came off the socket, before the generator reads and checks it.
-        func receiveOne() throws -> Bool {
+        /// Takes one reply off connection `connection` if there is one; false when none is waiting.
+        /// Its latency ends when it came off the socket, before the generator reads and checks it.
+        /// A closed loop sends the next request on the same connection, as its client would.
+        func receiveOne(from connection: Int) throws -> Bool {
             let scanned: (Int, Bool, String?)?
             var arrived = ContinuousClock.now
             do {
-                scanned = try socket.receiveLastFrame(dontWait: true) { _, payload in
+                scanned = try sockets[connection].receiveLastFrame(dontWait: true) { _, payload in
                     arrived = ContinuousClock.now
                     return Self.scan(payload.bindMemory(to: UInt8.self))
                 }
@@ -101,7 +108,7 @@ struct LoadRunner {
                 throw error
             }
             let received = arrived
-            guard let (id, ok, code) = scanned, let intended = inFlight.removeValue(forKey: id) else {
+            guard let (id, ok, code) = scanned, let intended = inFlight.removeValue(forKey: id)?.at else {
                 result.invalidReplies += 1
                 return true
             }
@@ -118,7 +125,7 @@ struct LoadRunner {
             } else {
                 result.warmupCompleted += 1
             }
-            if interval == nil && received < end { try send(intended: nil) }
+            if interval == nil && received < end { try send(intended: nil, on: connection) }
             return true
         }
 
@@ -137,7 +144,7 @@ struct LoadRunner {
         }
 
         if interval == nil {
-            for _ in 0..<settings.concurrency { try send(intended: nil) }
+            for slot in 0..<settings.concurrency { try send(intended: nil, on: slot % sockets.count) }
         }
         var cpuAtMeasureStart: Duration?
         while true {
@@ -146,28 +153,28 @@ struct LoadRunner {
             if now >= end || (settings.maxRequests.map { result.completed >= $0 } ?? false) { break }
             if let interval {
                 while nextOpenLoopSend <= now {
-                    try send(intended: nextOpenLoopSend)
+                    try send(intended: nextOpenLoopSend, on: sequence % sockets.count)
                     nextOpenLoopSend += interval
                 }
             }
             let wait: Duration = interval == nil ? .milliseconds(100) : Self.sleepBeforeSend(nextOpenLoopSend - .now)
             let ready = try poller.poll(timeout: min(wait, .milliseconds(100)))
-            if !ready.isEmpty {
-                while try receiveOne() {}
+            for connection in ready {
+                while try receiveOne(from: connection) {}
             }
             let checked = ContinuousClock.now
             if checked >= nextExpiryCheck {
                 // Requests that never came back count as timeouts (and free their slot).
                 nextExpiryCheck = checked + .milliseconds(100)
                 // Those sent during the warm-up are left out of the figures, as their replies are.
-                let expired = inFlight.filter { checked - $0.value > settings.timeout }
+                let expired = inFlight.filter { checked - $0.value.at > settings.timeout }
                 for (id, sent) in expired {
                     inFlight[id] = nil
-                    if sent >= measureFrom {
+                    if sent.at >= measureFrom {
                         result.timeouts += 1
                         secondTimeouts += 1
                     }
-                    if interval == nil { try send(intended: nil) }
+                    if interval == nil { try send(intended: nil, on: sent.connection) }
                 }
             }
             if checked >= nextSecond { closeSecond() }
@@ -176,12 +183,18 @@ struct LoadRunner {
         if min(ContinuousClock.now, end) >= nextSecond { closeSecond() }
         result.elapsed = min(ContinuousClock.now, end) - measureFrom
         // Requests still out when the run ends: the old ones timed out, the others were in flight.
-        let settled = Self.settle(inFlight.values.filter { $0 >= measureFrom }, at: ContinuousClock.now,
+        let settled = Self.settle(inFlight.values.map(\.at).filter { $0 >= measureFrom }, at: ContinuousClock.now,
                                   timeout: settings.timeout)
         result.timeouts += settled.timedOut
         result.unanswered = settled.inFlight
         if let cpuAtMeasureStart, let used = ProcessCPU.used() { result.generatorCPU = used - cpuAtMeasureStart }
         return result
+    }
+
+    /// A request out: when it was sent (or due to be) and the connection it went on.
+    struct Sent {
+        var at: ContinuousClock.Instant
+        var connection: Int
     }
 
     /// Sorts the requests still unanswered `now` (by when each was sent, or due to be): older than

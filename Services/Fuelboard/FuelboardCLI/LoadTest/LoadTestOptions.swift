@@ -1,6 +1,7 @@
 import Foundation
 import Messages
 import ServiceKit
+import ZeroMQ
 
 /// `fuelboard loadtest`'s options, checked before anything is sent: a bad value is refused with
 /// one line (`ConfigurationError`, exit 64) rather than found out after a whole run.
@@ -19,6 +20,8 @@ struct LoadTestOptions {
     /// The most requests in flight or per second one generator thread is asked for.
     static let maxConcurrency = 100_000
     static let maxRate = 1_000_000.0
+    /// The most sockets one generator thread polls (`Poller.maxSockets`).
+    static let maxConnections = Poller.maxSockets
 
     /// Reads and checks every option; `lookup` and `router` are the endpoints of the topology.
     init(_ arguments: ParsedArguments, lookup: String, router: String,
@@ -53,6 +56,11 @@ struct LoadTestOptions {
         var settings = LoadRunner.Settings(endpoint: target == .lookup ? lookup : router)
         settings.concurrency = try Self.count(arguments, "--concurrency", upTo: Self.maxConcurrency) ?? 1
         settings.rate = try Self.number(arguments, "--rate", upTo: Self.maxRate)
+        settings.connections = try Self.count(arguments, "--connections", upTo: Self.maxConnections) ?? 1
+        if settings.rate == nil && settings.connections > settings.concurrency {
+            throw ConfigurationError("--connections: at most --concurrency (\(settings.concurrency)) in a closed loop, "
+                + "got \(settings.connections) (a connection with nothing in flight sends nothing)")
+        }
         settings.duration = try Self.duration(arguments, "--duration") ?? .seconds(10)
         guard settings.duration > .zero else {
             throw ConfigurationError("--duration: must be more than 0, got '\(arguments.value("--duration") ?? "")'")
