@@ -104,6 +104,14 @@ final class PluginBroker {
         }
         let known = registry.byRoutingID[routingID]
         known?.lastHeard = now
+        if payload.count > PluginRelay.maxMessageBytes {
+            let why = "the frame is \(payload.count) bytes, over the \(PluginRelay.maxMessageBytes >> 10) KiB limit"
+            if kind == .reply, let known {
+                return unreadableReply(payload, from: known, routingID: routingID, why)
+            }
+            return refuse(routingID, PluginRefusal.bad("\(type): \(why)"), service: known?.service ?? "-",
+                          instance: known?.instance ?? "-")
+        }
         switch kind {
         case .register:
             if let version = head.v, version != wireVersion {

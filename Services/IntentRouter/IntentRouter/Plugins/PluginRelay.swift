@@ -8,8 +8,9 @@ import ZeroMQ
 ///
 /// It shields the loop from misbehaving services: every peer has a token bucket (a flood is cut
 /// to a steady rate and the excess dropped), frames that are not `[routing id, (empty,) payload]`
-/// are dropped, and oversized messages never arrive (`maxMessageSize`). So however a service
-/// behaves, the loop reads a bounded stream and keeps answering every other ask.
+/// are dropped, and messages past `cutOffBytes` never arrive (`maxMessageSize`: libzmq closes the
+/// connection). So however a service behaves, the loop reads a bounded stream and keeps answering
+/// every other ask.
 final class PluginRelay {
     /// The plug-in endpoint as bound (a wildcard port resolved).
     let endpoint: String
@@ -20,7 +21,11 @@ final class PluginRelay {
     /// Messages one peer may send at once, and per second after that.
     static let burst = 2000.0
     static let perSecond = 5000.0
+    /// The largest frame the protocol allows: the loop refuses a larger one, naming the limit.
     static let maxMessageBytes = 256 << 10
+    /// Frames up to this size reach the loop, so a service that overshoots `maxMessageBytes` is
+    /// told so; past it libzmq drops the connection, and the service hears nothing.
+    static let cutOffBytes = 1 << 20
     /// The middle frame of `[routing id, why, payload]`: a message the relay could not deliver.
     static let undeliverableGone = "undeliverable:gone"
     static let undeliverableFull = "undeliverable:full"
@@ -71,7 +76,7 @@ final class PluginRelay {
         let router: Socket, pair: Socket
         do {
             router = try Socket(context, .router)
-            router.maxMessageSize = maxMessageBytes
+            router.maxMessageSize = cutOffBytes
             router.routerMandatory = true
             router.receiveHighWaterMark = 1000
             router.sendHighWaterMark = 1000
@@ -136,12 +141,15 @@ final class PluginRelay {
         var bucket = buckets[peer] ?? (burst, now)
         bucket.tokens = min(burst, bucket.tokens + (now - bucket.at).inSeconds * perSecond)
         bucket.at = now
-        guard bucket.tokens >= 1 else {
+        // A frame over the protocol's limit costs a token per 4 KiB, so a flood of them is cut
+        // to a few MiB a second before it reaches the loop (which only refuses them).
+        let cost = payload.count > maxMessageBytes ? Double(payload.count >> 12) : 1
+        guard bucket.tokens >= cost else {
             buckets[peer] = bucket
             counters.dropped.add(1, ordering: .relaxed)
             return
         }
-        bucket.tokens -= 1
+        bucket.tokens -= cost
         buckets[peer] = bucket
         if (try? pair.send([peer, payload], dontWait: true)) == nil {
             counters.dropped.add(1, ordering: .relaxed)
