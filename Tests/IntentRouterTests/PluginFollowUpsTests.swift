@@ -1,0 +1,67 @@
+@testable import IntentRouter
+import Messages
+import Testing
+
+/// How a user's next utterance in a plug-in conversation is read: a number said with a word before
+/// it and a unit after it, and a disambiguation option picked by a run of words only its title has.
+struct PluginFollowUpsTests {
+    private static let normalizer = UtteranceNormalizer()
+
+    private static func grammar() throws -> PluginIntentGrammar {
+        let intent = PluginIntent(name: "Timer", parameters: [PluginParameter(name: "minutes", type: .number),
+                                                               PluginParameter(name: "fuel", type: .enum, values: [
+                                                                   PluginValue("B7", synonyms: ["diesel"]),
+                                                               ])],
+                                  phrases: ["[ask] {app} to remind me in {minutes} minutes"])
+        return try PluginIntentGrammar(intent, service: "timers", appName: "FuelBoard")
+    }
+
+    private static func number(_ utterance: String) throws -> JSONValue? {
+        PluginFollowUps.value(for: "minutes", of: try grammar(), normalizer.normalize(utterance))
+    }
+
+    @Test(arguments: [("20", 20.0), ("in 20", 20), ("in 20 minutes", 20), ("about twenty five mins please", 25),
+                      ("make it 15", 15), ("within 5 miles", 5), ("7.5", 7.5), ("say 30", 30)])
+    func aNumber_saidWithALeadWordOrAUnit_isTaken(utterance: String, value: Double) throws {
+        #expect(try Self.number(utterance) == .number(value), "\(utterance)")
+    }
+
+    @Test(arguments: ["in the morning", "twenty past three minutes ago", "minutes", "20 20", "under the bridge"])
+    func wordsThatAreNotANumberAnswer_giveNone(utterance: String) throws {
+        #expect(try Self.number(utterance) == nil, "\(utterance)")
+    }
+
+    @Test func anEnumAnswer_isNotReadWithTheNumberWords() throws {
+        let grammar = try Self.grammar()
+        #expect(PluginFollowUps.value(for: "fuel", of: grammar, Self.normalizer.normalize("in diesel minutes")) == nil)
+        #expect(PluginFollowUps.value(for: "fuel", of: grammar, Self.normalizer.normalize("diesel")) == .string("B7"))
+    }
+
+    private static let streets = [PluginOption(value: "a", title: "Green Lane, York"),
+                                  PluginOption(value: "b", title: "Station Road, York"),
+                                  PluginOption(value: "c", title: "Green Street, Leeds")]
+
+    private static func pick(_ utterance: String, among options: [PluginOption] = streets) -> String? {
+        PluginFollowUps.choice(among: options, normalizer.normalize(utterance))?.value
+    }
+
+    @Test(arguments: [("Green Lane", "a"), ("the one on Green Lane", "a"), ("Station Road", "b"), ("lane", "a"),
+                      ("Green Street", "c"), ("Leeds", "c"), ("the second one", "b"), ("Green Lane, York", "a")])
+    func anOption_isPickedByAnyRunOfWordsOnlyItsTitleHas(utterance: String, value: String) {
+        #expect(Self.pick(utterance) == value, "\(utterance)")
+    }
+
+    @Test(arguments: ["Green", "York", "Green York", "Lane Green"])
+    func wordsTwoTitlesShare_orWordsOutOfOrder_pickNone(utterance: String) {
+        #expect(Self.pick(utterance) == nil, "\(utterance)")
+    }
+
+    @Test func runsOfALongTitle_areLimitedToItsWords() {
+        let long = (1...20).map { "word\($0)" }
+        let runs = PluginFollowUps.uniqueRuns(of: long, notIn: [["word1"]])
+        #expect(runs.count == 19 && !runs.contains("word1"))
+        // The whole title is a phrase of its own: runs stop one word short of it.
+        #expect(PluginFollowUps.uniqueRuns(of: ["green", "lane", "york"], notIn: [["green", "street", "york"]])
+            == ["lane", "green lane", "lane york"])
+    }
+}
