@@ -33,3 +33,61 @@ struct PluginDisambiguationCheckTests {
         #expect(reply.dialog == "Sorry, the stations service gave an answer I can't use.", "\(reply.dialog)")
     }
 }
+
+/// A pick becomes the parameter's value, so the options' values must be values the parameter can
+/// take: one of an `enum`'s values, a number for a `number`.
+extension PluginDisambiguationCheckTests {
+    private static func offering(_ parameter: PluginParameter, values: [String]) -> IntentDefinition {
+        IntentDefinition("PickOne", parameters: [parameter], phrases: ["[ask] {app} [to] pick one"],
+                         resolve: { request in
+                             guard request.parameters[parameter.name] == nil else { return .success() }
+                             let options = values.map { PluginOption(value: $0, title: "option \($0) here") }
+                             return .disambiguation(parameter.name, options: options, "Which one?")
+                         },
+                         handle: { request in
+                             .success("Picked \(request.parameters[parameter.name].map { "\($0)" } ?? "?").")
+                         })
+    }
+
+    @Test func enumOptionsOutsideItsValues_areAnAnswerTheRouterCannotUse() throws {
+        let harness = try PluginHarness()
+        defer { harness.stop() }
+        try harness.start("fuels", [Self.offering(TestIntents.fuelParameter, values: ["B7", "purple"])])
+        let reply = try harness.ask("Ask FuelBoard to pick one")
+        #expect(reply.code == .failure)
+        #expect(reply.dialog == "Sorry, the fuels service gave an answer I can't use.", "\(reply.dialog)")
+    }
+
+    @Test func enumOptionsAmongItsValues_areAsked_andThePickIsTheValue() throws {
+        let harness = try PluginHarness()
+        defer { harness.stop() }
+        try harness.start("fuels", [Self.offering(TestIntents.fuelParameter, values: ["B7", "E10"])])
+        let question = try harness.ask("Ask FuelBoard to pick one")
+        #expect(question.code == .disambiguation, "\(question.dialog)")
+        let answer = try harness.ask("the second one", session: question.session)
+        #expect(answer.dialog == #"Picked string("E10")."#, "\(answer.dialog)")
+    }
+
+    @Test func numberOptions_mustBeNumbers_andThePickIsANumber() throws {
+        let harness = try PluginHarness()
+        defer { harness.stop() }
+        let radius = PluginParameter(name: "radius", type: .number)
+        try harness.start("radii", [Self.offering(radius, values: ["5", "10"]),
+                                    IntentDefinition("PickWord", parameters: [PluginParameter(name: "size", type: .number)],
+                                                     phrases: ["[ask] {app} [to] pick a size"],
+                                                     resolve: { request in
+                                                         request.parameters["size"] == nil
+                                                             ? .disambiguation("size", options: [
+                                                                 PluginOption(value: "big", title: "Big"),
+                                                                 PluginOption(value: "small", title: "Small"),
+                                                             ], "Which size?") : .success()
+                                                     },
+                                                     handle: { _ in .success("Sized.") })])
+        let question = try harness.ask("Ask FuelBoard to pick one")
+        #expect(question.code == .disambiguation, "\(question.dialog)")
+        let answer = try harness.ask("option 10 here", session: question.session)
+        #expect(answer.dialog == "Picked number(10.0).", "\(answer.dialog)")
+        let words = try harness.ask("Ask FuelBoard to pick a size")
+        #expect(words.dialog == "Sorry, the radii service gave an answer I can't use.", "\(words.dialog)")
+    }
+}

@@ -88,7 +88,8 @@ final class PluginDialogue {
         case .choice(let name, let options):
             if let option = PluginFollowUps.choice(among: options, utterance) {
                 sessions.close(session.id)
-                parameters[name] = .string(option.value)
+                let declared = registry.intent(named: session.intent)?.grammar.parameterTypes[name]
+                parameters[name] = Self.value(of: option, for: declared)
                 start(intent: session.intent, parameters: parameters, next)
                 return true
             }
@@ -202,6 +203,11 @@ final class PluginDialogue {
             guard Set(options.map { UtteranceNormalizer.words($0.title) }).count == options.count else {
                 return unusable(ask, grammar, service, "disambiguation options need distinct titles")
             }
+            // A pick becomes the parameter's value, so each option's value must be one it can take.
+            guard let declared = grammar.parameterTypes[name],
+                  options.allSatisfy({ Self.fits(Self.value(of: $0, for: declared), declared) }) else {
+                return unusable(ask, grammar, service, "disambiguation option values must be valid \(name) values")
+            }
             openSession(.choice(name, options), .disambiguation, needs: name, options: options)
         case .confirmationRequired:
             openSession(.confirmation, .confirmationRequired, needs: nil, options: nil)
@@ -252,6 +258,13 @@ final class PluginDialogue {
             return values.contains { $0.value == text }
         default: return false
         }
+    }
+
+    /// What picking `option` makes the parameter: a number for a `number` parameter (nil when its
+    /// value is not one), the value's text otherwise.
+    static func value(of option: PluginOption, for parameter: PluginParameter?) -> JSONValue {
+        guard parameter?.type == .number else { return .string(option.value) }
+        return Double(option.value).map { JSONValue.number($0) } ?? .string(option.value)
     }
 
     /// An absolute `http` or `https` URL with a host.
