@@ -6,10 +6,15 @@ public struct LookupRequest: Codable, Sendable {
     public var fuel: String?
     public var lat: Double
     public var lng: Double
-    /// Search radius in miles (default 5).
+    /// Search radius in miles (default 5, at most `maxRadiusMiles`).
     public var radiusMiles: Double?
-    /// How many results (default 1).
+    /// How many results (default 1, at most `maxLimit`).
     public var limit: Int?
+
+    /// The largest radius fuel-lookup accepts, in miles: clients can refuse more themselves.
+    public static let maxRadiusMiles = 100.0
+    /// The most results fuel-lookup gives for one request.
+    public static let maxLimit = 50
     /// Only prices from feeds updated within this many hours.
     public var maxAgeHours: Double?
     /// Only this forecourt brand (case-insensitive).

@@ -5,9 +5,9 @@ import Messages
 /// one index version.
 public struct LookupHandler: Sendable {
     /// Largest radius accepted, in miles.
-    public static let maxRadiusMiles = 100.0
+    public static let maxRadiusMiles = LookupRequest.maxRadiusMiles
     /// Largest `limit` accepted.
-    public static let maxLimit = 50
+    public static let maxLimit = LookupRequest.maxLimit
     public static let defaultRadiusMiles = 5.0
 
     public let holder: IndexHolder

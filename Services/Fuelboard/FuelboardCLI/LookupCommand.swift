@@ -25,26 +25,10 @@ enum LookupCommand {
         ]
     )
 
-    /// The largest radius and limit fuel-lookup accepts (its `LookupHandler.maxRadiusMiles` and
-    /// `maxLimit`): the CLI refuses more itself rather than sending a request bound to fail.
-    static let maxRadiusMiles = 100.0
-    static let maxLimit = 50
-
-    /// The words taken for each fuel besides its code, each one the router's vocabulary hears as
-    /// the same fuel (`Vocabulary.fuels`).
-    static let fuelWords: [(code: FuelCode, words: [String])] = [
-        (.e10, ["unleaded", "petrol", "regular unleaded", "standard unleaded", "unleaded petrol"]),
-        (.e5, ["premium", "super unleaded", "premium unleaded", "premium petrol", "super petrol"]),
-        (.b7, ["diesel", "regular diesel", "standard diesel"]),
-        (.sdv, ["super diesel", "premium diesel", "ultimate diesel", "performance diesel"]),
-    ]
-
-    /// A fuel from its code or a word for it, ignoring case, spacing and hyphens ("Super-Unleaded").
-    static func fuel(_ text: String) -> FuelCode? {
-        let words = text.lowercased().split { $0.isWhitespace || $0 == "-" || $0 == "_" }.joined(separator: " ")
-        if let code = FuelCode(code: words) { return code }
-        return fuelWords.first { $0.words.contains(words) }?.code
-    }
+    /// The largest radius and limit fuel-lookup accepts: the CLI refuses more itself rather than
+    /// sending a request bound to fail.
+    static let maxRadiusMiles = LookupRequest.maxRadiusMiles
+    static let maxLimit = LookupRequest.maxLimit
 
     static func run(_ cli: CLIContext) throws -> Int32 {
         let request = try request(cli.arguments)
@@ -73,7 +57,7 @@ enum LookupCommand {
         }
         let point = try CLIContext.coordinate(atText, option: "--at")
         let fuel = try arguments.value("--fuel").map { text throws(ConfigurationError) in
-            guard let code = Self.fuel(text) else {
+            guard let code = FuelCode(word: text) else {
                 throw ConfigurationError("--fuel: unknown fuel '\(text)' (use E10/unleaded, E5/premium, B7/diesel "
                     + "or SDV/super diesel)")
             }

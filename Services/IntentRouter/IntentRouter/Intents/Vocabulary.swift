@@ -2,22 +2,9 @@ import Messages
 
 /// The slot lists: fuels with their synonyms, distance units, numbers and the app name.
 public enum Vocabulary {
-    /// Fuel words by CMA code, and fuels FuelBoard has no prices for (value nil).
-    public static let fuels: [(value: String?, phrases: [String])] = [
-        (FuelCode.e10.rawValue, ["unleaded", "petrol", "E10", "E 10", "E ten", "regular unleaded", "standard unleaded",
-                                 "normal unleaded", "unleaded petrol", "regular petrol", "normal petrol",
-                                 "standard petrol", "ordinary petrol"]),
-        (FuelCode.e5.rawValue, ["premium", "super unleaded", "E5", "E 5", "E five", "premium unleaded",
-                                "premium petrol", "super petrol", "super plus unleaded", "super"]),
-        (FuelCode.b7.rawValue, ["diesel", "B7", "B 7", "B seven", "regular diesel", "standard diesel",
-                                "normal diesel", "ordinary diesel"]),
-        (FuelCode.sdv.rawValue, ["super diesel", "premium diesel", "SDV", "S D V", "ultimate diesel",
-                                 "v power diesel", "performance diesel"]),
-        (nil, ["hydrogen", "LPG", "L P G", "autogas", "auto gas", "electric", "electricity", "electric charging",
-               "EV charging", "EV", "charging", "charger", "chargers", "charging point", "charging points",
-               "CNG", "red diesel", "kerosene", "heating oil", "adblue", "ad blue", "E85", "HVO", "biodiesel",
-               "jet fuel", "avgas", "gas", "propane", "paraffin"]),
-    ]
+    /// Fuel words by CMA code (`FuelCode.words`), and fuels FuelBoard has no prices for (value nil).
+    public static let fuels: [(value: String?, phrases: [String])] =
+        FuelCode.words.map { (Optional($0.code.rawValue), $0.words) } + [(nil, FuelCode.unpricedWords)]
 
     /// Units a user may hear distances in.
     public static let units: [(value: String?, phrases: [String])] = [
