@@ -56,4 +56,25 @@ struct LoadTestConnectionsTests {
         #expect(try cli.waitForExit(timeout: .seconds(30)) == 0, "\(cli.log.suffix(800))")
         #expect(cli.log.contains("mode        closed loop, 6 in flight over 3 connections"), "\(cli.log.suffix(800))")
     }
+
+    @Test(arguments: [(["--threads", "2"], 2), (["--threads", "2", "--connections", "4"], 4)])
+    func threads_eachSendOnConnectionsOfTheirOwn_andTheirRepliesAddUp(options: [String], peers count: Int) throws {
+        let peers = Peers()
+        let server = try Self.countingServer(peers)
+        defer { server.stop() }
+        let cli = try ServiceProcess("fuelboard", ["loadtest", "--lookup", server.endpoint, "--points", "uniform",
+                                                   "--concurrency", "8", "--warmup", "0s", "--duration", "2s",
+                                                   "--json"] + options)
+        #expect(try cli.waitForExit(timeout: .seconds(30)) == 0, "\(cli.log.suffix(800))")
+        let report = try Self.report(cli.log)
+        #expect(report["threads"] as? Int == 2 && report["connections"] as? Int == count)
+        #expect(peers.count == count)
+        let perSecond = try #require(report["perSecond"] as? [[String: Any]])
+        let total = perSecond.compactMap { $0["requests"] as? Int }.reduce(0, +)
+        let requests = try #require(report["requests"] as? Int)
+        // The seconds are those both threads ended: together they hold nearly every reply.
+        #expect(perSecond.map { $0["second"] as? Int } == [1, 2], "\(perSecond)")
+        #expect(total > 0 && total <= requests && Double(total) >= Double(requests) * 0.9, "\(total) of \(requests)")
+        #expect(report["timeouts"] as? Int == 0 && report["invalidReplies"] as? Int == 0)
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Messages
 import ServiceKit
+import ZeroMQ
 
 /// `fuelboard loadtest`: load the lookup or the whole assistant path and report what it did.
 enum LoadTestCommand {
@@ -25,7 +26,10 @@ enum LoadTestCommand {
             OptionSpec("--concurrency", value: "N", help: "requests in flight, closed loop (default 1)"),
             OptionSpec("--rate", value: "R", help: "requests per second, open loop (not with --concurrency)"),
             OptionSpec("--connections", value: "N",
-                       help: "sockets to spread requests over, as N clients (default 1, at most 64)"),
+                       help: "sockets to spread requests over, as N clients (default: one per thread; "
+                           + "at most 64 per thread)"),
+            OptionSpec("--threads", value: "N",
+                       help: "generator threads, each with its share of the load (default 1)"),
             OptionSpec("--duration", value: "DURATION", help: "measured time, more than 0 (default 10s)"),
             OptionSpec("--warmup", value: "DURATION", help: "unmeasured time first (default 1s)"),
             OptionSpec("--requests", value: "N", help: "stop after N measured requests"),
@@ -51,9 +55,12 @@ enum LoadTestCommand {
         CLIContext.printStatus("loading \(settings.endpoint) with \(options.type.rawValue): "
             + (settings.rate.map { "\(Int($0)) req/s open loop" } ?? "\(settings.concurrency) in flight")
             + (settings.connections == 1 ? "" : " over \(settings.connections) connections")
+            + (settings.threads == 1 ? "" : " from \(settings.threads) threads")
             + ", warm-up \(settings.warmup), then \(settings.duration)")
-        let runner = LoadRunner(settings: settings, plan: plan, context: cli.zmq)
-        let result = try runner.run { second in CLIContext.printStatus(LoadReport.progressLine(second)) }
+        // Several generator threads get as many ZeroMQ I/O threads, so one does not carry them all.
+        let context = settings.threads == 1 ? cli.zmq : Context(ioThreads: Int32(settings.threads))
+        let load = ParallelLoad(settings: settings, plan: plan, context: context)
+        let result = try load.run { second in CLIContext.printStatus(LoadReport.progressLine(second)) }
         let report = LoadReport(settings: settings, plan: plan, result: result)
         if cli.json { try cli.printJSON(report) } else { print(report.text) }
         if let path = options.chartPath {

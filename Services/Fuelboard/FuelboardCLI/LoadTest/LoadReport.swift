@@ -22,6 +22,8 @@ struct LoadReport: Codable {
     var rate: Double?
     /// Sockets (connections) the requests were spread over.
     var connections: Int
+    /// Generator threads that sent them.
+    var threads: Int
     var seconds: Double
     /// Replies to requests sent while measuring (errors included).
     var requests: Int
@@ -55,6 +57,7 @@ struct LoadReport: Codable {
         concurrency = settings.rate == nil ? settings.concurrency : nil
         rate = settings.rate
         connections = settings.connections
+        threads = settings.threads
         self.seconds = (seconds * 1000).rounded() / 1000
         requests = result.completed
         throughput = seconds > 0 ? (Double(result.completed) / seconds).rounded() : 0

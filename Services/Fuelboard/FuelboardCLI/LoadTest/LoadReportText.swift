@@ -9,7 +9,8 @@ extension LoadReport {
             "target      \(service) (\(type)) at \(endpoint)",
             "mode        \(mode) loop" + (rate.map { String(format: ", %.0f req/s offered", $0) } ?? "")
                 + (concurrency.map { ", \($0) in flight" } ?? "")
-                + (connections == 1 ? " on 1 connection" : " over \(connections) connections"),
+                + (connections == 1 ? " on 1 connection" : " over \(connections) connections")
+                + (threads == 1 ? "" : " from \(threads) generator threads"),
             "requests    \(requests) replies in \(String(format: "%.2f", seconds)) s",
             warmupSeconds > 0
                 ? "warm-up     \(warmupRequests) replies in \(Self.format(seconds: warmupSeconds)) first, not counted"
@@ -29,8 +30,9 @@ extension LoadReport {
             if rate != nil {
                 line += ", including time spent waiting:\n"
                     + "            the open loop keeps polling between sends to send each request on time"
-            } else if cores >= Self.busyGenerator {
-                line += ": near a whole core, it may be what limits the rate"
+            } else if cores >= Self.busyGenerator * Double(threads) {
+                line += threads == 1 ? ": near a whole core, it may be what limits the rate"
+                    : ": near a whole core per thread, it may be what limits the rate"
             }
             lines.append(line)
         }

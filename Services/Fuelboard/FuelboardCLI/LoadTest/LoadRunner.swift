@@ -18,6 +18,12 @@ struct LoadRunner {
         var warmup: Duration = .seconds(1)
         var maxRequests: Int?
         var timeout: Duration = .seconds(5)
+        /// Generator threads (`ParallelLoad` splits the settings above between them).
+        var threads = 1
+        /// The number of this runner's first request: its ids, and where in the plan it starts.
+        var firstSequence = 0
+        /// How long after the start an open loop sends its first request (threads take turns).
+        var openLoopOffset: Duration = .zero
     }
 
     /// One second of the run, for the progress line and the latency-over-time chart.
@@ -52,7 +58,8 @@ struct LoadRunner {
     let plan: LoadPlan
     let context: Context
 
-    func run(progress: (Second) -> Void) throws -> Result {
+    /// Runs the load; `progress` gets each measured second as it ends, with its latencies.
+    func run(progress: (Second, LatencyHistogram) -> Void) throws -> Result {
         let poller = Poller()
         var sockets: [Socket] = []
         for _ in 0..<settings.connections {
@@ -68,7 +75,7 @@ struct LoadRunner {
         var result = Result()
         var inFlight: [Int: Sent] = [:]  // sequence -> intended send time and connection
         inFlight.reserveCapacity(settings.concurrency * 2)
-        var sequence = 0
+        var sequence = settings.firstSequence
         let start = ContinuousClock.now
         let measureFrom = start + settings.warmup
         let end = measureFrom + settings.duration
@@ -79,7 +86,7 @@ struct LoadRunner {
         var nextSecond = measureFrom + .seconds(1)
         var nextExpiryCheck = start + .milliseconds(100)
         let interval: Duration? = settings.rate.map { .nanoseconds(Int64(1e9 / max($0, 0.001))) }
-        var nextOpenLoopSend = start
+        var nextOpenLoopSend = start + settings.openLoopOffset
         var frame: [UInt8] = []
         let delimiter = [Data()]
 
@@ -135,7 +142,7 @@ struct LoadRunner {
                                 timeouts: secondTimeouts, p50: secondHistogram.quantile(0.5),
                                 p99: secondHistogram.quantile(0.99))
             result.seconds.append(second)
-            progress(second)
+            progress(second, secondHistogram)
             secondHistogram = LatencyHistogram()
             secondErrors = 0
             secondTimeouts = 0

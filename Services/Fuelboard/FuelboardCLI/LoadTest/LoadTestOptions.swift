@@ -1,7 +1,6 @@
 import Foundation
 import Messages
 import ServiceKit
-import ZeroMQ
 
 /// `fuelboard loadtest`'s options, checked before anything is sent: a bad value is refused with
 /// one line (`ConfigurationError`, exit 64) rather than found out after a whole run.
@@ -20,8 +19,6 @@ struct LoadTestOptions {
     /// The most requests in flight or per second one generator thread is asked for.
     static let maxConcurrency = 100_000
     static let maxRate = 1_000_000.0
-    /// The most sockets one generator thread polls (`Poller.maxSockets`).
-    static let maxConnections = Poller.maxSockets
 
     /// Reads and checks every option; `lookup` and `router` are the endpoints of the topology.
     init(_ arguments: ParsedArguments, lookup: String, router: String,
@@ -56,7 +53,19 @@ struct LoadTestOptions {
         var settings = LoadRunner.Settings(endpoint: target == .lookup ? lookup : router)
         settings.concurrency = try Self.count(arguments, "--concurrency", upTo: Self.maxConcurrency) ?? 1
         settings.rate = try Self.number(arguments, "--rate", upTo: Self.maxRate)
-        settings.connections = try Self.count(arguments, "--connections", upTo: Self.maxConnections) ?? 1
+        settings.threads = try Self.count(arguments, "--threads", upTo: ParallelLoad.maxThreads) ?? 1
+        if settings.rate == nil && settings.threads > settings.concurrency {
+            throw ConfigurationError("--threads: at most --concurrency (\(settings.concurrency)) in a closed loop, "
+                + "got \(settings.threads) (a thread with nothing in flight sends nothing)")
+        }
+        // Every thread has sockets of its own: one each unless told otherwise.
+        let perThread = ParallelLoad.maxConnectionsPerThread
+        settings.connections = try Self.count(arguments, "--connections", upTo: perThread * settings.threads)
+            ?? settings.threads
+        if settings.connections < settings.threads {
+            throw ConfigurationError("--connections: at least --threads (\(settings.threads)), "
+                + "got \(settings.connections) (every thread sends on connections of its own)")
+        }
         if settings.rate == nil && settings.connections > settings.concurrency {
             throw ConfigurationError("--connections: at most --concurrency (\(settings.concurrency)) in a closed loop, "
                 + "got \(settings.connections) (a connection with nothing in flight sends nothing)")

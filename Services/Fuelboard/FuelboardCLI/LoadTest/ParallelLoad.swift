@@ -1,0 +1,139 @@
+import Foundation
+import ServiceKit
+import Synchronization
+import ZeroMQ
+
+/// A load test on several generator threads at once (`--threads`): each a `LoadRunner` with its
+/// share of the requests in flight (or of the rate), of the connections and of the request count,
+/// and what they measured merged into one result, second by second.
+struct ParallelLoad {
+    let settings: LoadRunner.Settings
+    let plan: LoadPlan
+    let context: Context
+
+    /// The most generator threads, and connections one thread polls.
+    static let maxThreads = 64
+    static let maxConnectionsPerThread = Poller.maxSockets
+
+    /// Each thread's settings: shares as even as whole numbers allow, the first threads taking the
+    /// remainders; request numbers far apart (so the threads draw different requests from the
+    /// plan), and open-loop schedules interleaved.
+    static func shares(of settings: LoadRunner.Settings) -> [LoadRunner.Settings] {
+        let threads = max(1, settings.threads)
+        func share(_ total: Int, _ index: Int) -> Int { total / threads + (index < total % threads ? 1 : 0) }
+        return (0..<threads).map { index in
+            var part = settings
+            part.threads = 1
+            part.concurrency = max(1, share(settings.concurrency, index))
+            part.connections = max(1, share(settings.connections, index))
+            part.maxRequests = settings.maxRequests.map { max(1, share($0, index)) }
+            part.firstSequence = settings.firstSequence + index * 1_000_000_007
+            if let rate = settings.rate {
+                part.rate = rate / Double(threads)
+                part.openLoopOffset = .nanoseconds(Int64(1e9 / rate * Double(index)))
+            }
+            return part
+        }
+    }
+
+    /// Runs every share on a thread of its own (one share runs on the calling thread) and merges
+    /// the results; `progress` gets each second once every thread has measured it.
+    func run(progress: @escaping @Sendable (LoadRunner.Second) -> Void) throws -> LoadRunner.Result {
+        let parts = Self.shares(of: settings)
+        let merger = SecondMerger(threads: parts.count, progress: progress)
+        guard parts.count > 1 else {
+            var result = try LoadRunner(settings: parts[0], plan: plan, context: context).run(progress: merger.add)
+            result.seconds = merger.merged
+            return result
+        }
+        let outcomes = Mutex<[Result<LoadRunner.Result, any Error>?]>(Array(repeating: nil, count: parts.count))
+        let finished = DispatchGroup()
+        for (index, part) in parts.enumerated() {
+            finished.enter()
+            let runner = LoadRunner(settings: part, plan: plan, context: context)
+            Thread {
+                Thread.nameCurrent("loadtest-\(index + 1)")
+                let outcome = Result { try runner.run(progress: merger.add) }
+                outcomes.withLock { $0[index] = outcome }
+                finished.leave()
+            }.start()
+        }
+        finished.wait()
+        var results: [LoadRunner.Result] = []
+        for outcome in outcomes.withLock({ $0 }) {
+            if let outcome { results.append(try outcome.get()) }
+        }
+        var result = Self.merge(results)
+        result.seconds = merger.merged
+        return result
+    }
+
+    /// One result of several runs at once: counts added, latencies merged; the elapsed time is
+    /// the longest, and the CPU time (each runner reads the whole process's) the largest.
+    static func merge(_ results: [LoadRunner.Result]) -> LoadRunner.Result {
+        var merged = LoadRunner.Result()
+        for result in results {
+            merged.histogram.merge(result.histogram)
+            merged.errorsByCode.merge(result.errorsByCode, uniquingKeysWith: +)
+            merged.invalidReplies += result.invalidReplies
+            merged.timeouts += result.timeouts
+            merged.unanswered += result.unanswered
+            merged.completed += result.completed
+            merged.warmupCompleted += result.warmupCompleted
+            merged.elapsed = max(merged.elapsed, result.elapsed)
+            if let cpu = result.generatorCPU { merged.generatorCPU = max(merged.generatorCPU ?? .zero, cpu) }
+        }
+        return merged
+    }
+}
+
+/// Joins the seconds the threads measure: a second is reported (and kept) once every thread has
+/// ended it, with its counts added and its percentiles taken from the merged latencies. Each
+/// thread ends its seconds in order, so they are reported in order.
+final class SecondMerger: Sendable {
+    private struct Pending {
+        var second: LoadRunner.Second
+        var histogram: LatencyHistogram
+        var reports: Int
+    }
+
+    private struct State {
+        var pending: [Int: Pending] = [:]
+        var merged: [LoadRunner.Second] = []
+    }
+
+    private let threads: Int
+    private let progress: @Sendable (LoadRunner.Second) -> Void
+    private let state = Mutex(State())
+
+    init(threads: Int, progress: @escaping @Sendable (LoadRunner.Second) -> Void) {
+        self.threads = threads
+        self.progress = progress
+    }
+
+    /// The seconds every thread has ended, in order.
+    var merged: [LoadRunner.Second] { state.withLock { $0.merged } }
+
+    /// One thread's report of one second.
+    func add(_ second: LoadRunner.Second, _ histogram: LatencyHistogram) {
+        state.withLock { state in
+            var entry = state.pending[second.second] ?? Pending(
+                second: LoadRunner.Second(second: second.second, requests: 0, errors: 0, timeouts: 0, p50: 0, p99: 0),
+                histogram: LatencyHistogram(), reports: 0)
+            entry.second.requests += second.requests
+            entry.second.errors += second.errors
+            entry.second.timeouts += second.timeouts
+            entry.histogram.merge(histogram)
+            entry.reports += 1
+            guard entry.reports == threads else {
+                state.pending[second.second] = entry
+                return
+            }
+            state.pending[second.second] = nil
+            entry.second.p50 = entry.histogram.quantile(0.5)
+            entry.second.p99 = entry.histogram.quantile(0.99)
+            state.merged.append(entry.second)
+            progress(entry.second)  // under the lock, so lines come out whole and in order
+        }
+    }
+}
