@@ -2,8 +2,9 @@ import Dispatch
 
 /// Caps how many lines of one kind a service writes per second, so a client that sends bad
 /// requests in a loop (or a load test against a broken backend) cannot fill the disk with one
-/// line per request. Lines past the cap are counted, and the count is written once, with the
-/// next line of that kind in a later second. `sys.stats` still counts every request.
+/// line per request. Lines past the cap are counted, and the count is written once: with the
+/// next line of that kind in a later second, or by `flush` once the flood has stopped.
+/// `sys.stats` still counts every request.
 public struct LogThrottle: Sendable {
     /// Lines of this kind written per second, at most.
     public let perSecond: Int
@@ -26,6 +27,23 @@ public struct LogThrottle: Sendable {
             logger.info(leftOutEvent, metadata: ["count": "\(leftOut)", "why": "more than \(perSecond) a second"])
         }
         return write
+    }
+
+    /// Whether lines were left out that nobody has been told about yet.
+    public var hasLeftOut: Bool { suppressed > 0 }
+
+    /// Writes the count of the lines left out once their second is over (when the lines stopped
+    /// coming, no later line would carry it); true while a count is still waiting for its second
+    /// to end. Call it about once a second while `hasLeftOut`.
+    @discardableResult
+    public mutating func flush(logging logger: Logger, now: UInt64 = DispatchTime.now().uptimeNanoseconds) -> Bool {
+        guard suppressed > 0 else { return false }
+        if let start = windowStart, now &- start < 1_000_000_000 { return true }
+        logger.info(leftOutEvent, metadata: ["count": "\(suppressed)", "why": "more than \(perSecond) a second"])
+        suppressed = 0
+        windowStart = nil
+        written = 0
+        return false
     }
 
     /// Whether to write a line now (`now`: a monotonic clock in nanoseconds), and how many lines

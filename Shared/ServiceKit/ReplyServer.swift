@@ -52,6 +52,8 @@ public final class ReplyServer {
     private var repliesThisTurn = 0
     /// "request failed" lines, at most 20 a second (a client looping on bad requests).
     private var failureLines = LogThrottle(perSecond: 20, leftOutEvent: "request failures not logged")
+    /// Whether a timer will write the count of failure lines left out.
+    private var failureFlushDue = false
     /// A turn's first replies go at once; later ones, and deferred ones, in groups of this many.
     static let replyGroup = 16
 
@@ -366,11 +368,27 @@ public final class ReplyServer {
             stats.record(slot: request.statsSlot, error: error?.code, microseconds: Double(nanoseconds) / 1000)
         }
         if let error, error.code != .notFound {
-            guard failureLines.admit(logging: logger, now: Self.monotonicNanoseconds()) else { return }
+            guard failureLines.admit(logging: logger, now: Self.monotonicNanoseconds()) else {
+                flushFailureLinesLater()
+                return
+            }
             logger.info("request failed", metadata: ["svc.request.id": request.logID, "svc.type": request.logType,
                                                      "code": error.code.rawValue, "message": error.message])
         } else {
             logger.debug("request", metadata: ["svc.request.id": request.logID, "svc.type": request.logType])
+        }
+    }
+
+    /// Makes sure the count of failure lines left out gets written when the failures stop: a timer
+    /// a second away (and another while the count's second has not ended). Without failures, no
+    /// timer runs.
+    private func flushFailureLinesLater() {
+        guard !failureFlushDue else { return }
+        failureFlushDue = true
+        after(.seconds(1)) { [weak self] in
+            guard let self else { return }
+            failureFlushDue = false
+            if failureLines.flush(logging: logger, now: Self.monotonicNanoseconds()) { flushFailureLinesLater() }
         }
     }
 

@@ -43,3 +43,36 @@ struct LogFloodTests {
         #expect((stats.errorsByCode["unknown_type"] ?? 0) >= sent)
     }
 }
+
+extension LogFloodTests {
+    /// A flood that stops still gets its last count written (by a timer, a second on): before, the
+    /// count waited for a failure that never came, and the log understated the flood.
+    @Test func aFloodThatStops_stillHasItsLastCountWritten_soEveryFailureIsAccountedFor() throws {
+        let stack = try DataPathStack(startLookup: false)
+        let socket = try Socket(stack.context, .dealer)
+        socket.receiveTimeout = .seconds(5)
+        try socket.connect(stack.ingestEndpoint)
+        let sent = 300
+        for number in 1...sent {
+            try socket.send([Data(), Data(#"{"v":1,"id":"burst-\#(number)","type":"no.such.type","body":{}}"#.utf8)])
+            _ = try socket.receive()
+        }
+        // Lines written, plus the counts of lines left out, until they account for every failure.
+        func accounted() -> (written: Int, leftOut: [Int]) {
+            let lines = stack.ingest.log.split(separator: "\n")
+            let leftOut = lines.filter { $0.contains("request failures not logged") }.compactMap { line in
+                line.split(separator: " ").first { $0.hasPrefix("count=") }.flatMap { Int($0.dropFirst(6)) }
+            }
+            return (lines.filter { $0.contains("request failed") }.count, leftOut)
+        }
+        let deadline = ContinuousClock.now + .seconds(5)
+        var seen = accounted()
+        while seen.written + seen.leftOut.reduce(0, +) < sent && ContinuousClock.now < deadline {
+            let offset = stack.ingest.logLength
+            _ = try? stack.ingest.waitForLog(timeout: deadline - .now, after: offset) { $0.contains("not logged") }
+            seen = accounted()
+        }
+        #expect(!seen.leftOut.isEmpty, "the burst was not throttled: \(seen.written) lines")
+        #expect(seen.written + seen.leftOut.reduce(0, +) == sent, "\(seen.written) written, left out \(seen.leftOut)")
+    }
+}

@@ -29,3 +29,32 @@ struct LogThrottleTests {
         }
     }
 }
+
+extension LogThrottleTests {
+    @Test func flush_writesTheCountOnceItsSecondIsOver_andOnlyOnce() {
+        var throttle = LogThrottle(perSecond: 2, leftOutEvent: "lines not logged")
+        let logger = Logger(label: "throttle-test", level: .error)  // below info: nothing is printed
+        for offset in 0..<5 { _ = throttle.admit(now: UInt64(offset)) }
+        #expect(throttle.hasLeftOut)
+        let early = throttle.flush(logging: logger, now: Self.second / 2)
+        #expect(early, "the second is not over: still waiting")
+        #expect(throttle.hasLeftOut)
+        let written = !throttle.flush(logging: logger, now: Self.second + 1)
+        #expect(written)
+        #expect(!throttle.hasLeftOut)
+        // Told once: the next line carries no count, and starts a fresh second with room for two.
+        let next = throttle.admit(now: Self.second + 2)
+        #expect(next.write && next.leftOut == 0)
+        let third = throttle.admit(now: Self.second + 3).write, fourth = throttle.admit(now: Self.second + 4).write
+        #expect(third && !fourth)
+    }
+
+    @Test func flush_withNothingLeftOut_writesNothing() {
+        var throttle = LogThrottle(perSecond: 2)
+        _ = throttle.admit(now: 0)
+        let waiting = throttle.flush(logging: Logger(label: "t", level: .error), now: Self.second * 5)
+        #expect(!throttle.hasLeftOut && !waiting)
+        let next = throttle.admit(now: Self.second * 5 + 1)
+        #expect(next.leftOut == 0)
+    }
+}

@@ -248,6 +248,7 @@ public final class IntentRouterService {
         }
         ticks += 1
         if ticks % 50 == 0 {
+            askLines.flush(logging: logger)  // a flood of failing asks that stopped: its last count
             engine.sessions.purgeExpired()
             plugins.sessions.purgeExpired()
         }

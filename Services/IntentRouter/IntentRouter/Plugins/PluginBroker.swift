@@ -228,8 +228,10 @@ final class PluginBroker {
 
     // MARK: - Liveness
 
-    /// Sends due heartbeats, expires silent instances and overdue requests.
+    /// Sends due heartbeats, expires silent instances and overdue requests; writes the count of
+    /// unreadable-reply lines left out once that flood has stopped.
     func tick(now: ContinuousClock.Instant) {
+        if replyLines.hasLeftOut { replyLines.flush(logging: logger) }
         for instance in Array(registry.byRoutingID.values) {
             if now - instance.lastHeard > instance.expiresAfter {
                 expiries += 1
