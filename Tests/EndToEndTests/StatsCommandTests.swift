@@ -64,6 +64,8 @@ struct StatsCommandTests {
         #expect(run.stdout.contains("price-ingest: "))
         #expect(run.stdout.contains("handling latency"), "\(run.stdout)")
         #expect(run.stdout.contains("not network round trips"), "\(run.stdout)")
+        // Under the summary, the figures an operator looks at first (nothing ingested yet).
+        #expect(run.stdout.contains("\n    0 feeds, 0 stations; RSS "), "\(run.stdout)")
     }
 
     @Test func stats_whenOnlyNamesAnUnknownService_refusesItAsAUsageError() throws {

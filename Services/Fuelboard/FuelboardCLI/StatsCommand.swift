@@ -48,6 +48,7 @@ enum StatsCommand {
                 let errors = stats.errorsByCode.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
                 print("\(name): \(stats.requests) requests, errors [\(errors.joined(separator: " "))], handling "
                     + String(format: "p50 %.0fµs p99 %.0fµs, up %.0fs", latency.p50, latency.p99, stats.uptimeSeconds))
+                if let line = StatsHighlights.line(name, stats.details) { print(line) }
             }
         }
         if prometheus {

@@ -1,0 +1,112 @@
+import Foundation
+import Messages
+
+/// The figures of a service's `sys.stats` details an operator looks at first, as one line under
+/// its summary in `fuelboard stats` (everything is in `--json` and `--prometheus`).
+enum StatsHighlights {
+    /// The line for service `name`, or nil when its details hold none of the figures.
+    static func line(_ name: String, _ details: [String: JSONValue]) -> String? {
+        let figures = StatsFigures(details)
+        var parts: [String] = []
+        switch name {
+        case "price-ingest":
+            if case .array(let feeds)? = details["feeds"] {
+                let readings = feeds.map(StatsFigures.init)
+                let stations = readings.compactMap { $0.number("stations") }.reduce(0, +)
+                var part = "\(feeds.count) feeds, \(count(stations)) stations"
+                if let oldest = readings.compactMap({ $0.number("feedAgeHours") }).max() {
+                    part += String(format: ", oldest feed %.1f h old", oldest)
+                }
+                parts.append(part)
+            }
+        case "fuel-lookup":
+            if let version = figures.number("version"), let stations = figures.number("stations") {
+                let synced = figures.bool("synced").map { $0 ? ", in step with price-ingest" : ", NOT in step" } ?? ""
+                parts.append("index v\(count(version)): \(count(stations)) stations\(synced)")
+            }
+        case "location-cache":
+            if let users = figures.number("usersStored") {
+                parts.append("\(count(users)) users, \(count(figures.number("locationsStored") ?? 0)) locations")
+            }
+            if let ttl = figures.number("ttlSeconds") { parts.append(String(format: "TTL %.0f h", ttl / 3600)) }
+        case "dialog-renderer":
+            if case .array(let locales)? = details["locales"] {
+                parts.append("locales " + locales.compactMap(\.stringValue).joined(separator: ", "))
+            }
+        case "intent-router":
+            parts += routerParts(figures)
+        default:
+            break
+        }
+        if let rss = figures.object("memory")?.number("rssBytes") {
+            parts.append(String(format: "RSS %.0f MiB", rss / 1_048_576))
+        }
+        return parts.isEmpty ? nil : "    " + parts.joined(separator: "; ")
+    }
+
+    private static func routerParts(_ figures: StatsFigures) -> [String] {
+        var parts: [String] = []
+        if let outcomes = figures.object("asksByOutcome") {
+            let total = outcomes.values.values.compactMap(\.number).reduce(0, +)
+            let each = outcomes.values.sorted { $0.key < $1.key }.compactMap { key, value in
+                value.number.map { "\(key) \(count($0))" }
+            }
+            parts.append("asks \(count(total))" + (each.isEmpty ? "" : " (" + each.joined(separator: ", ") + ")"))
+        }
+        if let misses = figures.number("deadlineMisses") { parts.append("deadline misses \(count(misses))") }
+        if let timeouts = figures.object("backendTimeouts") {
+            let total = timeouts.values.values.compactMap(\.number).reduce(0, +)
+            parts.append("backend timeouts \(count(total))")
+        }
+        if let plugins = figures.object("plugins") {
+            var part = "plug-ins: \(count(plugins.number("services") ?? 0)) services, "
+                + "\(count(plugins.number("instances") ?? 0)) instances"
+            let trouble = ["timeouts", "unreadableReplies", "expiries", "refusals"].compactMap { key in
+                plugins.number(key).flatMap { $0 > 0 ? "\(key) \(count($0))" : nil }
+            }
+            if !trouble.isEmpty { part += " (" + trouble.joined(separator: ", ") + ")" }
+            parts.append(part)
+        }
+        return parts
+    }
+
+    /// 12345 -> "12,345".
+    static func count(_ value: Double) -> String {
+        let formatter = NumberFormatter()
+        formatter.numberStyle = .decimal
+        formatter.locale = Locale(identifier: "en_GB")
+        formatter.maximumFractionDigits = 0
+        return formatter.string(from: NSNumber(value: value)) ?? String(Int(value))
+    }
+}
+
+/// Typed reads of a `sys.stats` details object.
+struct StatsFigures {
+    let values: [String: JSONValue]
+
+    init(_ values: [String: JSONValue]) { self.values = values }
+
+    init(_ value: JSONValue) {
+        if case .object(let values) = value { self.values = values } else { values = [:] }
+    }
+
+    func number(_ key: String) -> Double? { values[key]?.number }
+
+    func bool(_ key: String) -> Bool? {
+        if case .bool(let value)? = values[key] { return value }
+        return nil
+    }
+
+    func object(_ key: String) -> StatsFigures? {
+        guard case .object(let values)? = values[key] else { return nil }
+        return StatsFigures(values)
+    }
+}
+
+extension JSONValue {
+    /// The number, when this is one.
+    var number: Double? {
+        if case .number(let value) = self { return value }
+        return nil
+    }
+}

@@ -1,0 +1,43 @@
+@testable import FuelboardCLI
+import Messages
+import Testing
+
+/// `fuelboard stats` prints, under each service's summary, the figures an operator looks at first.
+struct StatsHighlightsTests {
+    private static let memory: JSONValue = .object(["rssBytes": .number(30 * 1_048_576)])
+
+    @Test func priceIngest_showsItsFeeds_stations_andTheOldestFeed() {
+        let feed: (Double, Double) -> JSONValue = { stations, age in
+            .object(["stations": .number(stations), "feedAgeHours": .number(age)])
+        }
+        let line = StatsHighlights.line("price-ingest", ["feeds": .array([feed(1500, 2.5), feed(600, 41.25)]),
+                                                         "memory": Self.memory])
+        #expect(line == "    2 feeds, 2,100 stations, oldest feed 41.2 h old; RSS 30 MiB")
+    }
+
+    @Test func fuelLookup_saysWhetherItsIndexIsInStepWithPriceIngest() {
+        let synced = StatsHighlights.line("fuel-lookup", ["version": .number(13), "stations": .number(10000),
+                                                          "synced": .bool(true)])
+        #expect(synced == "    index v13: 10,000 stations, in step with price-ingest")
+        let behind = StatsHighlights.line("fuel-lookup", ["version": .number(2), "stations": .number(5),
+                                                          "synced": .bool(false)])
+        #expect(behind == "    index v2: 5 stations, NOT in step")
+    }
+
+    @Test func intentRouter_showsAsksByOutcome_misses_andPlugInTroubleOnlyWhenThereIsSome() {
+        let details: [String: JSONValue] = [
+            "asksByOutcome": .object(["found": .number(1200), "nothingInRange": .number(34)]),
+            "deadlineMisses": .number(0),
+            "backendTimeouts": .object(["lookup": .number(2), "dialog": .number(1)]),
+            "plugins": .object(["services": .number(2), "instances": .number(3), "timeouts": .number(4),
+                                "expiries": .number(0)]),
+        ]
+        #expect(StatsHighlights.line("intent-router", details) == "    asks 1,234 (found 1,200, nothingInRange 34); "
+            + "deadline misses 0; backend timeouts 3; plug-ins: 2 services, 3 instances (timeouts 4)")
+    }
+
+    @Test func aServiceWithoutTheseFigures_getsNoLine() {
+        #expect(StatsHighlights.line("location-cache", [:]) == nil)
+        #expect(StatsHighlights.line("something-else", ["stations": .number(1)]) == nil)
+    }
+}
