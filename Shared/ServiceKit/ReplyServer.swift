@@ -52,8 +52,10 @@ public final class ReplyServer {
     private var repliesThisTurn = 0
     /// "request failed" lines, at most 20 a second (a client looping on bad requests).
     private var failureLines = LogThrottle(perSecond: 20, leftOutEvent: "request failures not logged")
-    /// Whether a timer will write the count of failure lines left out.
-    private var failureFlushDue = false
+    /// "reply not delivered" lines, likewise.
+    private var undeliveredLines = LogThrottle(perSecond: 20, leftOutEvent: "replies not delivered not logged")
+    /// Whether a timer will write the counts of lines left out.
+    private var logFlushDue = false
     /// A turn's first replies go at once; later ones, and deferred ones, in groups of this many.
     static let replyGroup = 16
 
@@ -341,6 +343,11 @@ public final class ReplyServer {
         do {
             try socket.send(route, then: reply)
         } catch {
+            // A client gone with requests in flight (a load test that ended) leaves one per request.
+            guard undeliveredLines.admit(logging: logger, now: Self.monotonicNanoseconds()) else {
+                flushLogCountsLater()
+                return
+            }
             logger.warning("reply not delivered", metadata: ["error": "\(error)"])
         }
     }
@@ -369,7 +376,7 @@ public final class ReplyServer {
         }
         if let error, error.code != .notFound {
             guard failureLines.admit(logging: logger, now: Self.monotonicNanoseconds()) else {
-                flushFailureLinesLater()
+                flushLogCountsLater()
                 return
             }
             logger.info("request failed", metadata: ["svc.request.id": request.logID, "svc.type": request.logType,
@@ -379,16 +386,19 @@ public final class ReplyServer {
         }
     }
 
-    /// Makes sure the count of failure lines left out gets written when the failures stop: a timer
-    /// a second away (and another while the count's second has not ended). Without failures, no
+    /// Makes sure the counts of lines left out get written when what they count stops: a timer a
+    /// second away (and another while a count's second has not ended). Without such lines, no
     /// timer runs.
-    private func flushFailureLinesLater() {
-        guard !failureFlushDue else { return }
-        failureFlushDue = true
+    private func flushLogCountsLater() {
+        guard !logFlushDue else { return }
+        logFlushDue = true
         after(.seconds(1)) { [weak self] in
             guard let self else { return }
-            failureFlushDue = false
-            if failureLines.flush(logging: logger, now: Self.monotonicNanoseconds()) { flushFailureLinesLater() }
+            logFlushDue = false
+            let now = Self.monotonicNanoseconds()
+            let failuresWaiting = failureLines.flush(logging: logger, now: now)
+            let undeliveredWaiting = undeliveredLines.flush(logging: logger, now: now)
+            if failuresWaiting || undeliveredWaiting { flushLogCountsLater() }
         }
     }
 

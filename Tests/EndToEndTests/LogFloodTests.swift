@@ -76,3 +76,23 @@ extension LogFloodTests {
         #expect(seen.written + seen.leftOut.reduce(0, +) == sent, "\(seen.written) written, left out \(seen.leftOut)")
     }
 }
+
+extension LogFloodTests {
+    /// A client that leaves with thousands of requests in flight (a load test ending, an overloaded
+    /// open loop) makes every reply undeliverable: one "reply not delivered" line each used to
+    /// flood the log (91,521 lines in 3 s in a walkthrough). Those lines are capped too.
+    @Test func aClientLeavingWithThousandsInFlight_getsItsUndeliveredRepliesLoggedCapped() throws {
+        let stack = try DataPathStack()
+        let socket = try Socket(stack.context, .dealer)
+        socket.linger = .seconds(5)  // every request reaches fuel-lookup before the connection closes
+        socket.sendHighWaterMark = 0
+        try socket.connect(try #require(stack.lookupEndpoint))
+        let request = #"{"v":1,"id":"x","type":"lookup.cheapest","body":{"fuel":"B7","lat":53.8,"lng":-1.5}}"#
+        for _ in 0..<50_000 { try socket.send([Data(), Data(request.utf8)]) }
+        socket.close()
+        let lookup = try #require(stack.lookup)
+        try lookup.waitForLog(timeout: .seconds(15)) { $0.contains("replies not delivered not logged") }
+        let lines = lookup.log.split(separator: "\n").filter { $0.contains("reply not delivered") }
+        #expect(lines.count <= 60, "\(lines.count) lines")
+    }
+}
