@@ -24,6 +24,7 @@ let package = Package(
         .systemLibrary(name: "CZeroMQ", path: "Shared/CZeroMQ", providers: [.apt(["libzmq3-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Shared/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CMalloc", path: "Shared/CMalloc"),
+        .systemLibrary(name: "CTimer", path: "Shared/CTimer"),
 
         // Shared foundation.
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"], path: "Shared/ZeroMQ"),
@@ -69,7 +70,7 @@ let package = Package(
                           path: "Services/IntentRouter/intent-router"),
 
         // fuelboard: the command-line client.
-        .target(name: "FuelboardCLI", dependencies: ["ServiceKit", "Messages", "SampleFeeds"],
+        .target(name: "FuelboardCLI", dependencies: ["ServiceKit", "Messages", "SampleFeeds", "CTimer"],
                 path: "Services/Fuelboard/FuelboardCLI"),
         .executableTarget(name: "fuelboard", dependencies: ["FuelboardCLI"],
                           path: "Services/Fuelboard/fuelboard"),

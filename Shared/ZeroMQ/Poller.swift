@@ -3,13 +3,13 @@ import Glibc
 
 /// Waits on several sockets at once (`zmq_poll`), the heart of a single-threaded reactor.
 ///
-/// Register sockets once; `poll(timeout:)` returns the indices (registration order) of the
-/// sockets that have a message to read.
+/// Register sockets (and plain file descriptors: a timer, a pipe) once; `poll(timeout:)` returns
+/// the indices (registration order) of those that have something to read.
 public final class Poller {
     /// Up to 64 sockets: `ReadySockets` is a bit set, so a poll allocates nothing.
     public static let maxSockets = 64
 
-    private var sockets: [Socket] = []
+    private var sockets: [Socket?] = []
     private var items: [zmq_pollitem_t] = []
 
     public init() {}
@@ -20,6 +20,15 @@ public final class Poller {
         precondition(sockets.count < Self.maxSockets, "a Poller watches at most \(Self.maxSockets) sockets")
         sockets.append(socket)
         items.append(zmq_pollitem_t(socket: socket.rawHandle, fd: -1, events: Int16(ZMQ_POLLIN), revents: 0))
+        return sockets.count - 1
+    }
+
+    /// Adds a plain file descriptor to watch for input (`POLLIN`); returns its index.
+    @discardableResult
+    public func add(fileDescriptor: Int32) -> Int {
+        precondition(sockets.count < Self.maxSockets, "a Poller watches at most \(Self.maxSockets) sockets")
+        sockets.append(nil)
+        items.append(zmq_pollitem_t(socket: nil, fd: fileDescriptor, events: Int16(ZMQ_POLLIN), revents: 0))
         return sockets.count - 1
     }
 

@@ -97,21 +97,44 @@ struct LoadTestCommandTests {
         #expect(cli.log.contains("using uniform points"))
     }
 
-    @Test func aServerThatIsNotThere_isReportedAsTimeouts_withExitStatus1() throws {
-        let stack = try DataPathStack(startLookup: false)
+    @Test func aServerThatIsNotThere_failsAtOnce_withExitStatus69_sayingSo() throws {
         let nowhere = try unservedEndpoint()
-        let cli = try ServiceProcess("fuelboard", ["loadtest", "--ingest", stack.ingestEndpoint, "--lookup", nowhere,
-                                                   "--requests", "5", "--duration", "2s", "--warmup", "0s",
-                                                   "--timeout", "300ms", "--points", "uniform", "--json"])
+        let started = ContinuousClock.now
+        let cli = try ServiceProcess("fuelboard", ["loadtest", "--lookup", nowhere, "--duration", "60s",
+                                                   "--points", "uniform", "--json"])
+        #expect(try cli.waitForExit(timeout: .seconds(30)) == 69)
+        #expect(ContinuousClock.now - started < .seconds(15), "the 60 s run was waited out")
+        #expect(cli.log.contains("no answer from \(nowhere) to a ping within 2 s: is fuel-lookup running there?"),
+                "\(cli.log)")
+    }
+
+    /// A server of `lookup.cheapest` that answers pings (the service is up) and no lookup.
+    private static func silentServer() throws -> InProcessService {
+        try InProcessService.start { context in
+            let server = try ReplyServer(name: "silent", context: context, bind: "tcp://127.0.0.1:*",
+                                         logger: Logger(label: "silent", level: .error))
+            server.on("lookup.cheapest") { request in request.deferReply().0 }
+            return server
+        }
+    }
+
+    @Test func requestsNobodyAnswers_timeOut_andFailTheRun() throws {
+        let server = try Self.silentServer()
+        defer { server.stop() }
+        let cli = try ServiceProcess("fuelboard", ["loadtest", "--lookup", server.endpoint, "--requests", "5",
+                                                   "--duration", "2s", "--warmup", "0s", "--timeout", "300ms",
+                                                   "--points", "uniform", "--json"])
         #expect(try cli.waitForExit(timeout: .seconds(30)) == 1)
         let report = try Self.report(cli.log)
-        #expect((report["timeouts"] as? Int ?? 0) > 0)
+        #expect(report["timeouts"] as? Int == 5, "\(report)")
+        #expect((report["failures"] as? [String])?.contains("5 requests timed out") == true, "\(report)")
     }
 
     @Test func aClosedLoopNothingAnswers_countsItsRequestsUnanswered_andFails() throws {
-        let nowhere = try unservedEndpoint()
-        let arguments = ["loadtest", "--lookup", nowhere, "--concurrency", "5", "--duration", "1s", "--warmup", "0s",
-                         "--points", "uniform", "--json"]
+        let server = try Self.silentServer()
+        defer { server.stop() }
+        let arguments = ["loadtest", "--lookup", server.endpoint, "--concurrency", "5", "--duration", "1s",
+                         "--warmup", "0s", "--points", "uniform", "--json"]
         let cli = try ServiceProcess("fuelboard", arguments)
         #expect(try cli.waitForExit(timeout: .seconds(30)) == 1, "\(cli.log.suffix(600))")
         let report = try Self.report(cli.log)
@@ -119,14 +142,16 @@ struct LoadTestCommandTests {
         // Sent a second ago with a 5 s timeout: in flight at the end, not (yet) timed out.
         #expect(report["unanswered"] as? Int == 5, "\(report)")
         #expect(report["timeouts"] as? Int == 0)
+        #expect(report["failed"] as? Bool == true)
     }
 
     @Test func anOpenLoopNothingAnswers_saysNoRepliesCame_insteadOfZeroLatencies() throws {
-        let nowhere = try unservedEndpoint()
-        let cli = try ServiceProcess("fuelboard", ["loadtest", "--lookup", nowhere, "--rate", "100",
+        let server = try Self.silentServer()
+        defer { server.stop() }
+        let cli = try ServiceProcess("fuelboard", ["loadtest", "--lookup", server.endpoint, "--rate", "100",
                                                    "--duration", "1s", "--warmup", "0s", "--points", "uniform"])
         #expect(try cli.waitForExit(timeout: .seconds(30)) == 1, "\(cli.log.suffix(600))")
-        #expect(cli.log.contains("no replies came from the endpoint \(nowhere)"), "\(cli.log.suffix(900))")
+        #expect(cli.log.contains("no replies came from the endpoint \(server.endpoint)"), "\(cli.log.suffix(900))")
         #expect(cli.log.contains("latency     no replies"))
         #expect(!cli.log.contains("0.000 ms"))
         let unanswered = cli.log.split(separator: "\n").first { $0.hasPrefix("unanswered  ") }

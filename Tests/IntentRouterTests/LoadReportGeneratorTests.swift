@@ -30,12 +30,15 @@ struct LoadReportGeneratorTests {
         #expect(report.text.contains("may be what limits the rate"))
     }
 
-    @Test func anOpenLoopGenerator_isNotCalledALimit_itPollsBetweenSends() {
+    @Test func anOpenLoopGenerator_isNotCalledALimit_itPollsJustBeforeEachSend() {
         let report = Self.report(cpu: .milliseconds(2400), over: .seconds(2), rate: 20_000)
         #expect(report.text.contains("1.20 of a core"))
-        #expect(report.text.contains("including time spent waiting"))
-        #expect(report.text.contains("the open loop keeps polling between sends to send each request on time"))
+        #expect(report.text.contains("including polling just before each send (it sleeps between sends; above "
+            + "~10,000 a second the gaps are too short to sleep)"), "\(report.text)")
         #expect(!report.text.contains("limits the rate"))
+        let slow = Self.report(cpu: .milliseconds(100), over: .seconds(2), rate: 100)
+        #expect(slow.text.contains("0.05 of a core (its own CPU time over the run), including polling just before "
+            + "each send (it sleeps between sends)"), "\(slow.text)")
     }
 
     @Test func withoutAReading_thereIsNoGeneratorLine() {

@@ -1,19 +1,35 @@
 @testable import FuelboardCLI
 import Testing
+import ZeroMQ
 
-/// The open loop sends on time: it sleeps only the whole milliseconds before a send is due (a
-/// poll's wait is rounded up to a millisecond) and polls without waiting through the rest.
+/// The open loop sends on time without keeping a core busy: it sleeps on a timer through the gap
+/// before a send but its last 100 µs (a wake-up comes late), which it polls through.
 struct LoadRunnerScheduleTests {
-    @Test func sleepsOnlyTheWholeMillisecondsBeforeASend() {
-        #expect(LoadRunner.sleepBeforeSend(.microseconds(2500)) == .milliseconds(2))
-        #expect(LoadRunner.sleepBeforeSend(.milliseconds(7)) == .milliseconds(7))
-        #expect(LoadRunner.sleepBeforeSend(.microseconds(1999)) == .milliseconds(1))
+    @Test func sleepsTheGapBeforeASend_butTheSpinWindow() {
+        #expect(LoadRunner.timerDelay(before: .microseconds(2500)) == .microseconds(2400))
+        #expect(LoadRunner.timerDelay(before: .microseconds(180)) == .microseconds(80))
+        #expect(LoadRunner.timerDelay(before: .milliseconds(7)) == .microseconds(6900))
     }
 
-    @Test func doesNotSleepWhenTheSendIsLessThanAMillisecondAwayOrLate() {
-        #expect(LoadRunner.sleepBeforeSend(.microseconds(999)) == .zero)
-        #expect(LoadRunner.sleepBeforeSend(.microseconds(50)) == .zero)
-        #expect(LoadRunner.sleepBeforeSend(.zero) == .zero)
-        #expect(LoadRunner.sleepBeforeSend(.milliseconds(-3)) == .zero)
+    @Test func doesNotSleepWhenTheSendIsDueOrWithinTheSpinWindow() {
+        #expect(LoadRunner.timerDelay(before: .microseconds(100)) == nil)
+        #expect(LoadRunner.timerDelay(before: .microseconds(19)) == nil)
+        #expect(LoadRunner.timerDelay(before: .zero) == nil)
+        #expect(LoadRunner.timerDelay(before: .milliseconds(-3)) == nil)
+    }
+
+    @Test func theTimer_firesAfterTheDelay_andIsQuietOnceAcknowledged() throws {
+        let timer = try SendTimer()
+        let poller = Poller()
+        poller.add(fileDescriptor: timer.fileDescriptor)
+        #expect(try poller.poll(timeout: .zero).isEmpty, "not armed: nothing to read")
+        let armed = ContinuousClock.now
+        timer.arm(after: .milliseconds(3))
+        let ready = try poller.poll(timeout: .seconds(2))
+        let waited = ContinuousClock.now - armed
+        #expect(ready.contains(0))
+        #expect(waited >= .milliseconds(3) && waited < .seconds(1), "\(waited)")
+        timer.acknowledge()
+        #expect(try poller.poll(timeout: .zero).isEmpty, "acknowledged: quiet until armed again")
     }
 }

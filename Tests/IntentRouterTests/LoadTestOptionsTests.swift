@@ -24,7 +24,12 @@ struct LoadTestOptionsTests {
     }
 
     @Test(arguments: [
-        (["--fuel", "XX"], "--fuel: expected a CMA fuel code (E10, E5, B7, SDV) or mixed, got 'XX'"),
+        (["--fuel", "XX"], "--fuel: expected a CMA fuel code (E10, E5, B7, SDV), a word for one (unleaded, diesel...) "
+            + "or mixed, got 'XX'"),
+        (["--radius", "101"], "--radius: expected a number above 0 and at most 100, got '101'"),
+        (["--threads", "4", "--concurrency", "8", "--requests", "3"], "--requests: at least --threads (4), got 3"),
+        (["--spin"], "--spin: applies only to an open loop (--rate)"),
+        (["extra"], "unexpected argument 'extra'"),
         (["--duration", "0s"], "--duration: must be more than 0, got '0s'"),
         (["--duration", "0"], "--duration: must be more than 0, got '0'"),
         (["--target", "router", "--type", "nearest"], "--type: applies only to --target lookup"),
@@ -69,6 +74,11 @@ struct LoadTestOptionsTests {
         #expect(try Self.options(["--rate", "10", "--connections", "64"]).settings.connections == 64)
         // Every generator thread has a connection of its own unless told otherwise.
         #expect(try Self.options(["--concurrency", "8", "--threads", "4"]).settings.connections == 4)
+    }
+
+    @Test func fuelWords_areReadAsTheirCodes() throws {
+        #expect(try Self.options(["--fuel", "diesel"]).fuel == "B7")
+        #expect(try Self.options(["--fuel", "Super Unleaded"]).fuel == "E5")
     }
 
     @Test func fuelCodes_areReadInAnyCase_andMixedIsKept() throws {

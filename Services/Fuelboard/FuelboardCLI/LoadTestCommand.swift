@@ -6,19 +6,25 @@ import ZeroMQ
 /// `fuelboard loadtest`: load the lookup or the whole assistant path and report what it did.
 enum LoadTestCommand {
     static let spec = (
-        usage: "[--target lookup|router] [--concurrency N | --rate R] [--duration 10s] [--json] [--svg FILE]",
+        usage: "[--target lookup|router] [--concurrency N | --rate R] [--connections N] [--threads N] "
+            + "[--duration 10s | --requests N] [--json] [--svg FILE]",
         summary: """
             Loads fuel-lookup (lookup.cheapest or lookup.nearest) or intent-router (assistant.ask with
             generated utterances and users) and reports throughput, latency percentiles (p50, p90,
-            p99, p99.9, max) from an HDR-style histogram, errors by code and replies that failed
+            p99, p99.9, max) from an HDR-style histogram, errors by code (for the router, answers that
+            failed count as failure:<outcome>), the answers' outcomes, and replies that failed
             validation. Closed loop (N requests in flight) by default; --rate gives an open loop whose
-            latency counts from each request's intended send time (to send on time, it keeps a core
-            busy through gaps under a millisecond, i.e. above ~1,000 requests/s). Prints a progress
-            line every second. Requests still unanswered when the run ends are counted: those sent
-            longer than --timeout before count as timed out; the younger ones are reported as
-            "unanswered", still in flight at the end (a closed loop always ends with up to N of them),
-            and do not fail the run. Exits 1 when any request failed, timed out or got an invalid
-            reply, or when no reply came at all; 64 on a bad option (checked before the run).
+            latency counts from each request's intended send time (it sleeps between sends on a timer
+            and polls through the last 100 µs before each; --spin polls through the last millisecond,
+            for the most punctual sends at the cost of a core from ~1,000 requests/s). Pings the
+            endpoint first. Prints a progress line every second. Requests still unanswered when the
+            run ends are counted: those sent longer than --timeout before count as timed out; the
+            younger ones are reported as "unanswered", still in flight at the end (a closed loop
+            always ends with up to N of them), and do not fail the run. Ctrl-C ends the run early and
+            reports what was measured (exit 130). Exits 1 when any request failed, timed out or got an
+            invalid reply, when the server stopped answering for a second or more, or when no reply
+            came at all; 69 when the endpoint does not answer a ping; 64 on a bad option (checked
+            before the run).
             """,
         options: [
             OptionSpec("--target", value: "NAME", help: "lookup (default) or router"),
@@ -30,12 +36,15 @@ enum LoadTestCommand {
                            + "at most 64 per thread)"),
             OptionSpec("--threads", value: "N",
                        help: "generator threads, each with its share of the load (default 1)"),
+            OptionSpec("--spin", help: "open loop: poll through the last millisecond before each send"),
             OptionSpec("--duration", value: "DURATION", help: "measured time, more than 0 (default 10s)"),
             OptionSpec("--warmup", value: "DURATION", help: "unmeasured time first (default 1s)"),
             OptionSpec("--requests", value: "N", help: "stop after N measured requests"),
             OptionSpec("--points", value: "KIND", help: "stations (near loaded stations, default) or uniform (UK box)"),
-            OptionSpec("--fuel", value: "CODE", help: "lookup only: E10, E5, B7, SDV or mixed (default B7)"),
-            OptionSpec("--radius", value: "MILES", help: "lookup only: radius (default 5)"),
+            OptionSpec("--fuel", value: "CODE", help: "lookup only: E10, E5, B7, SDV (or unleaded, diesel...) "
+                           + "or mixed (default B7)"),
+            OptionSpec("--radius", value: "MILES",
+                       help: "lookup only: radius, at most \(Int(LookupRequest.maxRadiusMiles)) (default 5)"),
             OptionSpec("--seed", value: "S", help: "seed for query points (default 1)"),
             OptionSpec("--svg", value: "FILE", help: "SVG chart of latency over time and by percentile"),
         ]
@@ -45,6 +54,13 @@ enum LoadTestCommand {
         let options = try LoadTestOptions(cli.arguments, lookup: cli.topology.lookup, router: cli.topology.router,
                                           timeout: cli.timeout)
         let settings = options.settings
+        // A dead endpoint fails at once, not after the warm-up and the whole duration.
+        guard cli.answers(settings.endpoint, within: .seconds(2)) else {
+            let service = options.target == .router ? "intent-router" : "fuel-lookup"
+            CLIContext.printError("no answer from \(settings.endpoint) to a ping within 2 s: is \(service) running "
+                + "there?")
+            return ServiceMain.ExitCode.unavailable
+        }
         let stations = options.points == .stations ? try stationLocations(cli) : []
         if options.points == .stations && stations.isEmpty {
             CLIContext.printStatus("no stations loaded (or price-ingest unreachable): using uniform points")
@@ -53,10 +69,17 @@ enum LoadTestCommand {
         let plan = try LoadPlan.make(target: options.target, type: options.type, points: queryPoints, count: 20_000,
                                      seed: options.seed, radius: options.radius, fuel: options.fuel)
         CLIContext.printStatus("loading \(settings.endpoint) with \(options.type.rawValue): "
-            + (settings.rate.map { "\(Int($0)) req/s open loop" } ?? "\(settings.concurrency) in flight")
+            + (settings.rate.map { "\(LoadReport.format(rate: $0)) req/s open loop" }
+                ?? "\(settings.concurrency) in flight")
             + (settings.connections == 1 ? "" : " over \(settings.connections) connections")
             + (settings.threads == 1 ? "" : " from \(settings.threads) threads")
-            + ", warm-up \(settings.warmup), then \(settings.duration)")
+            + ", warm-up \(settings.warmup), then "
+            + (settings.maxRequests.map { "\($0) requests (at most \(settings.duration))" } ?? "\(settings.duration)")
+            + "; Ctrl-C ends it early")
+        // Ctrl-C ends the run and reports what was measured; a second one stops at once.
+        ShutdownSignals.install { _ in
+            if LoadRunner.stopRequested.exchange(true, ordering: .relaxed) { _exit(130) }
+        }
         // Several generator threads get as many ZeroMQ I/O threads, so one does not carry them all.
         let context = settings.threads == 1 ? cli.zmq : Context(ioThreads: Int32(settings.threads))
         let load = ParallelLoad(settings: settings, plan: plan, context: context)
@@ -72,6 +95,7 @@ enum LoadTestCommand {
                 return ServiceMain.ExitCode.failure
             }
         }
+        if report.interrupted { return 130 }
         return report.failed ? ServiceMain.ExitCode.failure : ServiceMain.ExitCode.success
     }
 

@@ -30,8 +30,21 @@ struct LoadReport: Codable {
     var throughput: Double
     /// Latency of the `requests` replies; all 0 when there were none.
     var latencyMicroseconds: Percentiles
+    /// Failed requests by code: the service's error codes, and for assistant answers that failed
+    /// `failure:<outcome>` (`failure:pricesUnavailable`).
     var errorsByCode: [String: Int]
+    /// Assistant answers by outcome (`found`, `nothingInRange`...); absent for lookups.
+    var outcomes: [String: Int]?
     var invalidReplies: Int
+    /// Replies that came after their request had been counted as timed out (not invalid).
+    var lateReplies: Int
+    /// Measured seconds in which no reply came although requests were waiting: the server stopped.
+    var stalledSeconds: Int
+    /// Ctrl-C ended the run early: the figures cover the time until then.
+    var interrupted: Bool
+    /// Why the run failed, in plain words (empty: it passed); `failed` says whether it did.
+    var failures: [String] = []
+    var failed = false
     /// Requests left unanswered longer than `timeoutSeconds`, during the run or when it ended.
     var timeouts: Int
     /// Requests still unanswered when the run ended but sent within `timeoutSeconds`: in flight,
@@ -65,7 +78,11 @@ struct LoadReport: Codable {
                                           p99: histogram.quantile(0.99), p999: histogram.quantile(0.999),
                                           max: histogram.maxMicroseconds, mean: histogram.meanMicroseconds)
         errorsByCode = result.errorsByCode
+        outcomes = plan.target == .router ? result.outcomes : nil
         invalidReplies = result.invalidReplies
+        lateReplies = result.lateReplies
+        stalledSeconds = result.stalledSeconds
+        interrupted = result.interrupted
         timeouts = result.timeouts
         unanswered = result.unanswered
         timeoutSeconds = Self.seconds(settings.timeout)
@@ -76,6 +93,8 @@ struct LoadReport: Codable {
         distribution = [0.0, 0.5, 0.75, 0.9, 0.95, 0.99, 0.995, 0.999, 0.9999, 1.0].map {
             [$0 * 100, histogram.quantile($0)]
         }
+        failures = failureReasons
+        failed = !failures.isEmpty
     }
 
     private static func seconds(_ duration: Duration) -> Double {
@@ -98,7 +117,29 @@ struct LoadReport: Codable {
     /// with replies that failed validation). Such a run is a failure, whatever else it counted.
     var noReplies: Bool { requests == 0 }
 
-    /// A request failed, timed out or got an invalid reply, or nothing answered at all. Requests
-    /// merely in flight at the end (`unanswered`) do not fail a run.
-    var failed: Bool { noReplies || invalidReplies > 0 || timeouts > 0 || !errorsByCode.isEmpty }
+    /// Why the run failed: a request failed, timed out or got an invalid reply, the server stopped
+    /// answering for a second or more, or nothing answered at all. Requests merely in flight at
+    /// the end (`unanswered`) do not fail a run.
+    var failureReasons: [String] {
+        var reasons = noReplies ? [noRepliesReason] : []
+        let failedRequests = errorsByCode.values.reduce(0, +)
+        if failedRequests > 0 { reasons.append("\(Self.count(failedRequests, "request")) failed") }
+        if invalidReplies > 0 { reasons.append("\(Self.count(invalidReplies, "reply", "replies")) failed validation") }
+        if timeouts > 0 { reasons.append("\(Self.count(timeouts, "request")) timed out") }
+        if stalledSeconds > 0 {
+            reasons.append("\(endpoint) stopped answering for \(Self.count(stalledSeconds, "second"))")
+        }
+        return reasons
+    }
+
+    /// "1 request", "3 requests".
+    static func count(_ number: Int, _ one: String, _ many: String? = nil) -> String {
+        "\(number) " + (number == 1 ? one : many ?? one + "s")
+    }
+
+    /// The open loop's replies per second under 90% of the rate offered: the server fell behind.
+    var fellBehind: Bool {
+        guard let rate, !interrupted, seconds >= 1 else { return false }
+        return throughput < rate * 0.9
+    }
 }

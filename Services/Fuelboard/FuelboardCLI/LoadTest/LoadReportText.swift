@@ -7,39 +7,58 @@ extension LoadReport {
         func ms(_ micros: Double) -> String { String(format: "%.3f ms", micros / 1000) }
         var lines = [
             "target      \(service) (\(type)) at \(endpoint)",
-            "mode        \(mode) loop" + (rate.map { String(format: ", %.0f req/s offered", $0) } ?? "")
+            "mode        \(mode) loop" + (rate.map { ", \(Self.format(rate: $0)) req/s offered" } ?? "")
                 + (concurrency.map { ", \($0) in flight" } ?? "")
                 + (connections == 1 ? " on 1 connection" : " over \(connections) connections")
                 + (threads == 1 ? "" : " from \(threads) generator threads"),
-            "requests    \(requests) replies in \(String(format: "%.2f", seconds)) s",
+            "requests    \(Self.count(requests, "reply", "replies")) in \(String(format: "%.2f", seconds)) s"
+                + (interrupted ? " (interrupted: Ctrl-C ended the run early)" : ""),
             warmupSeconds > 0
-                ? "warm-up     \(warmupRequests) replies in \(Self.format(seconds: warmupSeconds)) first, not counted"
+                ? "warm-up     \(Self.count(warmupRequests, "reply", "replies")) in "
+                    + "\(Self.format(seconds: warmupSeconds)) first, not counted"
                 : "warm-up     none",
-            "throughput  \(Int(throughput)) req/s",
+            "throughput  \(Int(throughput)) req/s" + (fellBehind
+                ? String(format: ": BEHIND, %.0f%% of the rate offered (the server could not keep up)",
+                         throughput / (rate ?? 1) * 100) : ""),
             "latency     " + (noReplies ? "no replies"
                 : "p50 \(ms(l.p50))  p90 \(ms(l.p90))  p99 \(ms(l.p99))  p99.9 \(ms(l.p999))  max \(ms(l.max))"),
         ]
+        if let outcomes, !outcomes.isEmpty {
+            lines.append("answers     " + outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+                .joined(separator: ", "))
+        }
         let errors = errorsByCode.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
         lines.append("errors      " + (errors.isEmpty ? "none" : errors.joined(separator: ", ")))
-        lines.append("invalid     \(invalidReplies) replies failed validation, \(timeouts) timed out "
-            + "(no reply within the \(Self.format(seconds: timeoutSeconds)) --timeout)")
+        lines.append("invalid     \(Self.count(invalidReplies, "reply", "replies")) failed validation, "
+            + "\(timeouts) timed out (no reply within the \(Self.format(seconds: timeoutSeconds)) --timeout)"
+            + (lateReplies > 0 ? ", \(lateReplies) of them answered later" : ""))
         lines.append("unanswered  \(unanswered) still in flight at the end, sent within the timeout: "
             + (concurrency.map { "normal up to \($0) in a closed loop, " } ?? "") + "not failures")
+        if stalledSeconds > 0 {
+            lines.append("stalled     no reply at all in \(Self.count(stalledSeconds, "second")) while requests "
+                + "were waiting: the server stopped answering")
+        }
         if let cores = generatorCores {
             var line = String(format: "generator   %.2f of a core (its own CPU time over the run)", cores)
+            let busy = Self.busyGenerator * Double(min(threads, ProcessInfo.processInfo.activeProcessorCount))
             if rate != nil {
-                line += ", including time spent waiting:\n"
-                    + "            the open loop keeps polling between sends to send each request on time"
-            } else if cores >= Self.busyGenerator * Double(threads) {
+                line += ", including polling just before each send (it sleeps between sends"
+                    + (cores >= busy ? "; above ~10,000 a second the gaps are too short to sleep)" : ")")
+            } else if cores >= busy {
                 line += threads == 1 ? ": near a whole core, it may be what limits the rate"
-                    : ": near a whole core per thread, it may be what limits the rate"
+                    : ": near all the cores its threads can use, it may be what limits the rate"
             }
             lines.append(line)
         }
-        if noReplies {
-            lines.append("FAILED      " + noRepliesReason)
+        if failed {
+            lines.append("FAILED      " + failures.joined(separator: "; "))
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// 20000 -> "20000", 0.5 -> "0.5".
+    static func format(rate: Double) -> String {
+        rate >= 10 ? String(format: "%.0f", rate) : String(format: "%g", rate)
     }
 
     /// Why a run without a measured reply failed, in plain words.
@@ -53,11 +72,15 @@ extension LoadReport {
         return "no replies came from the endpoint \(endpoint): is \(service) running there?"
     }
 
-    /// The line printed after each measured second; timeouts appear when there were some.
+    /// The line printed after each measured second (or the run's last part of one, its rate
+    /// scaled to a second); timeouts appear when there were some.
     static func progressLine(_ second: LoadRunner.Second) -> String {
-        var line = String(format: "[%3ds] %6d req/s  errors %d", second.second, second.requests, second.errors)
+        let label = second.seconds.map { String(format: "[%4.1fs]", Double(second.second - 1) + $0) }
+            ?? String(format: "[%3ds]", second.second)
+        let rate = second.seconds.map { Double(second.requests) / max($0, 0.001) } ?? Double(second.requests)
+        var line = label + String(format: " %6.0f req/s  errors %d", rate, second.errors)
         if second.timeouts > 0 { line += "  timeouts \(second.timeouts)" }
-        line += second.requests == 0 ? "  no replies"
+        line += second.requests == 0 ? (second.stalled == true ? "  no replies: stalled" : "  no replies")
             : String(format: "  p50 %.3f ms  p99 %.3f ms", second.p50 / 1000, second.p99 / 1000)
         return line
     }

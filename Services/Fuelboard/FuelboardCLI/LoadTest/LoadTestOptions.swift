@@ -23,6 +23,9 @@ struct LoadTestOptions {
     /// Reads and checks every option; `lookup` and `router` are the endpoints of the topology.
     init(_ arguments: ParsedArguments, lookup: String, router: String,
          timeout: Duration) throws(ConfigurationError) {
+        if let stray = arguments.positionals.first {
+            throw ConfigurationError("unexpected argument '\(stray)' (loadtest takes options only: see --help)")
+        }
         guard let target = LoadPlan.Target(rawValue: arguments.value("--target") ?? "lookup") else {
             throw ConfigurationError("--target: expected lookup or router, got '\(arguments.value("--target") ?? "")'")
         }
@@ -53,6 +56,10 @@ struct LoadTestOptions {
         var settings = LoadRunner.Settings(endpoint: target == .lookup ? lookup : router)
         settings.concurrency = try Self.count(arguments, "--concurrency", upTo: Self.maxConcurrency) ?? 1
         settings.rate = try Self.number(arguments, "--rate", upTo: Self.maxRate)
+        settings.spin = arguments.has("--spin")
+        if settings.spin && settings.rate == nil {
+            throw ConfigurationError("--spin: applies only to an open loop (--rate)")
+        }
         settings.threads = try Self.count(arguments, "--threads", upTo: ParallelLoad.maxThreads) ?? 1
         if settings.rate == nil && settings.threads > settings.concurrency {
             throw ConfigurationError("--threads: at most --concurrency (\(settings.concurrency)) in a closed loop, "
@@ -60,7 +67,8 @@ struct LoadTestOptions {
         }
         // Every thread has sockets of its own: one each unless told otherwise.
         let perThread = ParallelLoad.maxConnectionsPerThread
-        settings.connections = try Self.count(arguments, "--connections", upTo: perThread * settings.threads)
+        settings.connections = try Self.count(arguments, "--connections", upTo: perThread * settings.threads,
+                                              note: " (at most \(perThread) per thread: --threads raises the limit)")
             ?? settings.threads
         if settings.connections < settings.threads {
             throw ConfigurationError("--connections: at least --threads (\(settings.threads)), "
@@ -76,6 +84,10 @@ struct LoadTestOptions {
         }
         settings.warmup = try Self.duration(arguments, "--warmup") ?? .seconds(1)
         settings.maxRequests = try Self.count(arguments, "--requests", upTo: Int(Int32.max))
+        if let requests = settings.maxRequests, requests < settings.threads {
+            throw ConfigurationError("--requests: at least --threads (\(settings.threads)), got \(requests) "
+                + "(every thread sends some)")
+        }
         settings.timeout = timeout
         self.settings = settings
 
@@ -88,27 +100,29 @@ struct LoadTestOptions {
             seed = 1
         }
         fuel = try Self.fuel(arguments.value("--fuel"))
-        radius = try Self.number(arguments, "--radius", upTo: 1000) ?? 5
+        radius = try Self.number(arguments, "--radius", upTo: LookupRequest.maxRadiusMiles) ?? 5
         chartPath = arguments.value("--svg")
         if let chartPath { try LoadChart.checkWritable(chartPath) }
     }
 
-    /// `--fuel`: a CMA fuel code in any case, normalised (`b7` -> `B7`), or `mixed`; B7 when absent.
+    /// `--fuel`: a CMA fuel code or a word for one in any case, normalised (`b7`, `diesel` -> `B7`),
+    /// or `mixed`; B7 when absent.
     static func fuel(_ text: String?) throws(ConfigurationError) -> String {
         guard let text else { return FuelCode.b7.rawValue }
         if text.lowercased() == "mixed" { return "mixed" }
-        guard let code = FuelCode(code: text) else {
-            throw ConfigurationError("--fuel: expected a CMA fuel code (E10, E5, B7, SDV) or mixed, got '\(text)'")
+        guard let code = FuelCode(word: text) else {
+            throw ConfigurationError("--fuel: expected a CMA fuel code (E10, E5, B7, SDV), a word for one "
+                + "(unleaded, diesel...) or mixed, got '\(text)'")
         }
         return code.rawValue
     }
 
     /// A whole number from 1 to `limit`, or nil when the option is absent.
-    private static func count(_ arguments: ParsedArguments, _ name: String,
-                              upTo limit: Int) throws(ConfigurationError) -> Int? {
+    private static func count(_ arguments: ParsedArguments, _ name: String, upTo limit: Int,
+                              note: String = "") throws(ConfigurationError) -> Int? {
         guard let text = arguments.value(name) else { return nil }
         guard let value = Int(text), value >= 1, value <= limit else {
-            throw ConfigurationError("\(name): expected a whole number from 1 to \(limit), got '\(text)'")
+            throw ConfigurationError("\(name): expected a whole number from 1 to \(limit), got '\(text)'\(note)")
         }
         return value
     }

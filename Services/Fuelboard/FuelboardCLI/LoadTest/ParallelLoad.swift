@@ -69,7 +69,8 @@ struct ParallelLoad {
     }
 
     /// One result of several runs at once: counts added, latencies merged; the elapsed time is
-    /// the longest, and the CPU time (each runner reads the whole process's) the largest.
+    /// the longest, the CPU time (each runner reads the whole process's) and the stalled seconds
+    /// (the server stops answering every thread at once) the largest.
     static func merge(_ results: [LoadRunner.Result]) -> LoadRunner.Result {
         var merged = LoadRunner.Result()
         for result in results {
@@ -80,6 +81,10 @@ struct ParallelLoad {
             merged.unanswered += result.unanswered
             merged.completed += result.completed
             merged.warmupCompleted += result.warmupCompleted
+            merged.lateReplies += result.lateReplies
+            merged.outcomes.merge(result.outcomes, uniquingKeysWith: +)
+            merged.stalledSeconds = max(merged.stalledSeconds, result.stalledSeconds)
+            merged.interrupted = merged.interrupted || result.interrupted
             merged.elapsed = max(merged.elapsed, result.elapsed)
             if let cpu = result.generatorCPU { merged.generatorCPU = max(merged.generatorCPU ?? .zero, cpu) }
         }
@@ -123,6 +128,8 @@ final class SecondMerger: Sendable {
             entry.second.requests += second.requests
             entry.second.errors += second.errors
             entry.second.timeouts += second.timeouts
+            if let length = second.seconds { entry.second.seconds = max(entry.second.seconds ?? 0, length) }
+            if second.stalled == true { entry.second.stalled = true }
             entry.histogram.merge(histogram)
             entry.reports += 1
             guard entry.reports == threads else {
@@ -130,6 +137,7 @@ final class SecondMerger: Sendable {
                 return
             }
             state.pending[second.second] = nil
+            if entry.second.requests > 0 { entry.second.stalled = nil }  // another thread was answered
             entry.second.p50 = entry.histogram.quantile(0.5)
             entry.second.p99 = entry.histogram.quantile(0.99)
             state.merged.append(entry.second)

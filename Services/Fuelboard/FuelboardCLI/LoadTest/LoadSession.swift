@@ -1,0 +1,263 @@
+import Foundation
+import Messages
+import ServiceKit
+import ZeroMQ
+
+/// One run of a `LoadRunner`: its sockets, the requests in flight and what it has measured, on
+/// one thread. Closed loop: every reply (or timeout) sends the next request on the same
+/// connection. Open loop: requests go at their scheduled times, whatever has come back.
+final class LoadSession {
+    private let settings: LoadRunner.Settings
+    private let plan: LoadPlan
+    private let poller = Poller()
+    private var sockets: [Socket] = []
+    private let timer: SendTimer?
+    private let timerIndex: Int?
+    /// Whether replies are assistant answers, whose `code` and `outcome` are read.
+    private let readsAnswers: Bool
+
+    private var result = LoadRunner.Result()
+    private var inFlight: [Int: LoadRunner.Sent] = [:]
+    /// Requests counted as timed out: a reply to one is late, not invalid.
+    private var givenUp = Set<Int>()
+    private var sequence: Int
+    /// Requests sent for measuring (at or after `measureFrom`), against `--requests`.
+    private var measuredSent = 0
+    private let start: ContinuousClock.Instant
+    private let measureFrom: ContinuousClock.Instant
+    private var end: ContinuousClock.Instant
+    private let interval: Duration?
+    private var nextOpenLoopSend: ContinuousClock.Instant
+    private var armedFor: ContinuousClock.Instant?
+    private var nextExpiryCheck: ContinuousClock.Instant
+
+    private var second = SecondTally()
+    private var nextSecond: ContinuousClock.Instant
+
+    private var frame: [UInt8] = []
+    private var members: [StrictJSON.Member] = []
+    private let delimiter = [Data()]
+
+    /// What one second has measured so far.
+    private struct SecondTally {
+        var histogram = LatencyHistogram()
+        var errors = 0
+        var timeouts = 0
+        var index = 0
+    }
+
+    init(settings: LoadRunner.Settings, plan: LoadPlan, context: Context) throws {
+        self.settings = settings
+        self.plan = plan
+        readsAnswers = plan.target == .router
+        for _ in 0..<settings.connections {
+            let socket = try Socket(context, .dealer)
+            socket.linger = .zero
+            socket.sendHighWaterMark = 0
+            socket.receiveHighWaterMark = 0
+            try socket.connect(settings.endpoint)
+            poller.add(socket)
+            sockets.append(socket)
+        }
+        let interval: Duration? = settings.rate.map { .nanoseconds(Int64(1e9 / max($0, 0.001))) }
+        self.interval = interval
+        // The open loop sleeps until its next send on a timer the poll waits on with the sockets.
+        let timer = interval == nil ? nil : try SendTimer()
+        self.timer = timer
+        timerIndex = timer.map { [poller] in poller.add(fileDescriptor: $0.fileDescriptor) }
+        inFlight.reserveCapacity(settings.concurrency * 2)
+        sequence = settings.firstSequence
+        start = .now
+        measureFrom = start + settings.warmup
+        end = measureFrom + settings.duration
+        nextOpenLoopSend = start + settings.openLoopOffset
+        nextExpiryCheck = start + .milliseconds(100)
+        nextSecond = measureFrom + .seconds(1)
+    }
+
+    func run(progress: (LoadRunner.Second, LatencyHistogram) -> Void) throws -> LoadRunner.Result {
+        if interval == nil {
+            for slot in 0..<settings.concurrency where mayStartAnother { try send(intended: nil, on: slot % sockets.count) }
+        }
+        var cpuAtMeasureStart: Duration?
+        while true {
+            let now = ContinuousClock.now
+            if cpuAtMeasureStart == nil && now >= measureFrom { cpuAtMeasureStart = ProcessCPU.used() }
+            if LoadRunner.stopRequested.load(ordering: .relaxed) {
+                result.interrupted = true
+                end = min(end, now)
+            }
+            if now >= end || hasEnoughReplies { break }
+            if let interval {
+                while nextOpenLoopSend <= now && mayStartAnother {
+                    try send(intended: nextOpenLoopSend, on: sequence % sockets.count)
+                    nextOpenLoopSend += interval
+                }
+            }
+            let ready = try poller.poll(timeout: waitBeforeNextTurn())
+            for index in ready {
+                if index == timerIndex {
+                    timer?.acknowledge()
+                    armedFor = nil
+                } else {
+                    while try receiveOne(from: index) {}
+                }
+            }
+            let checked = ContinuousClock.now
+            if checked >= nextExpiryCheck { try expireOld(at: checked) }
+            if checked >= nextSecond { closeSecond(at: nextSecond, progress) }
+        }
+        finish(progress)
+        if let cpuAtMeasureStart, let used = ProcessCPU.used() { result.generatorCPU = used - cpuAtMeasureStart }
+        return result
+    }
+
+    // MARK: - Sending and receiving
+
+    /// Whether another measured request may go out (`--requests` not reached yet).
+    private var mayStartAnother: Bool {
+        guard let limit = settings.maxRequests else { return true }
+        return measuredSent < limit || ContinuousClock.now < measureFrom
+    }
+
+    /// With `--requests`: every measured request has been answered or has timed out.
+    private var hasEnoughReplies: Bool {
+        guard let limit = settings.maxRequests else { return false }
+        return result.completed + result.timeouts >= limit
+    }
+
+    /// Sends the next request on connection `connection`. Its latency counts from `intended`
+    /// (open loop: its place in the schedule), or from the moment it goes out when nil (closed loop).
+    private func send(intended: ContinuousClock.Instant?, on connection: Int) throws {
+        plan.frame(sequence, into: &frame)
+        let at = intended ?? .now
+        inFlight[sequence] = LoadRunner.Sent(at: at, connection: connection)
+        if at >= measureFrom { measuredSent += 1 }
+        try sockets[connection].send(delimiter, then: frame)
+        sequence += 1
+    }
+
+    /// Takes one reply off connection `connection` if there is one; false when none is waiting.
+    /// Its latency ends when it came off the socket, before the generator reads and checks it.
+    /// A closed loop sends the next request on the same connection, as its client would.
+    private func receiveOne(from connection: Int) throws -> Bool {
+        let scan: ReplyScan?
+        var arrived = ContinuousClock.now
+        do {
+            scan = try sockets[connection].receiveLastFrame(dontWait: true) { _, payload in
+                arrived = ContinuousClock.now
+                return ReplyScan.read(payload.bindMemory(to: UInt8.self), members: &members)
+            }
+        } catch {
+            if error.isTimeout { return false }
+            throw error
+        }
+        guard let scan else {
+            result.invalidReplies += 1
+            return true
+        }
+        guard let sent = inFlight.removeValue(forKey: scan.id) else {
+            if givenUp.remove(scan.id) != nil { result.lateReplies += 1 } else { result.invalidReplies += 1 }
+            return true
+        }
+        if sent.at >= measureFrom {
+            record(scan, latency: arrived - sent.at)
+        } else {
+            result.warmupCompleted += 1
+        }
+        if interval == nil && arrived < end && mayStartAnother { try send(intended: nil, on: connection) }
+        return true
+    }
+
+    /// Counts a measured reply: its latency, and an error when it is one (an assistant's answer
+    /// that failed counts as `failure:<outcome>`).
+    private func record(_ scan: ReplyScan, latency: Duration) {
+        let micros = Double(latency.components.seconds) * 1e6 + Double(latency.components.attoseconds) / 1e12
+        result.histogram.record(microseconds: micros)
+        second.histogram.record(microseconds: micros)
+        result.completed += 1
+        var error: String?
+        if !scan.ok {
+            error = scan.errorCode ?? "unreadable"
+        } else if readsAnswers {
+            let outcome = scan.outcome ?? scan.answerCode ?? "unknown"
+            result.outcomes[outcome, default: 0] += 1
+            if scan.answerCode == AssistantCode.failure.rawValue { error = "failure:\(outcome)" }
+        }
+        if let error {
+            result.errorsByCode[error, default: 0] += 1
+            second.errors += 1
+        }
+    }
+
+    /// How long the next poll may wait: until the open loop's next send (on its timer, but the
+    /// spin window), else 100 ms (the timeout and second checks).
+    private func waitBeforeNextTurn() -> Duration {
+        guard let timer, mayStartAnother else { return .milliseconds(100) }
+        guard let delay = LoadRunner.timerDelay(before: nextOpenLoopSend - .now, spin: settings.spin) else {
+            return .zero
+        }
+        if armedFor != nextOpenLoopSend {
+            timer.arm(after: delay)
+            armedFor = nextOpenLoopSend
+        }
+        return .milliseconds(100)
+    }
+
+    // MARK: - Timeouts and seconds
+
+    /// Requests that never came back count as timeouts (and a closed loop sends another in their
+    /// place); those sent during the warm-up are left out of the figures, as their replies are.
+    private func expireOld(at now: ContinuousClock.Instant) throws {
+        nextExpiryCheck = now + .milliseconds(100)
+        let expired = inFlight.filter { now - $0.value.at > settings.timeout }
+        for (id, sent) in expired {
+            inFlight[id] = nil
+            if givenUp.count > 100_000 { givenUp.removeAll() }  // bounded: past that, a late reply is invalid
+            givenUp.insert(id)
+            if sent.at >= measureFrom {
+                result.timeouts += 1
+                second.timeouts += 1
+            }
+            if interval == nil && mayStartAnother { try send(intended: nil, on: sent.connection) }
+        }
+    }
+
+    /// Reports the second ending at `boundary` (or, for the run's last, `length` seconds long).
+    private func closeSecond(at boundary: ContinuousClock.Instant, length: Double? = nil,
+                             _ progress: (LoadRunner.Second, LatencyHistogram) -> Void) {
+        let secondStart = boundary - .seconds(length ?? 1)
+        // Silent although requests had been waiting since before the second began: a stall.
+        let stalled = second.histogram.count == 0 && inFlight.values.contains { $0.at <= secondStart }
+        if stalled { result.stalledSeconds += 1 }
+        let closed = LoadRunner.Second(second: second.index + 1, requests: Int(second.histogram.count),
+                                       errors: second.errors, timeouts: second.timeouts,
+                                       p50: second.histogram.quantile(0.5), p99: second.histogram.quantile(0.99),
+                                       seconds: length, stalled: stalled ? true : nil)
+        result.seconds.append(closed)
+        progress(closed, second.histogram)
+        second = SecondTally(index: second.index + 1)
+        nextSecond += .seconds(1)
+    }
+
+    /// Ends the run: its last whole second, the part of a second after it (a tenth or more), and
+    /// the requests still out (the old ones timed out, the others were in flight).
+    private func finish(_ progress: (LoadRunner.Second, LatencyHistogram) -> Void) {
+        let stopped = min(ContinuousClock.now, end)
+        if stopped >= nextSecond { closeSecond(at: nextSecond, progress) }
+        let tail = stopped - (nextSecond - .seconds(1))
+        if stopped > measureFrom && tail >= .milliseconds(100) && tail < .seconds(1) {
+            let length = Double(tail.components.seconds) + Double(tail.components.attoseconds) / 1e18
+            closeSecond(at: stopped, length: (length * 1000).rounded() / 1000, progress)
+        }
+        result.elapsed = max(stopped - measureFrom, .zero)
+        if let rate = settings.rate, settings.maxRequests != nil {
+            // Stopped at a request count: the schedule, not the last reply, sets the time measured.
+            result.elapsed = max(result.elapsed, .nanoseconds(Int64(Double(result.completed) / rate * 1e9)))
+        }
+        let settled = LoadRunner.settle(inFlight.values.map(\.at).filter { $0 >= measureFrom },
+                                        at: ContinuousClock.now, timeout: settings.timeout)
+        result.timeouts += settled.timedOut
+        result.unanswered = settled.inFlight
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import ServiceKit
+import ServiceTesting
+import Synchronization
+import Testing
+
+/// How a load test's run ends and what it says about it: a server that stops answering, replies
+/// that come after their timeout, Ctrl-C, a request count, a last part of a second, and an open
+/// loop that sleeps between sends.
+struct LoadTestRunEndTests {
+    /// A server of `lookup.cheapest` that answers its first `answered` requests at once, and
+    /// every later one `holdFor` later (nil: never).
+    private static func server(answered: Int, holdFor: Duration?) throws -> InProcessService {
+        try InProcessService.start { context in
+            let server = try ReplyServer(name: "tired", context: context, bind: "tcp://127.0.0.1:*",
+                                         logger: Logger(label: "tired", level: .critical))
+            var seen = 0
+            server.on("lookup.cheapest") { [unowned server] request in
+                seen += 1
+                if seen <= answered { return request.reply(bodyJSON: Array("{}".utf8)) }
+                let (outcome, responder) = request.deferReply()
+                if let holdFor { server.after(holdFor) { responder.reply(JSONBody()) } }
+                return outcome
+            }
+            return server
+        }
+    }
+
+    private struct JSONBody: Encodable {}
+
+    private static func report(_ output: String) throws -> [String: Any] {
+        let start = try #require(output.range(of: "\n{")?.lowerBound ?? (output.hasPrefix("{") ? output.startIndex : nil))
+        return try #require(try JSONSerialization.jsonObject(with: Data(output[start...].utf8)) as? [String: Any])
+    }
+
+    private static func loadtest(_ endpoint: String, _ arguments: [String]) throws -> ServiceProcess {
+        try ServiceProcess("fuelboard", ["loadtest", "--lookup", endpoint, "--points", "uniform", "--warmup", "0s",
+                                         "--json"] + arguments)
+    }
+
+    @Test func aServerThatStopsAnswering_isReportedStalled_andFailsTheRun() throws {
+        let server = try Self.server(answered: 300, holdFor: nil)
+        defer { server.stop() }
+        let cli = try Self.loadtest(server.endpoint, ["--concurrency", "4", "--duration", "3s"])
+        #expect(try cli.waitForExit(timeout: .seconds(30)) == 1, "\(cli.log.suffix(600))")
+        let report = try Self.report(cli.log)
+        #expect((report["stalledSeconds"] as? Int ?? 0) >= 1, "\(report)")
+        #expect((report["failures"] as? [String])?.contains { $0.contains("stopped answering for") } == true)
+        #expect(cli.log.contains("no replies: stalled"), "\(cli.log.suffix(600))")
+    }
+
+    @Test func repliesAfterTheirTimeout_areLate_notInvalid() throws {
+        let server = try Self.server(answered: 0, holdFor: .milliseconds(400))
+        defer { server.stop() }
+        let cli = try Self.loadtest(server.endpoint, ["--concurrency", "2", "--duration", "1500ms", "--timeout", "200ms"])
+        #expect(try cli.waitForExit(timeout: .seconds(30)) == 1, "\(cli.log.suffix(600))")
+        let report = try Self.report(cli.log)
+        #expect((report["timeouts"] as? Int ?? 0) > 0)
+        #expect((report["lateReplies"] as? Int ?? 0) > 0, "\(report)")
+        #expect(report["invalidReplies"] as? Int == 0, "\(report)")
+    }
+
+    @Test func ctrlC_endsTheRun_andReportsWhatWasMeasured_withExitStatus130() throws {
+        let server = try Self.server(answered: .max, holdFor: nil)
+        defer { server.stop() }
+        let cli = try Self.loadtest(server.endpoint, ["--concurrency", "2", "--duration", "60s"])
+        try cli.waitForLog(timeout: .seconds(20)) { $0.hasPrefix("[  1s]") }
+        kill(cli.pid, SIGINT)
+        #expect(try cli.waitForExit(timeout: .seconds(10)) == 130)
+        let report = try Self.report(cli.log)
+        #expect(report["interrupted"] as? Bool == true)
+        #expect((report["requests"] as? Int ?? 0) > 0 && (report["seconds"] as? Double ?? 60) < 30, "\(report)")
+    }
+
+    @Test func aRequestCount_isExactlyTheRepliesMeasured_andNoneIsLeftInFlight() throws {
+        let server = try Self.server(answered: .max, holdFor: nil)
+        defer { server.stop() }
+        let cli = try Self.loadtest(server.endpoint, ["--concurrency", "10", "--threads", "3", "--requests", "1000"])
+        #expect(try cli.waitForExit(timeout: .seconds(30)) == 0, "\(cli.log.suffix(600))")
+        let report = try Self.report(cli.log)
+        #expect(report["requests"] as? Int == 1000, "\(report)")
+        #expect(report["unanswered"] as? Int == 0)
+    }
+
+    @Test func theRunsLastPartOfASecond_isInThePerSecondFigures() throws {
+        let server = try Self.server(answered: .max, holdFor: nil)
+        defer { server.stop() }
+        let cli = try Self.loadtest(server.endpoint, ["--concurrency", "2", "--duration", "1500ms"])
+        #expect(try cli.waitForExit(timeout: .seconds(30)) == 0, "\(cli.log.suffix(600))")
+        let report = try Self.report(cli.log)
+        let seconds = try #require(report["perSecond"] as? [[String: Any]])
+        #expect(seconds.count == 2, "\(seconds)")
+        let last = try #require(seconds.last?["seconds"] as? Double)
+        #expect(last > 0.4 && last < 0.6)
+        let total = seconds.compactMap { $0["requests"] as? Int }.reduce(0, +)
+        #expect(total == report["requests"] as? Int, "every reply is in a second")
+    }
+
+    @Test func anOpenLoop_sleepsBetweenSends_insteadOfKeepingACoreBusy() throws {
+        let server = try Self.server(answered: .max, holdFor: nil)
+        defer { server.stop() }
+        let cli = try Self.loadtest(server.endpoint, ["--rate", "200", "--duration", "2s"])
+        #expect(try cli.waitForExit(timeout: .seconds(30)) == 0, "\(cli.log.suffix(600))")
+        let report = try Self.report(cli.log)
+        let cores = (report["generatorCpuSeconds"] as? Double ?? 1) / (report["seconds"] as? Double ?? 1)
+        // Polling through every gap kept a whole core busy; sleeping leaves a few per cent.
+        #expect(cores < 0.25, "generator at \(cores) of a core")
+        #expect((report["requests"] as? Int ?? 0) >= 390, "\(report)")
+    }
+}

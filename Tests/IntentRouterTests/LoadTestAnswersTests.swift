@@ -1,0 +1,38 @@
+import Foundation
+import ServiceTesting
+import Testing
+
+/// `fuelboard loadtest --target router` reads each answer, not only the envelope: it counts the
+/// outcomes, and an answer that failed (prices unreachable, say) is an error, not a success.
+struct LoadTestAnswersTests {
+    private static func run(_ services: RealServices) throws -> (status: Int32, report: [String: Any]) {
+        let cli = try ServiceProcess("fuelboard", ["loadtest", "--target", "router", "--router", services.routerEndpoint,
+                                                   "--points", "uniform", "--concurrency", "4", "--requests", "200",
+                                                   "--warmup", "0s", "--json"])
+        let status = try cli.waitForExit(timeout: .seconds(60))
+        let start = try #require(cli.log.range(of: "\n{")?.lowerBound)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(cli.log[start...].utf8)) as? [String: Any])
+        return (status, report)
+    }
+
+    @Test func answersThatFailed_areErrorsByOutcome_andFailTheRun() throws {
+        // The only fuel-lookup never loads prices: every lookup is `unavailable`.
+        let services = try RealServices(lookupReplicas: 0, loadingReplicas: 1)
+        defer { services.stop() }
+        let (status, report) = try Self.run(services)
+        #expect(status == 1)
+        #expect(report["errorsByCode"] as? [String: Int] == ["failure:pricesUnavailable": 200], "\(report)")
+        #expect(report["outcomes"] as? [String: Int] == ["pricesUnavailable": 200], "\(report)")
+    }
+
+    @Test func answersThatSucceeded_areCountedByOutcome_withoutErrors() throws {
+        let services = try RealServices()
+        defer { services.stop() }
+        let (status, report) = try Self.run(services)
+        #expect(status == 0, "\(report)")
+        #expect((report["errorsByCode"] as? [String: Int])?.isEmpty == true)
+        let outcomes = try #require(report["outcomes"] as? [String: Int])
+        // Points spread over the UK: nearly all far from the two stations of the test feed.
+        #expect(outcomes.values.reduce(0, +) == 200 && (outcomes["nothingInRange"] ?? 0) > 0, "\(outcomes)")
+    }
+}
