@@ -55,6 +55,7 @@ public final class ServiceProcess: Sendable {
                 output.append(String(decoding: data, as: UTF8.self))
                 changed.signal()
             }
+            output.finish()
             changed.signal()
         }
         thread.name = "\(binary)-output"
@@ -132,6 +133,12 @@ public final class ServiceProcess: Sendable {
             _ = changed.wait(timeout: .now() + .milliseconds(50))
         }
         process.waitUntilExit()
+        // The process has gone, but its last output may still be in the pipe: read it all first,
+        // or a report printed just before exit would be missing from `log`.
+        let drained = ContinuousClock.now + .seconds(5)
+        while !output.isFinished && ContinuousClock.now < drained {
+            _ = changed.wait(timeout: .now() + .milliseconds(50))
+        }
         return process.terminationStatus
     }
 }
@@ -139,6 +146,10 @@ public final class ServiceProcess: Sendable {
 /// The captured output, appended from the pipe's handler thread.
 private final class LogBuffer: Sendable {
     private let storage = Mutex("")
+    private let finished = Mutex(false)
     var text: String { storage.withLock { $0 } }
+    /// Whether the pipe has reached its end: everything the process wrote is in `text`.
+    var isFinished: Bool { finished.withLock { $0 } }
     func append(_ chunk: String) { storage.withLock { $0 += chunk } }
+    func finish() { finished.withLock { $0 = true } }
 }

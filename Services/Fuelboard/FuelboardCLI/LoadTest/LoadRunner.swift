@@ -81,7 +81,8 @@ struct LoadRunner {
 
     /// Runs the load; `progress` gets each measured second as it ends, with its latencies.
     func run(progress: (Second, LatencyHistogram) -> Void) throws -> Result {
-        try LoadSession(settings: settings, plan: plan, context: context).run(progress: progress)
+        var session = try LoadSession(settings: settings, plan: plan, context: context)
+        return try session.run(progress: progress)
     }
 
     /// A request out: when it was sent (or due to be) and the connection it went on.

@@ -6,7 +6,7 @@ import ZeroMQ
 /// One run of a `LoadRunner`: its sockets, the requests in flight and what it has measured, on
 /// one thread. Closed loop: every reply (or timeout) sends the next request on the same
 /// connection. Open loop: requests go at their scheduled times, whatever has come back.
-final class LoadSession {
+struct LoadSession {
     private let settings: LoadRunner.Settings
     private let plan: LoadPlan
     private let poller = Poller()
@@ -75,7 +75,7 @@ final class LoadSession {
         nextSecond = measureFrom + .seconds(1)
     }
 
-    func run(progress: (LoadRunner.Second, LatencyHistogram) -> Void) throws -> LoadRunner.Result {
+    mutating func run(progress: (LoadRunner.Second, LatencyHistogram) -> Void) throws -> LoadRunner.Result {
         if interval == nil {
             for slot in 0..<settings.concurrency where mayStartAnother { try send(intended: nil, on: slot % sockets.count) }
         }
@@ -128,7 +128,7 @@ final class LoadSession {
 
     /// Sends the next request on connection `connection`. Its latency counts from `intended`
     /// (open loop: its place in the schedule), or from the moment it goes out when nil (closed loop).
-    private func send(intended: ContinuousClock.Instant?, on connection: Int) throws {
+    private mutating func send(intended: ContinuousClock.Instant?, on connection: Int) throws {
         plan.frame(sequence, into: &frame)
         let at = intended ?? .now
         inFlight[sequence] = LoadRunner.Sent(at: at, connection: connection)
@@ -140,13 +140,13 @@ final class LoadSession {
     /// Takes one reply off connection `connection` if there is one; false when none is waiting.
     /// Its latency ends when it came off the socket, before the generator reads and checks it.
     /// A closed loop sends the next request on the same connection, as its client would.
-    private func receiveOne(from connection: Int) throws -> Bool {
+    private mutating func receiveOne(from connection: Int) throws -> Bool {
         let scan: ReplyScan?
         var arrived = ContinuousClock.now
         do {
             scan = try sockets[connection].receiveLastFrame(dontWait: true) { _, payload in
                 arrived = ContinuousClock.now
-                return ReplyScan.read(payload.bindMemory(to: UInt8.self), members: &members)
+                return ReplyScan.read(payload.bindMemory(to: UInt8.self), members: &members, answers: readsAnswers)
             }
         } catch {
             if error.isTimeout { return false }
@@ -171,7 +171,7 @@ final class LoadSession {
 
     /// Counts a measured reply: its latency, and an error when it is one (an assistant's answer
     /// that failed counts as `failure:<outcome>`).
-    private func record(_ scan: ReplyScan, latency: Duration) {
+    private mutating func record(_ scan: ReplyScan, latency: Duration) {
         let micros = Double(latency.components.seconds) * 1e6 + Double(latency.components.attoseconds) / 1e12
         result.histogram.record(microseconds: micros)
         second.histogram.record(microseconds: micros)
@@ -192,7 +192,7 @@ final class LoadSession {
 
     /// How long the next poll may wait: until the open loop's next send (on its timer, but the
     /// spin window), else 100 ms (the timeout and second checks).
-    private func waitBeforeNextTurn() -> Duration {
+    private mutating func waitBeforeNextTurn() -> Duration {
         guard let timer, mayStartAnother else { return .milliseconds(100) }
         guard let delay = LoadRunner.timerDelay(before: nextOpenLoopSend - .now, spin: settings.spin) else {
             return .zero
@@ -208,7 +208,7 @@ final class LoadSession {
 
     /// Requests that never came back count as timeouts (and a closed loop sends another in their
     /// place); those sent during the warm-up are left out of the figures, as their replies are.
-    private func expireOld(at now: ContinuousClock.Instant) throws {
+    private mutating func expireOld(at now: ContinuousClock.Instant) throws {
         nextExpiryCheck = now + .milliseconds(100)
         let expired = inFlight.filter { now - $0.value.at > settings.timeout }
         for (id, sent) in expired {
@@ -224,7 +224,7 @@ final class LoadSession {
     }
 
     /// Reports the second ending at `boundary` (or, for the run's last, `length` seconds long).
-    private func closeSecond(at boundary: ContinuousClock.Instant, length: Double? = nil,
+    private mutating func closeSecond(at boundary: ContinuousClock.Instant, length: Double? = nil,
                              _ progress: (LoadRunner.Second, LatencyHistogram) -> Void) {
         let secondStart = boundary - .seconds(length ?? 1)
         // Silent although requests had been waiting since before the second began: a stall.
@@ -242,7 +242,7 @@ final class LoadSession {
 
     /// Ends the run: its last whole second, the part of a second after it (a tenth or more), and
     /// the requests still out (the old ones timed out, the others were in flight).
-    private func finish(_ progress: (LoadRunner.Second, LatencyHistogram) -> Void) {
+    private mutating func finish(_ progress: (LoadRunner.Second, LatencyHistogram) -> Void) {
         let stopped = min(ContinuousClock.now, end)
         if stopped >= nextSecond { closeSecond(at: nextSecond, progress) }
         let tail = stopped - (nextSecond - .seconds(1))

@@ -16,8 +16,12 @@ struct ReplyScan: Equatable {
 
     /// Reads a reply frame; nil when it is not valid JSON, not an object, or has no id the
     /// generator gave (digits, as a string or a number). `members` is scratch storage lent by
-    /// the caller, so nothing is allocated per reply.
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>, members: inout [StrictJSON.Member]) -> ReplyScan? {
+    /// the caller, so nothing is allocated per reply. Without `answers` (a lookup's reply) the
+    /// body is not read, and a quicker path finds the rest (a member list costs ~2.5k
+    /// instructions per lookup reply, ~0.6 µs, a sixth of the generator's time).
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, members: inout [StrictJSON.Member],
+                     answers: Bool = true) -> ReplyScan? {
+        guard answers else { return quick(bytes) }
         var listedAll = false
         guard StrictJSON.check(bytes, members: &members, listedAll: &listedAll) == nil,
               StrictJSON.isObject(bytes) else { return nil }
@@ -45,6 +49,47 @@ struct ReplyScan: Equatable {
             }
         }
         return scan
+    }
+
+    /// The strict check alone, then the members by a search from the end: replies are written
+    /// with sorted keys, so the envelope's `"id"`, `"ok"` and its error's `"code"` come after any
+    /// key of the same name in the body.
+    private static func quick(_ bytes: UnsafeBufferPointer<UInt8>) -> ReplyScan? {
+        guard StrictJSON.check(bytes) == nil, let idStart = lastIndex(of: #""id":"#, in: bytes) else { return nil }
+        var end = idStart
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            end += 1
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\"") { end += 1 }
+            end += 1
+        } else {
+            while end < bytes.count, bytes[end] >= UInt8(ascii: "0"), bytes[end] <= UInt8(ascii: "9") { end += 1 }
+        }
+        guard end <= bytes.count, end > idStart, let id = number(in: bytes, idStart..<end) else { return nil }
+        var scan = ReplyScan(id: id, ok: lastIndex(of: #""ok":true"#, in: bytes) != nil)
+        if !scan.ok, let codeStart = lastIndex(of: #""code":""#, in: bytes) {
+            var codeEnd = codeStart
+            while codeEnd < bytes.count, bytes[codeEnd] != UInt8(ascii: "\"") { codeEnd += 1 }
+            scan.errorCode = String(decoding: UnsafeBufferPointer(rebasing: bytes[codeStart..<codeEnd]), as: UTF8.self)
+        }
+        return scan
+    }
+
+    /// The index just past the last occurrence of `needle` in `bytes`.
+    private static func lastIndex(of needle: StaticString, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        let count = needle.utf8CodeUnitCount
+        guard bytes.count >= count else { return nil }
+        let pattern = UnsafeBufferPointer(start: needle.utf8Start, count: count)
+        var start = bytes.count - count
+        while start >= 0 {
+            var matches = true
+            for offset in 0..<count where bytes[start + offset] != pattern[offset] {
+                matches = false
+                break
+            }
+            if matches { return start + count }
+            start -= 1
+        }
+        return nil
     }
 
     /// Whether the member's key is `name`, written without escapes.
