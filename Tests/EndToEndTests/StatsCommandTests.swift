@@ -81,4 +81,44 @@ struct StatsCommandTests {
                                                      "--timeout", "200ms"])
         #expect(try probe.waitForExit() == 69)
     }
+
+    @Test func stats_takesTheShortNamesOfTheEndpointFlags() throws {
+        let stack = try DataPathStack(startLookup: false)
+        let run = try FuelboardRun(["stats", "--only", "ingest", "--ingest", stack.ingestEndpoint])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.hasPrefix("price-ingest: "), "\(run.stdout)")
+    }
+
+    @Test(arguments: ["", ",", "lookpu"])
+    func stats_withOnlyNamingNoKnownService_refusesIt_listingTheNames(only: String) throws {
+        let run = try FuelboardRun(["stats", "--only", only])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("fuel-lookup") && run.stderr.contains("dialog-renderer"), "\(run.stderr)")
+        #expect(!run.stderr.contains("[\""), "no Swift array literal: \(run.stderr)")
+    }
+
+    @Test func statsJSON_hasAnEntryForEveryServiceAsked_thoseDownSayingSo() throws {
+        let stack = try DataPathStack(startLookup: false)
+        let nobody = try unservedEndpoint()
+        let run = try FuelboardRun(["stats", "--only", "ingest,lookup", "--ingest", stack.ingestEndpoint,
+                                    "--lookup", nobody, "--timeout", "300ms", "--json"])
+        #expect(run.status == 69)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect((json["price-ingest"] as? [String: Any])?["requests"] != nil, "\(json)")
+        let down = try #require(json["fuel-lookup"] as? [String: Any])
+        #expect(down["up"] as? Bool == false && down["endpoint"] as? String == nobody, "\(down)")
+    }
+
+    @Test func servicesThatDoNotAnswer_costTheTimeoutOnce_notOncePerService() throws {
+        var arguments = ["stats", "--timeout", "1s"]
+        for flag in ["--router", "--ingest", "--lookup", "--location", "--dialog"] {
+            arguments += [flag, try unservedEndpoint()]
+        }
+        let started = ContinuousClock.now
+        let run = try FuelboardRun(arguments)
+        #expect(run.status == 69)
+        // Asked one after another, five silent services took five timeouts.
+        #expect(ContinuousClock.now - started < .seconds(4), "\(ContinuousClock.now - started)")
+        #expect(run.stdout.split(separator: "\n").filter { $0.contains("unreachable at") }.count == 5, "\(run.stdout)")
+    }
 }

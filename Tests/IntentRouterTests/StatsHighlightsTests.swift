@@ -40,4 +40,20 @@ struct StatsHighlightsTests {
         #expect(StatsHighlights.line("location-cache", [:]) == nil)
         #expect(StatsHighlights.line("something-else", ["stations": .number(1)]) == nil)
     }
+
+    @Test func intentRouter_saysWhichBackendIsDown_andHowManyAnswersFellBack() {
+        let details: [String: JSONValue] = [
+            "backendDown": .object(["dialog": .number(1), "lookup": .number(0)]),
+            "backendUnavailable": .object(["dialog": .number(39762)]),
+            "fallbackDialogs": .number(39762),
+        ]
+        #expect(StatsHighlights.line("intent-router", details)
+            == "    BACKEND DOWN: dialog; backend calls unavailable 39,762; fallback dialogs 39,762")
+    }
+
+    @Test func ages_overTwoDays_areInDays_andCountsOfOne_areSingular() {
+        #expect(StatsHighlights.age(hours: 10026.4) == "417.8 days")
+        #expect(StatsHighlights.age(hours: 41.25) == "41.2 h")
+        #expect(StatsHighlights.plural(1, "service") == "1 service" && StatsHighlights.plural(0, "service") == "0 services")
+    }
 }

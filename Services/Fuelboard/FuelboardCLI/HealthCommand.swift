@@ -9,7 +9,7 @@ enum HealthCommand {
         summary: "Pings every service in the topology (sys.ping) and says which answer and which are down.\n"
             + "Exits 0 when every checked service answers, 69 otherwise.",
         options: [
-            OptionSpec("--only", value: "NAMES", help: "comma-separated services to check (e.g. price-ingest,fuel-lookup)"),
+            OptionSpec("--only", value: "NAMES", help: "comma-separated services to check (price-ingest,fuel-lookup or ingest,lookup)"),
         ]
     )
 
@@ -22,23 +22,13 @@ enum HealthCommand {
         let error: String?
     }
 
-    static func services(_ topology: Topology) -> [(String, String)] {
-        [("intent-router", topology.router), ("price-ingest", topology.ingest), ("fuel-lookup", topology.lookup),
-         ("location-cache", topology.location), ("dialog-renderer", topology.dialog)]
-    }
-
     static func run(_ cli: CLIContext) throws -> Int32 {
-        var checked = services(cli.topology)
-        if let only = cli.arguments.value("--only") {
-            let names = Set(only.split(separator: ",").map { String($0) })
-            let unknown = names.subtracting(checked.map(\.0))
-            guard unknown.isEmpty else { throw ConfigurationError("--only: unknown service(s) \(unknown.sorted())") }
-            checked = checked.filter { names.contains($0.0) }
-        }
-        let results: [ServiceHealth] = try checked.map { name, endpoint -> ServiceHealth in
-            let client = try cli.client(endpoint, timeout: min(cli.timeout, .seconds(2)), retries: 0)
+        let checked = try ServiceSelection.chosen(cli.arguments, cli.topology)
+        let timeout = min(cli.timeout, .seconds(2)), context = cli.zmq
+        let results = ServiceSelection.each(checked) { name, endpoint -> ServiceHealth in
             let started = ContinuousClock.now
             do {
+                let client = try RequestClient(context: context, endpoint: endpoint, timeout: timeout, retries: 0)
                 let ping = try client.call(.sysPing, EmptyBody(), as: PingBody.self)
                 let elapsed = ContinuousClock.now - started
                 let ms = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000

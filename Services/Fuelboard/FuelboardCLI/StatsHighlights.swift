@@ -13,20 +13,20 @@ enum StatsHighlights {
             if case .array(let feeds)? = details["feeds"] {
                 let readings = feeds.map(StatsFigures.init)
                 let stations = readings.compactMap { $0.number("stations") }.reduce(0, +)
-                var part = "\(feeds.count) feeds, \(count(stations)) stations"
+                var part = "\(plural(Double(feeds.count), "feed")), \(plural(stations, "station"))"
                 if let oldest = readings.compactMap({ $0.number("feedAgeHours") }).max() {
-                    part += String(format: ", oldest feed %.1f h old", oldest)
+                    part += ", oldest feed " + age(hours: oldest) + " old"
                 }
                 parts.append(part)
             }
         case "fuel-lookup":
             if let version = figures.number("version"), let stations = figures.number("stations") {
                 let synced = figures.bool("synced").map { $0 ? ", in step with price-ingest" : ", NOT in step" } ?? ""
-                parts.append("index v\(count(version)): \(count(stations)) stations\(synced)")
+                parts.append("index v\(count(version)): \(plural(stations, "station"))\(synced)")
             }
         case "location-cache":
             if let users = figures.number("usersStored") {
-                parts.append("\(count(users)) users, \(count(figures.number("locationsStored") ?? 0)) locations")
+                parts.append("\(plural(users, "user")), \(plural(figures.number("locationsStored") ?? 0, "location"))")
             }
             if let ttl = figures.number("ttlSeconds") { parts.append(String(format: "TTL %.0f h", ttl / 3600)) }
         case "dialog-renderer":
@@ -58,9 +58,21 @@ enum StatsHighlights {
             let total = timeouts.values.values.compactMap(\.number).reduce(0, +)
             parts.append("backend timeouts \(count(total))")
         }
+        // A backend down or failing is what an operator must not miss.
+        if let down = figures.object("backendDown") {
+            let names = down.values.filter { ($0.value.number ?? 0) > 0 }.map(\.key).sorted()
+            if !names.isEmpty { parts.append("BACKEND DOWN: " + names.joined(separator: ", ")) }
+        }
+        if let unavailable = figures.object("backendUnavailable") {
+            let total = unavailable.values.values.compactMap(\.number).reduce(0, +)
+            if total > 0 { parts.append("backend calls unavailable \(count(total))") }
+        }
+        if let fallbacks = figures.number("fallbackDialogs"), fallbacks > 0 {
+            parts.append("fallback dialogs \(count(fallbacks))")
+        }
         if let plugins = figures.object("plugins") {
-            var part = "plug-ins: \(count(plugins.number("services") ?? 0)) services, "
-                + "\(count(plugins.number("instances") ?? 0)) instances"
+            var part = "plug-ins: \(plural(plugins.number("services") ?? 0, "service")), "
+                + "\(plural(plugins.number("instances") ?? 0, "instance"))"
             let trouble = ["timeouts", "unreadableReplies", "expiries", "refusals"].compactMap { key in
                 plugins.number(key).flatMap { $0 > 0 ? "\(key) \(count($0))" : nil }
             }
@@ -68,6 +80,16 @@ enum StatsHighlights {
             parts.append(part)
         }
         return parts
+    }
+
+    /// 1 -> "1 feed", 2100 -> "2,100 stations".
+    static func plural(_ value: Double, _ one: String) -> String {
+        "\(count(value)) " + (value == 1 ? one : one + "s")
+    }
+
+    /// 41.2 -> "41.2 h", 10026.4 -> "417.8 days".
+    static func age(hours: Double) -> String {
+        hours < 48 ? String(format: "%.1f h", hours) : String(format: "%.1f days", hours / 24)
     }
 
     /// 12345 -> "12,345".

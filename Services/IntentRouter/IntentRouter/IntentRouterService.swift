@@ -59,6 +59,16 @@ public final class IntentRouterService {
                                 dialog: configuration.dialog, schedule: { [unowned server] action in
                                     server.after(.zero, action)
                                 })
+        for backend in backends.all {
+            backend.onDownChanged = { [logger, name = backend.name, endpoint = backend.endpoint] down in
+                if down {
+                    logger.warning("backend down", metadata: ["backend": name, "endpoint": endpoint,
+                                                              "why": "calls could not be sent within their grace"])
+                } else {
+                    logger.notice("backend back", metadata: ["backend": name, "endpoint": endpoint])
+                }
+            }
+        }
         runner = ActionRunner(backends: backends)
         speaker = Speaker(dialog: backends.dialog, appName: configuration.appName)
         let relay: PluginRelay

@@ -69,7 +69,11 @@ final class BackendChannel {
     /// Calls the socket refused so far, oldest first, with when to give up sending them.
     var unsent: [(id: UInt64, payload: Data, giveUpAt: ContinuousClock.Instant)] = []
     /// A call gave up unsent and nothing has been sent since.
-    var isDown = false
+    var isDown = false {
+        didSet { if isDown != oldValue { onDownChanged?(isDown) } }
+    }
+    /// Told when the backend goes down (true) or comes back (false), for the log.
+    var onDownChanged: ((Bool) -> Void)?
     private var counter: UInt64 = 0
     let callIDs = CallIDs()
     var consecutiveTimeouts = 0

@@ -1,0 +1,31 @@
+import Foundation
+import Messages
+import ServiceKit
+import ServiceTesting
+import Testing
+import ZeroMQ
+
+/// An operator reading intent-router's log learns that a backend is down: the router used to
+/// answer with a fallback and count it in `sys.stats`, without a line.
+struct RouterBackendLogTests {
+    @Test func aBackendThatCannotBeReached_isLoggedDown_once() throws {
+        let nowhere = try unservedEndpoint()
+        let router = try ServiceProcess("intent-router", ["--bind", "tcp://127.0.0.1:*", "--plugins", "tcp://127.0.0.1:*",
+                                                          "--location", nowhere, "--lookup", nowhere,
+                                                          "--dialog", nowhere, "--deadline", "1s"])
+        defer { _ = try? router.terminate() }
+        let client = try RequestClient(context: Context(), endpoint: try router.endpoint(), timeout: .seconds(5),
+                                       retries: 0)
+        for _ in 0..<3 {
+            let reply = try client.call(.assistantAsk, AssistantAskRequest(
+                user: "u1", utterance: "Ask FuelBoard for the cheapest diesel near me",
+                location: Coordinate(lat: 53.8, lng: -1.5)), as: AssistantReply.self)
+            #expect(reply.code == .failure, "\(reply.dialog)")
+        }
+        let line = try router.waitForLog(timeout: .seconds(10)) { $0.contains("backend down") }
+        #expect(line.contains("backend=lookup") || line.contains("backend=location"), "\(line)")
+        #expect(!line.contains("53.8") && !line.contains("-1.5"), "no coordinates in the log: \(line)")
+        let downLines = router.log.split(separator: "\n").filter { $0.contains("backend down") }
+        #expect(downLines.count <= 3, "one line per backend going down, not per call: \(downLines)")
+    }
+}
