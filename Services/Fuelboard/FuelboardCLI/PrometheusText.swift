@@ -51,6 +51,22 @@ enum PrometheusText {
                        }
                    }
                })
+        // price-ingest's figures per feed (age, stations, version), so a stale feed can be alerted on:
+        // fuelboard_feed{name="feedAgeHours"} > 48.
+        family("fuelboard_feed", "gauge", "Numeric figures of each retailer's feed, from sys.stats details.feeds.",
+               services.flatMap { service -> [(String, Double)] in
+                   guard case .array(let feeds)? = stats[service]!.details["feeds"] else { return [] }
+                   return feeds.flatMap { feed -> [(String, Double)] in
+                       guard case .object(let fields) = feed, case .string(let retailer)? = fields["retailer"] else {
+                           return []
+                       }
+                       return fields.sorted { $0.key < $1.key }.compactMap { key, value in
+                           numeric(value).map {
+                               (label(service, "retailer=\"\(escape(retailer))\",name=\"\(escape(key))\""), $0)
+                           }
+                       }
+                   }
+               })
         return out
     }
 
