@@ -84,4 +84,19 @@ struct LoadReportTextTests {
         let busy = LoadRunner.Second(second: 3, requests: 1500, errors: 1, timeouts: 0, p50: 250, p99: 1200)
         #expect(LoadReport.progressLine(busy) == "[  3s]   1500 req/s  errors 1  p50 0.250 ms  p99 1.200 ms")
     }
+
+    @Test func unknownTypeErrors_askWhetherTheEndpointIsTheRightService() {
+        var settings = LoadRunner.Settings(endpoint: "tcp://127.0.0.1:5550")
+        settings.concurrency = 5
+        var result = LoadRunner.Result()
+        result.histogram.record(microseconds: 100)
+        result.completed = 1
+        result.errorsByCode = ["unknown_type": 1]
+        result.elapsed = .seconds(1)
+        let report = LoadReport(settings: settings, plan: LoadPlan(target: .lookup, bodies: [[]],
+                                                                   typeName: "lookup.cheapest"), result: result)
+        #expect(report.failures.contains("unknown_type: is tcp://127.0.0.1:5550 a fuel-lookup? It does not know "
+            + "lookup.cheapest"), "\(report.failures)")
+        #expect(report.text.contains("FAILED      1 request failed; unknown_type: is tcp://127.0.0.1:5550"))
+    }
 }

@@ -36,7 +36,7 @@ struct CLIContext {
         json = parsed.has("--json")
         if let text = parsed.value("--timeout") {
             guard let duration = ServiceMain.parseDuration(text), duration > .zero else {
-                throw ConfigurationError("--timeout: bad duration '\(text)'")
+                throw ConfigurationError("--timeout: expected a duration above 0 such as 5s, 500ms or 1m, got '\(text)'")
             }
             timeout = duration
         } else {

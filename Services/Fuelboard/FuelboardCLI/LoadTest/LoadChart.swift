@@ -9,11 +9,17 @@ enum LoadChart {
     static func svg(_ report: LoadReport) -> String {
         let title = "\(report.service) (\(report.type)): \(Int(report.throughput)) req/s, \(report.mode) loop"
             + (report.noReplies ? ", no replies" : "")
+        let load = report.rate.map { "\(LoadReport.format(rate: $0)) req/s offered" }
+            ?? "\(report.concurrency ?? 1) in flight"
+        let subtitle = "\(report.endpoint), \(load), \(report.connections) connection"
+            + (report.connections == 1 ? "" : "s") + String(format: ", %.1f s measured", report.seconds)
+            + (report.interrupted ? " (interrupted)" : "") + ", \(Date().formatted(.iso8601))"
         var svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(panelHeight * 2 + margin * 3))" \
             font-family="sans-serif" font-size="12">
             <rect width="100%" height="100%" fill="white"/>
-            <text x="\(margin)" y="24" font-size="15">\(escape(title))</text>
+            <text x="\(margin)" y="22" font-size="15">\(escape(title))</text>
+            <text x="\(margin)" y="38" fill="#555">\(escape(subtitle))</text>
 
             """
         svg += latencyOverTime(report.perSecond, top: margin)
@@ -24,23 +30,30 @@ enum LoadChart {
     /// Panel 1: p50 and p99 of each second, seconds on x (0 to the run's length).
     static func latencyOverTime(_ seconds: [LoadRunner.Second], top: Double) -> String {
         let yAxis = ChartAxis(upTo: (seconds.map(\.p99).max() ?? 0) / 1000 * 1.05, maxSteps: 5)
-        let xAxis = ChartAxis(upTo: Double(seconds.count), maxSteps: 10, integers: true)
+        // A last part of a second ends where the run did (2.5 s), not at a whole second.
+        let ends = seconds.map { Double($0.second - 1) + ($0.seconds ?? 1) }
+        let xAxis = ChartAxis(upTo: ends.last ?? 0, maxSteps: 10, integers: true)
         let xTicks = xAxis.ticks.map { (position: $0.value / xAxis.max, label: $0.label) }
         var svg = axes(top: top, title: "latency over time (ms): p50 blue, p99 red", yAxis: yAxis,
                        xTicks: xTicks, xLabel: "second")
         for (series, color) in [(seconds.map(\.p50), "#1f77b4"), (seconds.map(\.p99), "#d62728")] {
-            let points = zip(seconds, series).map { second, micros in
-                point(x: Double(second.second) / xAxis.max, y: micros / 1000 / yAxis.max, top: top)
+            let points = zip(ends, series).map { end, micros in
+                point(x: end / xAxis.max, y: micros / 1000 / yAxis.max, top: top)
             }
             svg += polyline(points, color: color)
         }
         return svg
     }
 
-    /// Panel 2: latency at each percentile of the distribution (evenly spaced), up to the max.
+    /// Panel 2: latency at each percentile of the distribution (evenly spaced), up to the max. A
+    /// max far above the rest (a stall) would flatten every other point at the bottom, so the
+    /// axis then stops at the highest percentile below it and the max is written at the top.
     static func distribution(_ pairs: [[Double]], top: Double) -> String {
         let valid = pairs.filter { $0.count == 2 }
-        let yAxis = ChartAxis(upTo: (valid.map { $0[1] }.max() ?? 0) / 1000 * 1.05, maxSteps: 5)
+        let highest = valid.map { $0[1] }.max() ?? 0
+        let belowMax = valid.filter { $0[0] < 100 }.map { $0[1] }.max() ?? highest
+        let clipped = highest > 4 * belowMax && belowMax > 0
+        let yAxis = ChartAxis(upTo: (clipped ? belowMax : highest) / 1000 * 1.05, maxSteps: 5)
         let spacing = 1 / Double(max(1, valid.count - 1))
         let xTicks = valid.enumerated().map { index, pair in
             (position: Double(index) * spacing, label: pair[0] == 100 ? "max" : String(format: "%g", pair[0]))
@@ -48,9 +61,13 @@ enum LoadChart {
         var svg = axes(top: top, title: "latency distribution (ms) by percentile", yAxis: yAxis,
                        xTicks: xTicks, xLabel: "percentile")
         let points = valid.enumerated().map { index, pair in
-            point(x: Double(index) * spacing, y: pair[1] / 1000 / yAxis.max, top: top)
+            point(x: Double(index) * spacing, y: min(pair[1] / 1000 / yAxis.max, 1), top: top)
         }
         svg += polyline(points, color: "#2ca02c")
+        if clipped, let last = points.last {
+            svg += String(format: "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#2ca02c\">", last.x - 6,
+                          last.y + 14) + "max \(String(format: "%.3g", highest / 1000)) ms, off the scale</text>\n"
+        }
         svg += points.map { String(format: "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#2ca02c\"/>\n", $0.x, $0.y) }
             .joined()
         return svg

@@ -124,6 +124,9 @@ struct LoadReport: Codable {
         var reasons = noReplies ? [noRepliesReason] : []
         let failedRequests = errorsByCode.values.reduce(0, +)
         if failedRequests > 0 { reasons.append("\(Self.count(failedRequests, "request")) failed") }
+        if errorsByCode["unknown_type"] != nil {
+            reasons.append("unknown_type: is \(endpoint) a \(service)? It does not know \(type)")
+        }
         if invalidReplies > 0 { reasons.append("\(Self.count(invalidReplies, "reply", "replies")) failed validation") }
         if timeouts > 0 { reasons.append("\(Self.count(timeouts, "request")) timed out") }
         if stalledSeconds > 0 {

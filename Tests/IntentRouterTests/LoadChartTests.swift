@@ -1,0 +1,45 @@
+@testable import FuelboardCLI
+import ServiceKit
+import Testing
+
+/// What the chart shows beyond its axes: how the load was made, and a stall's max without
+/// flattening the rest of the distribution.
+struct LoadChartTests {
+    private static func report(latencies: [Double], seconds: [LoadRunner.Second]) -> LoadReport {
+        var settings = LoadRunner.Settings(endpoint: "tcp://127.0.0.1:5599")
+        settings.concurrency = 8
+        settings.connections = 2
+        var result = LoadRunner.Result()
+        for value in latencies { result.histogram.record(microseconds: value) }
+        result.completed = latencies.count
+        result.elapsed = .milliseconds(2500)
+        result.seconds = seconds
+        return LoadReport(settings: settings, plan: LoadPlan(target: .lookup, bodies: [[]], typeName: "lookup.cheapest"),
+                          result: result)
+    }
+
+    private static func second(_ index: Int, length: Double? = nil) -> LoadRunner.Second {
+        LoadRunner.Second(second: index, requests: 10, errors: 0, timeouts: 0, p50: 100, p99: 200, seconds: length)
+    }
+
+    @Test func theSubtitle_saysWhereAndHowTheLoadWasMade() {
+        let svg = LoadChart.svg(Self.report(latencies: [100, 200], seconds: [Self.second(1)]))
+        #expect(svg.contains("tcp://127.0.0.1:5599, 8 in flight, 2 connections, 2.5 s measured"), "\(svg)")
+    }
+
+    @Test func aMaxFarAboveTheRest_isWrittenAtTheTop_insteadOfFlatteningTheDistribution() {
+        let latencies = Array(repeating: 150.0, count: 10_000) + [1_000_000]
+        let svg = LoadChart.svg(Self.report(latencies: latencies, seconds: [Self.second(1)]))
+        #expect(svg.contains("max 1e+03 ms, off the scale") || svg.contains("max 1000 ms, off the scale"), "\(svg)")
+        let calm = LoadChart.svg(Self.report(latencies: [100, 120, 150, 300], seconds: [Self.second(1)]))
+        #expect(!calm.contains("off the scale"))
+    }
+
+    @Test func aLastPartOfASecond_endsTheTimeAxisWhereTheRunEnded() {
+        let svg = LoadChart.latencyOverTime([Self.second(1), Self.second(2), Self.second(3, length: 0.5)], top: 60)
+        // The axis runs to 3 (whole-second ticks); the last point is at 2.5 s, not at 3.
+        let at = { (seconds: Double) in String(format: "%.1f,", LoadChart.margin + LoadChart.plotWidth * seconds / 3) }
+        #expect(svg.contains("points=\"" + at(1)), "\(svg)")
+        #expect(svg.contains(" " + at(2.5)) && !svg.contains(" " + at(3)), "\(svg)")
+    }
+}
