@@ -46,7 +46,47 @@ struct LoadTestRunEndTests {
         let report = try Self.report(cli.log)
         #expect((report["stalledSeconds"] as? Int ?? 0) >= 1, "\(report)")
         #expect((report["failures"] as? [String])?.contains { $0.contains("stopped answering for") } == true)
-        #expect(cli.log.contains("no replies: stalled"), "\(cli.log.suffix(600))")
+        let seconds = try #require(report["perSecond"] as? [[String: Any]])
+        #expect(seconds.filter { $0["stalled"] as? Bool == true }.count == report["stalledSeconds"] as? Int)
+    }
+
+    @Test func aServerThatFreezesLongerThanTheTimeout_isStalled_thoughItsRequestsAreReplaced() throws {
+        let server = try Self.server(answered: 300, holdFor: nil)
+        defer { server.stop() }
+        let cli = try Self.loadtest(server.endpoint, ["--concurrency", "2", "--duration", "3s", "--timeout", "400ms"])
+        #expect(try cli.waitForExit(timeout: .seconds(30)) == 1, "\(cli.log.suffix(600))")
+        let report = try Self.report(cli.log)
+        #expect((report["stalledSeconds"] as? Int ?? 0) >= 1, "\(report)")
+    }
+
+    @Test func aSlowServerThatAnswersInTime_isNotStalled() throws {
+        // Every reply 1.3 s late, one in flight: whole seconds pass without a reply, yet it answers.
+        let server = try Self.server(answered: 0, holdFor: .milliseconds(1300))
+        defer { server.stop() }
+        let cli = try Self.loadtest(server.endpoint, ["--concurrency", "1", "--duration", "4s"])
+        #expect(try cli.waitForExit(timeout: .seconds(30)) == 0, "\(cli.log.suffix(900))")
+        let report = try Self.report(cli.log)
+        #expect(report["stalledSeconds"] as? Int == 0, "\(report)")
+        #expect((report["requests"] as? Int ?? 0) >= 2)
+    }
+
+    @Test func aRequestCountTheDurationCutsShort_failsSayingSo() throws {
+        let server = try Self.server(answered: .max, holdFor: nil)
+        defer { server.stop() }
+        let cli = try Self.loadtest(server.endpoint, ["--concurrency", "2", "--requests", "100000000",
+                                                      "--duration", "1s"])
+        #expect(try cli.waitForExit(timeout: .seconds(30)) == 1, "\(cli.log.suffix(600))")
+        let report = try Self.report(cli.log)
+        #expect((report["failures"] as? [String])?.contains { $0.hasPrefix("stopped at --duration after") } == true,
+                "\(report)")
+    }
+
+    @Test func anOpenLoopOverTheMostConnectionsOneThreadPolls_runs() throws {
+        let server = try Self.server(answered: .max, holdFor: nil)
+        defer { server.stop() }
+        let cli = try Self.loadtest(server.endpoint, ["--rate", "500", "--connections", "63", "--duration", "1s"])
+        #expect(try cli.waitForExit(timeout: .seconds(30)) == 0, "\(cli.log.suffix(600))")
+        #expect(try Self.report(cli.log)["connections"] as? Int == 63)
     }
 
     @Test func repliesAfterTheirTimeout_areLate_notInvalid() throws {
@@ -75,11 +115,14 @@ struct LoadTestRunEndTests {
     @Test func aRequestCount_isExactlyTheRepliesMeasured_andNoneIsLeftInFlight() throws {
         let server = try Self.server(answered: .max, holdFor: nil)
         defer { server.stop() }
-        let cli = try Self.loadtest(server.endpoint, ["--concurrency", "10", "--threads", "3", "--requests", "1000"])
+        let cli = try Self.loadtest(server.endpoint, ["--concurrency", "10", "--threads", "3", "--requests", "30001"])
         #expect(try cli.waitForExit(timeout: .seconds(30)) == 0, "\(cli.log.suffix(600))")
         let report = try Self.report(cli.log)
-        #expect(report["requests"] as? Int == 1000, "\(report)")
+        #expect(report["requests"] as? Int == 30001, "\(report)")
         #expect(report["unanswered"] as? Int == 0)
+        // The threads end at different moments: every reply is still in some second.
+        let seconds = try #require(report["perSecond"] as? [[String: Any]])
+        #expect(seconds.compactMap { $0["requests"] as? Int }.reduce(0, +) == 30001, "\(seconds)")
     }
 
     @Test func theRunsLastPartOfASecond_isInThePerSecondFigures() throws {

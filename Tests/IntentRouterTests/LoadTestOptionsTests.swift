@@ -42,15 +42,16 @@ struct LoadTestOptionsTests {
         (["--warmup", "soon"], "--warmup: expected a duration"),
         (["--seed", "-1"], "--seed: expected a whole number"),
         (["--svg", "/nonexistent-loadtest-dir/x.svg"], "--svg: no directory /nonexistent-loadtest-dir"),
-        (["--connections", "0"], "--connections: expected a whole number from 1 to 64, got '0'"),
-        (["--connections", "65", "--rate", "100"], "--connections: expected a whole number from 1 to 64, got '65'"),
+        (["--connections", "0"], "--connections: expected a whole number from 1 to 63, got '0'"),
+        (["--connections", "65", "--rate", "100"], "--connections: expected a whole number from 1 to 63, got '65'"),
         (["--connections", "5", "--concurrency", "4"], "--connections: at most --concurrency (4) in a closed loop"),
         (["--connections", "2"], "--connections: at most --concurrency (1) in a closed loop"),
         (["--threads", "0"], "--threads: expected a whole number from 1 to 64, got '0'"),
         (["--threads", "3", "--concurrency", "2"], "--threads: at most --concurrency (2) in a closed loop"),
         (["--threads", "2", "--concurrency", "8", "--connections", "1"], "--connections: at least --threads (2)"),
-        (["--threads", "2", "--rate", "9", "--connections", "129"],
-         "--connections: expected a whole number from 1 to 128, got '129'"),
+        (["--threads", "2", "--rate", "9", "--connections", "127"],
+         "--connections: expected a whole number from 1 to 126, got '127' (at most 63 per thread"),
+        (["--rate", "9", "--connections", "64"], "--connections: expected a whole number from 1 to 63, got '64'"),
     ])
     func aBadValue_isRefusedWithOneLineNamingIt(arguments: [String], line: String) {
         let refusal = Self.refusal(arguments)
@@ -71,7 +72,7 @@ struct LoadTestOptionsTests {
     @Test func connections_defaultToOne_andMayReachTheRequestsInFlight_orAnyNumberInAnOpenLoop() throws {
         #expect(try Self.options([]).settings.connections == 1)
         #expect(try Self.options(["--concurrency", "50", "--connections", "50"]).settings.connections == 50)
-        #expect(try Self.options(["--rate", "10", "--connections", "64"]).settings.connections == 64)
+        #expect(try Self.options(["--rate", "10", "--connections", "63"]).settings.connections == 63)
         // Every generator thread has a connection of its own unless told otherwise.
         #expect(try Self.options(["--concurrency", "8", "--threads", "4"]).settings.connections == 4)
     }

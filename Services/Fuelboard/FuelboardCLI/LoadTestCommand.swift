@@ -1,6 +1,7 @@
 import Foundation
 import Messages
 import ServiceKit
+import Synchronization
 import ZeroMQ
 
 /// `fuelboard loadtest`: load the lookup or the whole assistant path and report what it did.
@@ -20,11 +21,13 @@ enum LoadTestCommand {
             endpoint first. Prints a progress line every second. Requests still unanswered when the
             run ends are counted: those sent longer than --timeout before count as timed out; the
             younger ones are reported as "unanswered", still in flight at the end (a closed loop
-            always ends with up to N of them), and do not fail the run. Ctrl-C ends the run early and
-            reports what was measured (exit 130). Exits 1 when any request failed, timed out or got an
-            invalid reply, when the server stopped answering for a second or more, or when no reply
-            came at all; 69 when the endpoint does not answer a ping; 64 on a bad option (checked
-            before the run).
+            always ends with up to N of them), and do not fail the run. --requests N runs until N
+            are answered or timed out (--duration, when given, still ends it). Ctrl-C ends the run
+            early and reports what was measured (exit 130; 143 for SIGTERM). Exits 1 when any
+            request failed, timed out or got an invalid reply, when the server stopped answering
+            (a second without a reply while a request waited that then got none in time), when
+            --duration ended the run before --requests, or when no reply came at all; 69 when the
+            endpoint does not answer a ping; 64 on a bad option (checked before the run).
             """,
         options: [
             OptionSpec("--target", value: "NAME", help: "lookup (default) or router"),
@@ -50,6 +53,9 @@ enum LoadTestCommand {
         ]
     )
 
+    /// The signal that ended the run early (0: none).
+    private static let interruption = Atomic<Int32>(0)
+
     static func run(_ cli: CLIContext) throws -> Int32 {
         let options = try LoadTestOptions(cli.arguments, lookup: cli.topology.lookup, router: cli.topology.router,
                                           timeout: cli.timeout)
@@ -74,11 +80,15 @@ enum LoadTestCommand {
             + (settings.connections == 1 ? "" : " over \(settings.connections) connections")
             + (settings.threads == 1 ? "" : " from \(settings.threads) threads")
             + ", warm-up \(settings.warmup), then "
-            + (settings.maxRequests.map { "\($0) requests (at most \(settings.duration))" } ?? "\(settings.duration)")
+            + (settings.maxRequests.map { requests in
+                settings.duration == LoadTestOptions.longestDuration ? "\(requests) requests"
+                    : "\(requests) requests (at most \(settings.duration))"
+            } ?? "\(settings.duration)")
             + "; Ctrl-C ends it early")
         // Ctrl-C ends the run and reports what was measured; a second one stops at once.
-        ShutdownSignals.install { _ in
-            if LoadRunner.stopRequested.exchange(true, ordering: .relaxed) { _exit(130) }
+        ShutdownSignals.install { signal in
+            interruption.store(signal, ordering: .relaxed)
+            if LoadRunner.stopRequested.exchange(true, ordering: .relaxed) { _exit(128 + signal) }
         }
         // Several generator threads get as many ZeroMQ I/O threads, so one does not carry them all.
         let context = settings.threads == 1 ? cli.zmq : Context(ioThreads: Int32(settings.threads))
@@ -95,7 +105,8 @@ enum LoadTestCommand {
                 return ServiceMain.ExitCode.failure
             }
         }
-        if report.interrupted { return 130 }
+        // Interrupted: 128 + the signal, as a shell reports it (130 for Ctrl-C, 143 for SIGTERM).
+        if report.interrupted { return 128 + max(interruption.load(ordering: .relaxed), 2) }
         return report.failed ? ServiceMain.ExitCode.failure : ServiceMain.ExitCode.success
     }
 

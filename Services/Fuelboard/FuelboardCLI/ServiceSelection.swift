@@ -36,12 +36,20 @@ enum ServiceSelection {
     /// `body` for every service at once, each on a thread of its own (a service that does not
     /// answer costs its timeout once, not once per service after it); results in the given order.
     static func each<Result: Sendable>(_ services: [(name: String, endpoint: String)],
-                                       _ body: @Sendable (String, String) -> Result) -> [Result] {
+                                       _ body: @escaping @Sendable (String, String) -> Result) -> [Result] {
+        // Threads of their own: Dispatch's concurrentPerform runs only as many at once as there
+        // are cores, and these mostly wait.
         let results = Mutex<[Int: Result]>([:])
-        DispatchQueue.concurrentPerform(iterations: services.count) { index in
-            let result = body(services[index].name, services[index].endpoint)
-            results.withLock { $0[index] = result }
+        let finished = DispatchGroup()
+        for (index, service) in services.enumerated() {
+            finished.enter()
+            Thread {
+                let result = body(service.name, service.endpoint)
+                results.withLock { $0[index] = result }
+                finished.leave()
+            }.start()
         }
+        finished.wait()
         let collected = results.withLock { $0 }
         return services.indices.compactMap { collected[$0] }
     }

@@ -28,7 +28,9 @@ enum StatsHighlights {
             if let users = figures.number("usersStored") {
                 parts.append("\(plural(users, "user")), \(plural(figures.number("locationsStored") ?? 0, "location"))")
             }
-            if let ttl = figures.number("ttlSeconds") { parts.append(String(format: "TTL %.0f h", ttl / 3600)) }
+            if let ttl = figures.number("ttlSeconds") {
+                parts.append(ttl < 3600 ? String(format: "TTL %.0f min", ttl / 60) : String(format: "TTL %.0f h", ttl / 3600))
+            }
         case "dialog-renderer":
             if case .array(let locales)? = details["locales"] {
                 parts.append("locales " + locales.compactMap(\.stringValue).joined(separator: ", "))

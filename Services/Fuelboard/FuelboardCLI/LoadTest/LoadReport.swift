@@ -42,6 +42,9 @@ struct LoadReport: Codable {
     var stalledSeconds: Int
     /// Ctrl-C ended the run early: the figures cover the time until then.
     var interrupted: Bool
+    /// `--requests`: how many were asked for (answered or timed out by the end, unless the run
+    /// stopped at `--duration` or was interrupted).
+    var requestsAsked: Int?
     /// Why the run failed, in plain words (empty: it passed); `failed` says whether it did.
     var failures: [String] = []
     var failed = false
@@ -83,6 +86,7 @@ struct LoadReport: Codable {
         lateReplies = result.lateReplies
         stalledSeconds = result.stalledSeconds
         interrupted = result.interrupted
+        requestsAsked = settings.maxRequests
         timeouts = result.timeouts
         unanswered = result.unanswered
         timeoutSeconds = Self.seconds(settings.timeout)
@@ -129,6 +133,9 @@ struct LoadReport: Codable {
         }
         if invalidReplies > 0 { reasons.append("\(Self.count(invalidReplies, "reply", "replies")) failed validation") }
         if timeouts > 0 { reasons.append("\(Self.count(timeouts, "request")) timed out") }
+        if let asked = requestsAsked, requests + timeouts < asked, !interrupted, !noReplies {
+            reasons.append("stopped at --duration after \(requests + timeouts) of the \(asked) requests asked for")
+        }
         if stalledSeconds > 0 {
             reasons.append("\(endpoint) stopped answering for \(Self.count(stalledSeconds, "second"))")
         }

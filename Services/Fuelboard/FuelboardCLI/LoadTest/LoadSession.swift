@@ -18,9 +18,13 @@ struct LoadSession {
 
     private var result = LoadRunner.Result()
     private var inFlight: [Int: LoadRunner.Sent] = [:]
-    /// Requests counted as timed out: a reply to one is late, not invalid.
-    private var givenUp = Set<Int>()
     private var sequence: Int
+    /// Seconds with no reply while requests waited: each with a request that waited through it
+    /// (nil: one timed out in it). Confirmed stalls are those whose request never got a reply in
+    /// time; a slow server that answers later is not stalled.
+    private var silentSeconds: [(index: Int, waiting: Int?)] = []
+    /// The waiting requests of silent seconds, until their replies come in time.
+    private var watched = Set<Int>()
     /// Requests sent for measuring (at or after `measureFrom`), against `--requests`.
     private var measuredSent = 0
     private let start: ContinuousClock.Instant
@@ -100,7 +104,10 @@ struct LoadSession {
                     timer?.acknowledge()
                     armedFor = nil
                 } else {
-                    while try receiveOne(from: index) {}
+                    // Bounded, so one busy connection cannot keep the loop from the others and its checks.
+                    for _ in 0..<1000 {
+                        guard try receiveOne(from: index) else { break }
+                    }
                 }
             }
             let checked = ContinuousClock.now
@@ -157,9 +164,15 @@ struct LoadSession {
             return true
         }
         guard let sent = inFlight.removeValue(forKey: scan.id) else {
-            if givenUp.remove(scan.id) != nil { result.lateReplies += 1 } else { result.invalidReplies += 1 }
+            // Ids go up from `firstSequence`: one sent but no longer in flight timed out before.
+            if scan.id >= settings.firstSequence && scan.id < sequence {
+                result.lateReplies += 1
+            } else {
+                result.invalidReplies += 1
+            }
             return true
         }
+        watched.remove(scan.id)  // answered in time: the silence it waited through was no stall
         if sent.at >= measureFrom {
             record(scan, latency: arrived - sent.at)
         } else {
@@ -213,8 +226,6 @@ struct LoadSession {
         let expired = inFlight.filter { now - $0.value.at > settings.timeout }
         for (id, sent) in expired {
             inFlight[id] = nil
-            if givenUp.count > 100_000 { givenUp.removeAll() }  // bounded: past that, a late reply is invalid
-            givenUp.insert(id)
             if sent.at >= measureFrom {
                 result.timeouts += 1
                 second.timeouts += 1
@@ -227,28 +238,35 @@ struct LoadSession {
     private mutating func closeSecond(at boundary: ContinuousClock.Instant, length: Double? = nil,
                              _ progress: (LoadRunner.Second, LatencyHistogram) -> Void) {
         let secondStart = boundary - .seconds(length ?? 1)
-        // Silent although requests had been waiting since before the second began: a stall.
-        let stalled = second.histogram.count == 0 && inFlight.values.contains { $0.at <= secondStart }
-        if stalled { result.stalledSeconds += 1 }
+        // Silent while requests waited (some timed out in it, or one waited through it): a stall,
+        // if that request then gets no reply in time (decided when the run ends).
+        if second.histogram.count == 0 {
+            if second.timeouts > 0 {
+                silentSeconds.append((second.index, nil))
+            } else if let waiting = inFlight.first(where: { $0.value.at <= secondStart })?.key {
+                silentSeconds.append((second.index, waiting))
+                watched.insert(waiting)
+            }
+        }
         let closed = LoadRunner.Second(second: second.index + 1, requests: Int(second.histogram.count),
                                        errors: second.errors, timeouts: second.timeouts,
                                        p50: second.histogram.quantile(0.5), p99: second.histogram.quantile(0.99),
-                                       seconds: length, stalled: stalled ? true : nil)
+                                       seconds: length)
         result.seconds.append(closed)
         progress(closed, second.histogram)
         second = SecondTally(index: second.index + 1)
         nextSecond += .seconds(1)
     }
 
-    /// Ends the run: its last whole second, the part of a second after it (a tenth or more), and
-    /// the requests still out (the old ones timed out, the others were in flight).
+    /// Ends the run: its last whole seconds, the part of a second after them, the requests still
+    /// out (the old ones timed out, the others were in flight), and which silent seconds were stalls.
     private mutating func finish(_ progress: (LoadRunner.Second, LatencyHistogram) -> Void) {
         let stopped = min(ContinuousClock.now, end)
-        if stopped >= nextSecond { closeSecond(at: nextSecond, progress) }
+        while stopped >= nextSecond { closeSecond(at: nextSecond, progress) }
         let tail = stopped - (nextSecond - .seconds(1))
-        if stopped > measureFrom && tail >= .milliseconds(100) && tail < .seconds(1) {
+        if stopped > measureFrom && tail > .zero {
             let length = Double(tail.components.seconds) + Double(tail.components.attoseconds) / 1e18
-            closeSecond(at: stopped, length: (length * 1000).rounded() / 1000, progress)
+            closeSecond(at: stopped, length: max((length * 1000).rounded() / 1000, 0.001), progress)
         }
         result.elapsed = max(stopped - measureFrom, .zero)
         if let rate = settings.rate, settings.maxRequests != nil {
@@ -259,5 +277,10 @@ struct LoadSession {
                                         at: ContinuousClock.now, timeout: settings.timeout)
         result.timeouts += settled.timedOut
         result.unanswered = settled.inFlight
+        // A silent second was a stall when its waiting request never got a reply in time.
+        for (index, waiting) in silentSeconds where waiting.map({ watched.contains($0) }) ?? true {
+            result.seconds[index].stalled = true
+        }
+        result.stalledSeconds = result.seconds.filter { $0.stalled == true }.count
     }
 }

@@ -79,6 +79,10 @@ struct LoadTestOptions {
                 + "got \(settings.connections) (a connection with nothing in flight sends nothing)")
         }
         settings.duration = try Self.duration(arguments, "--duration") ?? .seconds(10)
+        // A request count alone is not cut short by the default duration: it runs until it is done.
+        if arguments.value("--requests") != nil && arguments.value("--duration") == nil {
+            settings.duration = Self.longestDuration
+        }
         guard settings.duration > .zero else {
             throw ConfigurationError("--duration: must be more than 0, got '\(arguments.value("--duration") ?? "")'")
         }
@@ -137,10 +141,13 @@ struct LoadTestOptions {
         return value
     }
 
+    /// The longest run: a week.
+    static let longestDuration: Duration = .seconds(7 * 86_400)
+
     /// A duration such as 10s, 500ms or 2m (at most a week), or nil when the option is absent.
     private static func duration(_ arguments: ParsedArguments, _ name: String) throws(ConfigurationError) -> Duration? {
         guard let text = arguments.value(name) else { return nil }
-        guard let value = ServiceMain.parseDuration(text), value <= .seconds(7 * 86_400) else {
+        guard let value = ServiceMain.parseDuration(text), value <= longestDuration else {
             throw ConfigurationError("\(name): expected a duration such as 10s, 500ms or 2m (at most a week), "
                 + "got '\(text)'")
         }

@@ -11,9 +11,10 @@ struct ParallelLoad {
     let plan: LoadPlan
     let context: Context
 
-    /// The most generator threads, and connections one thread polls.
+    /// The most generator threads, and connections one thread polls (its poll also watches the
+    /// open loop's timer).
     static let maxThreads = 64
-    static let maxConnectionsPerThread = Poller.maxSockets
+    static let maxConnectionsPerThread = Poller.maxSockets - 1
 
     /// Each thread's settings: shares as even as whole numbers allow, the first threads taking the
     /// remainders; request numbers far apart (so the threads draw different requests from the
@@ -37,40 +38,52 @@ struct ParallelLoad {
     }
 
     /// Runs every share on a thread of its own (one share runs on the calling thread) and merges
-    /// the results; `progress` gets each second once every thread has measured it.
+    /// the results; `progress` gets each second once every thread has measured it. A thread that
+    /// fails stops the others (the run is then lost: its error is thrown).
     func run(progress: @escaping @Sendable (LoadRunner.Second) -> Void) throws -> LoadRunner.Result {
         let parts = Self.shares(of: settings)
         let merger = SecondMerger(threads: parts.count, progress: progress)
-        guard parts.count > 1 else {
-            var result = try LoadRunner(settings: parts[0], plan: plan, context: context).run(progress: merger.add)
-            result.seconds = merger.merged
-            return result
-        }
-        let outcomes = Mutex<[Result<LoadRunner.Result, any Error>?]>(Array(repeating: nil, count: parts.count))
-        let finished = DispatchGroup()
-        for (index, part) in parts.enumerated() {
-            finished.enter()
-            let runner = LoadRunner(settings: part, plan: plan, context: context)
-            Thread {
-                Thread.nameCurrent("loadtest-\(index + 1)")
-                let outcome = Result { try runner.run(progress: merger.add) }
-                outcomes.withLock { $0[index] = outcome }
-                finished.leave()
-            }.start()
-        }
-        finished.wait()
         var results: [LoadRunner.Result] = []
-        for outcome in outcomes.withLock({ $0 }) {
-            if let outcome { results.append(try outcome.get()) }
+        if parts.count == 1 {
+            results = [try LoadRunner(settings: parts[0], plan: plan, context: context).run(progress: merger.add)]
+        } else {
+            let outcomes = Mutex<[Result<LoadRunner.Result, any Error>?]>(Array(repeating: nil, count: parts.count))
+            let finished = DispatchGroup()
+            for (index, part) in parts.enumerated() {
+                finished.enter()
+                let runner = LoadRunner(settings: part, plan: plan, context: context)
+                Thread {
+                    Thread.nameCurrent("loadtest-\(index + 1)")
+                    let outcome = Result { try runner.run(progress: merger.add) }
+                    if case .failure = outcome { LoadRunner.stopRequested.store(true, ordering: .relaxed) }
+                    outcomes.withLock { $0[index] = outcome }
+                    finished.leave()
+                }.start()
+            }
+            finished.wait()
+            for outcome in outcomes.withLock({ $0 }) {
+                if let outcome { results.append(try outcome.get()) }
+            }
         }
         var result = Self.merge(results)
-        result.seconds = merger.merged
+        // Seconds only some threads reached (they stopped at different times) are reported too,
+        // and a second is a stall only when every thread went unanswered through it and one of
+        // them found it a stall.
+        result.seconds = merger.finish().map { merged in
+            var second = merged
+            let stalled = merged.requests == 0 && results.contains { part in
+                part.seconds.contains { $0.second == merged.second && $0.stalled == true }
+            }
+            second.stalled = stalled ? true : nil
+            return second
+        }
+        result.stalledSeconds = result.seconds.filter { $0.stalled == true }.count
         return result
     }
 
     /// One result of several runs at once: counts added, latencies merged; the elapsed time is
-    /// the longest, the CPU time (each runner reads the whole process's) and the stalled seconds
-    /// (the server stops answering every thread at once) the largest.
+    /// the longest, and the CPU time (each runner reads the whole process's) the largest. The
+    /// seconds (and the stalls among them) are merged by `run`.
     static func merge(_ results: [LoadRunner.Result]) -> LoadRunner.Result {
         var merged = LoadRunner.Result()
         for result in results {
@@ -83,7 +96,6 @@ struct ParallelLoad {
             merged.warmupCompleted += result.warmupCompleted
             merged.lateReplies += result.lateReplies
             merged.outcomes.merge(result.outcomes, uniquingKeysWith: +)
-            merged.stalledSeconds = max(merged.stalledSeconds, result.stalledSeconds)
             merged.interrupted = merged.interrupted || result.interrupted
             merged.elapsed = max(merged.elapsed, result.elapsed)
             if let cpu = result.generatorCPU { merged.generatorCPU = max(merged.generatorCPU ?? .zero, cpu) }
@@ -94,12 +106,15 @@ struct ParallelLoad {
 
 /// Joins the seconds the threads measure: a second is reported (and kept) once every thread has
 /// ended it, with its counts added and its percentiles taken from the merged latencies. Each
-/// thread ends its seconds in order, so they are reported in order.
+/// thread ends its seconds in order, so they are reported in order; `finish` adds those only some
+/// threads reached.
 final class SecondMerger: Sendable {
     private struct Pending {
         var second: LoadRunner.Second
         var histogram: LatencyHistogram
         var reports: Int
+        /// Some thread measured this second whole (only a part of it is the run's end).
+        var wholeSomewhere = false
     }
 
     private struct State {
@@ -128,8 +143,11 @@ final class SecondMerger: Sendable {
             entry.second.requests += second.requests
             entry.second.errors += second.errors
             entry.second.timeouts += second.timeouts
-            if let length = second.seconds { entry.second.seconds = max(entry.second.seconds ?? 0, length) }
-            if second.stalled == true { entry.second.stalled = true }
+            if let length = second.seconds {
+                entry.second.seconds = max(entry.second.seconds ?? 0, length)
+            } else {
+                entry.wholeSomewhere = true
+            }
             entry.histogram.merge(histogram)
             entry.reports += 1
             guard entry.reports == threads else {
@@ -137,11 +155,29 @@ final class SecondMerger: Sendable {
                 return
             }
             state.pending[second.second] = nil
-            if entry.second.requests > 0 { entry.second.stalled = nil }  // another thread was answered
-            entry.second.p50 = entry.histogram.quantile(0.5)
-            entry.second.p99 = entry.histogram.quantile(0.99)
-            state.merged.append(entry.second)
-            progress(entry.second)  // under the lock, so lines come out whole and in order
+            Self.report(entry, into: &state, progress)
         }
+    }
+
+    /// After every thread has stopped: the seconds only some of them reached, in order; returns
+    /// every merged second.
+    func finish() -> [LoadRunner.Second] {
+        state.withLock { state in
+            for index in state.pending.keys.sorted() {
+                guard let entry = state.pending.removeValue(forKey: index) else { continue }
+                Self.report(entry, into: &state, progress)
+            }
+            return state.merged
+        }
+    }
+
+    private static func report(_ pending: Pending, into state: inout State,
+                               _ progress: @Sendable (LoadRunner.Second) -> Void) {
+        var second = pending.second
+        if pending.wholeSomewhere { second.seconds = nil }
+        second.p50 = pending.histogram.quantile(0.5)
+        second.p99 = pending.histogram.quantile(0.99)
+        state.merged.append(second)
+        progress(second)  // under the lock, so lines come out whole and in order
     }
 }

@@ -22,8 +22,6 @@ final class SendTimer {
             throw ConfigurationError("cannot make a timer for the open loop: \(String(cString: strerror(errno)))")
         }
         fileDescriptor = descriptor
-        // Fire on time: the kernel's default slack of 50 µs would make every send that late.
-        _ = fuelboard_set_timer_slack(1)
     }
 
     deinit { close(fileDescriptor) }

@@ -141,8 +141,9 @@ final class PluginRelay {
         var bucket = buckets[peer] ?? (burst, now)
         bucket.tokens = min(burst, bucket.tokens + (now - bucket.at).inSeconds * perSecond)
         bucket.at = now
-        // A frame over the protocol's limit costs a token per 4 KiB, so a flood of them is cut
-        // to a few MiB a second before it reaches the loop (which only refuses them).
+        // A frame over the protocol's limit costs a token per 4 KiB, so a flood of them is cut to
+        // about 20 MiB a second per peer (5000 tokens) before it reaches the loop (which only
+        // refuses them).
         let cost = payload.count > maxMessageBytes ? Double(payload.count >> 12) : 1
         guard bucket.tokens >= cost else {
             buckets[peer] = bucket
