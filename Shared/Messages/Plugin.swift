@@ -325,11 +325,16 @@ public struct RegisteredInstance: Codable, Sendable, Equatable {
     public var heartbeatMs: Int
     public var requestsInFlight: Int
     public var requestsHandled: Int
+    /// Milliseconds since the router last heard from the instance (any frame); a frozen instance
+    /// shows here long before it expires (after 3 heartbeats). Absent from older routers.
+    public var lastHeardMs: Int?
 
-    public init(instance: String, heartbeatMs: Int, requestsInFlight: Int, requestsHandled: Int) {
+    public init(instance: String, heartbeatMs: Int, requestsInFlight: Int, requestsHandled: Int,
+                lastHeardMs: Int? = nil) {
         self.instance = instance
         self.heartbeatMs = heartbeatMs
         self.requestsInFlight = requestsInFlight
         self.requestsHandled = requestsHandled
+        self.lastHeardMs = lastHeardMs
     }
 }

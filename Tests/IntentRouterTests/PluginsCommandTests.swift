@@ -1,4 +1,6 @@
 import Foundation
+@testable import FuelboardCLI
+import Messages
 import ServiceTesting
 import Testing
 
@@ -13,6 +15,19 @@ struct PluginsCommandTests {
         #expect(cli.log.contains("plug-in endpoint \(harness.plugins)"), "\(cli.log)")
         let row = cli.log.split(separator: "\n").first { $0.contains("fuel-facts") }
         #expect(row?.contains("FuelFact") == true && row?.contains("ff-1") == true, "\(cli.log)")
+        // Heard from within a heartbeat or two: a number of milliseconds, not LATE.
+        #expect(row?.contains(" ms ago") == true && row?.contains("LATE") == false, "\(cli.log)")
+    }
+
+    @Test func anInstanceNotHeardFromForTwoHeartbeats_isMarkedLate() {
+        let late = RegisteredInstance(instance: "i", heartbeatMs: 1000, requestsInFlight: 0, requestsHandled: 0,
+                                      lastHeardMs: 2400)
+        #expect(PluginsCommand.lastHeard(late) == "LATE 2400 ms ago")
+        let fresh = RegisteredInstance(instance: "i", heartbeatMs: 1000, requestsInFlight: 0, requestsHandled: 0,
+                                       lastHeardMs: 120)
+        #expect(PluginsCommand.lastHeard(fresh) == "120 ms ago")
+        let old = RegisteredInstance(instance: "i", heartbeatMs: 1000, requestsInFlight: 0, requestsHandled: 0)
+        #expect(PluginsCommand.lastHeard(old) == "-")
     }
 
     @Test func aRouterThatDoesNotAnswer_isExitStatus69() throws {

@@ -32,20 +32,27 @@ enum PluginsCommand {
             print("no intent service is plugged in")
             return ServiceMain.ExitCode.success
         }
-        var table = TextTable(headers: ["service", "intents", "instance", "heartbeat", "in flight", "handled"],
-                              rightAligned: [3, 4, 5])
+        var table = TextTable(headers: ["service", "intents", "instance", "heartbeat", "last heard", "in flight",
+                                        "handled"], rightAligned: [3, 4, 5, 6])
         for service in listing.services {
             let intents = service.intents.joined(separator: ",")
             guard !service.instances.isEmpty else {
-                table.add([service.service, intents, "(none running)", "", "", ""])
+                table.add([service.service, intents, "(none running)", "", "", "", ""])
                 continue
             }
             for instance in service.instances {
                 table.add([service.service, intents, instance.instance, "\(instance.heartbeatMs) ms",
-                           "\(instance.requestsInFlight)", "\(instance.requestsHandled)"])
+                           Self.lastHeard(instance), "\(instance.requestsInFlight)", "\(instance.requestsHandled)"])
             }
         }
         print(table.rendered)
         return ServiceMain.ExitCode.success
+    }
+
+    /// "120 ms ago"; "LATE 2400 ms ago" past two heartbeats (it expires after three); "-" from a
+    /// router that does not say.
+    static func lastHeard(_ instance: RegisteredInstance) -> String {
+        guard let heard = instance.lastHeardMs else { return "-" }
+        return (heard > 2 * instance.heartbeatMs ? "LATE " : "") + "\(heard) ms ago"
     }
 }
