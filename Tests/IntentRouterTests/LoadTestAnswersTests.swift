@@ -1,12 +1,16 @@
 import Foundation
+import Messages
+import ServiceKit
 import ServiceTesting
 import Testing
+import ZeroMQ
 
 /// `fuelboard loadtest --target router` reads each answer, not only the envelope: it counts the
 /// outcomes, and an answer that failed (prices unreachable, say) is an error, not a success.
 struct LoadTestAnswersTests {
     private static func run(_ services: RealServices) throws -> (status: Int32, report: [String: Any]) {
         let cli = try ServiceProcess("fuelboard", ["loadtest", "--target", "router", "--router", services.routerEndpoint,
+                                                   "--location", services.locationEndpoint,
                                                    "--points", "uniform", "--concurrency", "4", "--requests", "200",
                                                    "--warmup", "0s", "--json"])
         let status = try cli.waitForExit(timeout: .seconds(60))
@@ -34,5 +38,19 @@ struct LoadTestAnswersTests {
         let outcomes = try #require(report["outcomes"] as? [String: Int])
         // Points spread over the UK: nearly all far from the two stations of the test feed.
         #expect(outcomes.values.reduce(0, +) == 200 && (outcomes["nothingInRange"] ?? 0) > 0, "\(outcomes)")
+    }
+
+    @Test func theUsersALoadTestAskedAs_areForgottenAfterIt() throws {
+        let services = try RealServices()
+        defer { services.stop() }
+        let (status, _) = try Self.run(services)
+        #expect(status == 0)
+        let client = try RequestClient(context: Context(), endpoint: services.locationEndpoint, timeout: .seconds(5),
+                                       retries: 0)
+        let stats = try client.call(.sysStats, EmptyBody(), as: StatsBody.self)
+        // Stored by the router for each ask (200 asks: load-0 ... load-199), then forgotten.
+        #expect((stats.requestsByType["location.put"] ?? 0) >= 200, "\(stats.requestsByType)")
+        #expect(stats.requestsByType["location.forget"] == 5000, "\(stats.requestsByType)")
+        #expect(stats.details["usersStored"] == .number(0), "\(stats.details)")
     }
 }

@@ -23,6 +23,7 @@ final class RealServices {
     private let dataDirectory: URL
     let client: RequestClient
     var routerEndpoint: String { router.endpoint }
+    var locationEndpoint: String { location.endpoint }
 
     /// Starts everything; `dialogDown` leaves dialog-renderer out (nobody serves its endpoint).
     /// `loadingReplicas` more fuel-lookups listen but never load prices (their price-ingest is

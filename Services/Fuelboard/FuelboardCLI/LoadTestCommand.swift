@@ -95,6 +95,7 @@ enum LoadTestCommand {
         let load = ParallelLoad(settings: settings, plan: plan, context: context)
         let result = try load.run { second in CLIContext.printStatus(LoadReport.progressLine(second)) }
         let report = LoadReport(settings: settings, plan: plan, result: result)
+        if options.target == .router { LoadUsers.forget(at: cli.topology.location, cli) }
         if cli.json { try cli.printJSON(report) } else { print(report.text) }
         if let path = options.chartPath {
             do {

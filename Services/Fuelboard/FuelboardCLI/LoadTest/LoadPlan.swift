@@ -43,7 +43,7 @@ struct LoadPlan {
             case .router:
                 let word = fuelWords[random.below(fuelWords.count)]
                 let phrasing = Self.askPhrasings[random.below(Self.askPhrasings.count)]
-                let ask = AssistantAskRequest(user: "load-\(index % 5000)",
+                let ask = AssistantAskRequest(user: Self.user(index % Self.users),
                                               utterance: phrasing.replacingOccurrences(of: "{fuel}", with: word),
                                               location: point)
                 body = try JSONCoding.encode(ask)
@@ -52,6 +52,11 @@ struct LoadPlan {
         }
         return LoadPlan(target: target, bodies: bodies.map { Array($0) }, typeName: type.rawValue)
     }
+
+    /// The users a router load test asks as (`load-0` ... `load-4999`); their locations are stored
+    /// by the router, and `LoadUsers` forgets them after the run.
+    static let users = 5000
+    static func user(_ number: Int) -> String { "load-\(number)" }
 
     /// Ways people ask for the cheapest fuel (each one of the router's sentence tests), so a load
     /// test matches a spread of phrasings, not one sentence.

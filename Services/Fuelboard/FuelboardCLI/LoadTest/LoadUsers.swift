@@ -1,0 +1,43 @@
+import Foundation
+import Messages
+import ServiceKit
+
+/// After a router load test, forgets the users it asked as (`load-0`...): the router stored a
+/// location for each, which would otherwise stay in location-cache until its TTL.
+enum LoadUsers {
+    /// One `location.forget` per user, in `sys.batch` frames of 500 (about 45 KB: location-cache takes
+    /// requests of up to 64 KiB).
+    struct Batch: Encodable {
+        struct Forget: Encodable {
+            let v = 1
+            let id: String
+            let type = MessageType.locationForget.rawValue
+            let body: UserRequest
+        }
+        let requests: [Forget]
+    }
+
+    /// Forgets them at `endpoint`; a line says what happened. A location-cache that does not
+    /// answer is not waited for (the users then expire with their TTL).
+    static func forget(at endpoint: String, _ cli: CLIContext) {
+        guard cli.answers(endpoint, within: .seconds(2)),
+              let client = try? cli.client(endpoint, timeout: .seconds(10), retries: 0) else {
+            CLIContext.printStatus("location-cache does not answer at \(endpoint) (--location): the load test's "
+                + "users load-0...load-\(LoadPlan.users - 1) stay there until their TTL")
+            return
+        }
+        var forgotten = 0
+        for start in stride(from: 0, to: LoadPlan.users, by: 500) {
+            let requests = (start..<min(start + 500, LoadPlan.users)).map {
+                Batch.Forget(id: "\($0)", body: UserRequest(user: LoadPlan.user($0)))
+            }
+            guard (try? client.callRaw(MessageType.sysBatch.rawValue, Batch(requests: requests))) != nil else {
+                CLIContext.printStatus("location-cache at \(endpoint) did not take the load test's users away "
+                    + "(\(forgotten) of \(LoadPlan.users) done): the others stay until their TTL")
+                return
+            }
+            forgotten += requests.count
+        }
+        CLIContext.printStatus("forgot the load test's \(forgotten) users in location-cache at \(endpoint)")
+    }
+}
