@@ -8,11 +8,11 @@ import ZeroMQ
 /// `fuelboard loadtest --target router` reads each answer, not only the envelope: it counts the
 /// outcomes, and an answer that failed (prices unreachable, say) is an error, not a success.
 struct LoadTestAnswersTests {
-    private static func run(_ services: RealServices) throws -> (status: Int32, report: [String: Any]) {
+    private static func run(_ services: RealServices, _ extra: [String] = []) throws -> (status: Int32, report: [String: Any]) {
         let cli = try ServiceProcess("fuelboard", ["loadtest", "--target", "router", "--router", services.routerEndpoint,
                                                    "--location", services.locationEndpoint,
                                                    "--points", "uniform", "--concurrency", "4", "--requests", "200",
-                                                   "--warmup", "0s", "--json"])
+                                                   "--warmup", "0s", "--json"] + extra)
         let status = try cli.waitForExit(timeout: .seconds(60))
         let start = try #require(cli.log.range(of: "\n{")?.lowerBound)
         let report = try #require(try JSONSerialization.jsonObject(with: Data(cli.log[start...].utf8)) as? [String: Any])
@@ -52,5 +52,16 @@ struct LoadTestAnswersTests {
         #expect((stats.requestsByType["location.put"] ?? 0) >= 200, "\(stats.requestsByType)")
         #expect(stats.requestsByType["location.forget"] == 5000, "\(stats.requestsByType)")
         #expect(stats.details["usersStored"] == .number(0), "\(stats.details)")
+    }
+
+    @Test func keepUsers_leavesThemInLocationCache() throws {
+        let services = try RealServices()
+        defer { services.stop() }
+        #expect(try Self.run(services, ["--keep-users"]).status == 0)
+        let client = try RequestClient(context: Context(), endpoint: services.locationEndpoint, timeout: .seconds(5),
+                                       retries: 0)
+        let stats = try client.call(.sysStats, EmptyBody(), as: StatsBody.self)
+        #expect(stats.requestsByType["location.forget"] == nil && stats.details["usersStored"] == .number(200),
+                "\(stats.details)")
     }
 }

@@ -40,6 +40,8 @@ enum LoadTestCommand {
             OptionSpec("--threads", value: "N",
                        help: "generator threads, each with its share of the load (default 1)"),
             OptionSpec("--spin", help: "open loop: poll through the last millisecond before each send"),
+            OptionSpec("--keep-users", help: "router: leave the load test's users in location-cache (forgotten "
+                           + "at --location after the run by default)"),
             OptionSpec("--duration", value: "DURATION", help: "measured time, more than 0 (default 10s)"),
             OptionSpec("--warmup", value: "DURATION", help: "unmeasured time first (default 1s)"),
             OptionSpec("--requests", value: "N", help: "stop after N measured requests"),
@@ -95,7 +97,9 @@ enum LoadTestCommand {
         let load = ParallelLoad(settings: settings, plan: plan, context: context)
         let result = try load.run { second in CLIContext.printStatus(LoadReport.progressLine(second)) }
         let report = LoadReport(settings: settings, plan: plan, result: result)
-        if options.target == .router { LoadUsers.forget(at: cli.topology.location, cli) }
+        if options.target == .router && !cli.arguments.has("--keep-users") {
+            LoadUsers.forget(at: cli.topology.location, cli)
+        }
         if cli.json { try cli.printJSON(report) } else { print(report.text) }
         if let path = options.chartPath {
             do {
