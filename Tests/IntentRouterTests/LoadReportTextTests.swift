@@ -99,4 +99,19 @@ struct LoadReportTextTests {
             + "lookup.cheapest"), "\(report.failures)")
         #expect(report.text.contains("FAILED      1 request failed; unknown_type: is tcp://127.0.0.1:5550"))
     }
+
+    @Test func aSlowRate_isReportedInHundredths_notRoundedToAWholeRequest() {
+        var settings = LoadRunner.Settings(endpoint: "tcp://127.0.0.1:5599")
+        settings.rate = 0.5
+        var result = LoadRunner.Result()
+        result.histogram.record(microseconds: 100)
+        result.histogram.record(microseconds: 100)
+        result.completed = 2
+        result.elapsed = .seconds(3)
+        let report = LoadReport(settings: settings, plan: LoadPlan(target: .lookup, bodies: [[]],
+                                                                   typeName: "lookup.cheapest"), result: result)
+        #expect(report.throughput == 0.67)
+        #expect(report.text.contains("throughput  0.67 req/s"), "\(report.text)")
+        #expect(report.text.contains("open loop, 0.5 req/s offered"))
+    }
 }

@@ -76,7 +76,9 @@ struct LoadReport: Codable {
         threads = settings.threads
         self.seconds = (seconds * 1000).rounded() / 1000
         requests = result.completed
-        throughput = seconds > 0 ? (Double(result.completed) / seconds).rounded() : 0
+        // Whole requests a second, but hundredths below 100 (an open loop at 0.5/s is not "1").
+        let rateMeasured = seconds > 0 ? Double(result.completed) / seconds : 0
+        throughput = rateMeasured < 100 ? (rateMeasured * 100).rounded() / 100 : rateMeasured.rounded()
         latencyMicroseconds = Percentiles(p50: histogram.quantile(0.5), p90: histogram.quantile(0.9),
                                           p99: histogram.quantile(0.99), p999: histogram.quantile(0.999),
                                           max: histogram.maxMicroseconds, mean: histogram.meanMicroseconds)

@@ -17,7 +17,7 @@ extension LoadReport {
                 ? "warm-up     \(Self.count(warmupRequests, "reply", "replies")) in "
                     + "\(Self.format(seconds: warmupSeconds)) first, not counted"
                 : "warm-up     none",
-            "throughput  \(Int(throughput)) req/s" + (fellBehind
+            "throughput  \(Self.format(rate: throughput)) req/s" + (fellBehind
                 ? String(format: ": BEHIND, %.0f%% of the rate offered (the server could not keep up)",
                          throughput / (rate ?? 1) * 100) : ""),
             "latency     " + (noReplies ? "no replies"
