@@ -22,19 +22,12 @@ struct LoadTestCommandTests {
         return (status, cli.log)
     }
 
-    /// The JSON report: the last `{...}` block of the output (progress lines come before it).
-    private static func report(_ output: String) throws -> [String: Any] {
-        let start = try #require(output.range(of: "\n{")?.lowerBound ?? (output.hasPrefix("{") ? output.startIndex : nil))
-        let json = try JSONSerialization.jsonObject(with: Data(output[start...].utf8))
-        return try #require(json as? [String: Any])
-    }
-
     @Test func closedLoop_withARequestCount_reportsEveryRequestAndOrderedPercentiles() throws {
         let stack = try Self.loadedStack()
         let (status, output) = try Self.run(stack, ["--concurrency", "8", "--requests", "2000", "--duration", "30s",
                                                     "--warmup", "0s", "--points", "stations", "--seed", "3", "--json"])
         #expect(status == 0, "\(output.suffix(600))")
-        let report = try Self.report(output)
+        let report = try jsonReport(in: output)
         #expect((report["requests"] as? Int ?? 0) >= 2000)
         #expect((report["errorsByCode"] as? [String: Int])?.isEmpty == true)
         #expect(report["invalidReplies"] as? Int == 0)
@@ -54,7 +47,7 @@ struct LoadTestCommandTests {
         let (status, output) = try Self.run(stack, ["--concurrency", "4", "--duration", "1s", "--warmup", "1s",
                                                     "--points", "stations", "--json"])
         #expect(status == 0, "\(output.suffix(600))")
-        let report = try Self.report(output)
+        let report = try jsonReport(in: output)
         #expect((report["warmupRequests"] as? Int ?? 0) > 0, "\(report)")
         #expect((report["requests"] as? Int ?? 0) > 0)
         // One busy generator thread and its I/O thread: more than nothing, at most two cores.
@@ -71,7 +64,7 @@ struct LoadTestCommandTests {
                                                     "--type", "nearest", "--points", "uniform", "--json",
                                                     "--svg", chart.path])
         #expect(status == 0, "\(output.suffix(600))")
-        let report = try Self.report(output)
+        let report = try jsonReport(in: output)
         let throughput = try #require(report["throughput"] as? Double)
         #expect(throughput > 400 && throughput < 600, "open loop at 500/s gave \(throughput)/s")
         #expect((report["perSecond"] as? [Any])?.count == 2)
@@ -125,7 +118,7 @@ struct LoadTestCommandTests {
                                                    "--warmup", "0s", "--timeout", "300ms",
                                                    "--points", "uniform", "--json"])
         #expect(try cli.waitForExit(timeout: .seconds(30)) == 1)
-        let report = try Self.report(cli.log)
+        let report = try jsonReport(in: cli.log)
         #expect(report["timeouts"] as? Int == 5, "\(report)")
         #expect((report["failures"] as? [String])?.contains("5 requests timed out") == true, "\(report)")
     }
@@ -137,7 +130,7 @@ struct LoadTestCommandTests {
                          "--warmup", "0s", "--points", "uniform", "--json"]
         let cli = try ServiceProcess("fuelboard", arguments)
         #expect(try cli.waitForExit(timeout: .seconds(30)) == 1, "\(cli.log.suffix(600))")
-        let report = try Self.report(cli.log)
+        let report = try jsonReport(in: cli.log)
         #expect(report["requests"] as? Int == 0)
         // Sent a second ago with a 5 s timeout: in flight at the end, not (yet) timed out.
         #expect(report["unanswered"] as? Int == 5, "\(report)")

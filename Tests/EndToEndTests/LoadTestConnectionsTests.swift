@@ -26,11 +26,6 @@ struct LoadTestConnectionsTests {
         }
     }
 
-    private static func report(_ output: String) throws -> [String: Any] {
-        let start = try #require(output.range(of: "\n{")?.lowerBound)
-        return try #require(try JSONSerialization.jsonObject(with: Data(output[start...].utf8)) as? [String: Any])
-    }
-
     @Test(arguments: [["--concurrency", "8"], ["--rate", "400"]])
     func requests_comeFromAsManyPeersAsConnections_andAreAllAnswered(mode: [String]) throws {
         let peers = Peers()
@@ -40,7 +35,7 @@ struct LoadTestConnectionsTests {
                                                    "--connections", "4", "--warmup", "0s", "--duration", "1s",
                                                    "--json"] + mode)
         #expect(try cli.waitForExit(timeout: .seconds(30)) == 0, "\(cli.log.suffix(800))")
-        let report = try Self.report(cli.log)
+        let report = try jsonReport(in: cli.log)
         #expect(report["connections"] as? Int == 4)
         #expect((report["requests"] as? Int ?? 0) > 100, "\(report)")
         #expect(report["timeouts"] as? Int == 0 && report["invalidReplies"] as? Int == 0)
@@ -66,7 +61,7 @@ struct LoadTestConnectionsTests {
                                                    "--concurrency", "8", "--warmup", "0s", "--duration", "2s",
                                                    "--json"] + options)
         #expect(try cli.waitForExit(timeout: .seconds(30)) == 0, "\(cli.log.suffix(800))")
-        let report = try Self.report(cli.log)
+        let report = try jsonReport(in: cli.log)
         #expect(report["threads"] as? Int == 2 && report["connections"] as? Int == count)
         #expect(peers.count == count)
         let perSecond = try #require(report["perSecond"] as? [[String: Any]])

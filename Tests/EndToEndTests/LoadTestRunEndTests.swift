@@ -28,11 +28,6 @@ struct LoadTestRunEndTests {
 
     private struct JSONBody: Encodable {}
 
-    private static func report(_ output: String) throws -> [String: Any] {
-        let start = try #require(output.range(of: "\n{")?.lowerBound ?? (output.hasPrefix("{") ? output.startIndex : nil))
-        return try #require(try JSONSerialization.jsonObject(with: Data(output[start...].utf8)) as? [String: Any])
-    }
-
     private static func loadtest(_ endpoint: String, _ arguments: [String]) throws -> ServiceProcess {
         try ServiceProcess("fuelboard", ["loadtest", "--lookup", endpoint, "--points", "uniform", "--warmup", "0s",
                                          "--json"] + arguments)
@@ -43,7 +38,7 @@ struct LoadTestRunEndTests {
         defer { server.stop() }
         let cli = try Self.loadtest(server.endpoint, ["--concurrency", "4", "--duration", "3s"])
         #expect(try cli.waitForExit(timeout: .seconds(30)) == 1, "\(cli.log.suffix(600))")
-        let report = try Self.report(cli.log)
+        let report = try jsonReport(in: cli.log)
         #expect((report["stalledSeconds"] as? Int ?? 0) >= 1, "\(report)")
         #expect((report["failures"] as? [String])?.contains { $0.contains("stopped answering for") } == true)
         let seconds = try #require(report["perSecond"] as? [[String: Any]])
@@ -55,7 +50,7 @@ struct LoadTestRunEndTests {
         defer { server.stop() }
         let cli = try Self.loadtest(server.endpoint, ["--concurrency", "2", "--duration", "3s", "--timeout", "400ms"])
         #expect(try cli.waitForExit(timeout: .seconds(30)) == 1, "\(cli.log.suffix(600))")
-        let report = try Self.report(cli.log)
+        let report = try jsonReport(in: cli.log)
         #expect((report["stalledSeconds"] as? Int ?? 0) >= 1, "\(report)")
     }
 
@@ -65,7 +60,7 @@ struct LoadTestRunEndTests {
         defer { server.stop() }
         let cli = try Self.loadtest(server.endpoint, ["--concurrency", "1", "--duration", "4s"])
         #expect(try cli.waitForExit(timeout: .seconds(30)) == 0, "\(cli.log.suffix(900))")
-        let report = try Self.report(cli.log)
+        let report = try jsonReport(in: cli.log)
         #expect(report["stalledSeconds"] as? Int == 0, "\(report)")
         #expect((report["requests"] as? Int ?? 0) >= 2)
     }
@@ -76,7 +71,7 @@ struct LoadTestRunEndTests {
         let cli = try Self.loadtest(server.endpoint, ["--concurrency", "2", "--requests", "100000000",
                                                       "--duration", "1s"])
         #expect(try cli.waitForExit(timeout: .seconds(30)) == 1, "\(cli.log.suffix(600))")
-        let report = try Self.report(cli.log)
+        let report = try jsonReport(in: cli.log)
         #expect((report["failures"] as? [String])?.contains { $0.hasPrefix("stopped at --duration after") } == true,
                 "\(report)")
     }
@@ -86,7 +81,7 @@ struct LoadTestRunEndTests {
         defer { server.stop() }
         let cli = try Self.loadtest(server.endpoint, ["--rate", "500", "--connections", "63", "--duration", "1s"])
         #expect(try cli.waitForExit(timeout: .seconds(30)) == 0, "\(cli.log.suffix(600))")
-        #expect(try Self.report(cli.log)["connections"] as? Int == 63)
+        #expect(try jsonReport(in: cli.log)["connections"] as? Int == 63)
     }
 
     @Test func repliesAfterTheirTimeout_areLate_notInvalid() throws {
@@ -94,7 +89,7 @@ struct LoadTestRunEndTests {
         defer { server.stop() }
         let cli = try Self.loadtest(server.endpoint, ["--concurrency", "2", "--duration", "1500ms", "--timeout", "200ms"])
         #expect(try cli.waitForExit(timeout: .seconds(30)) == 1, "\(cli.log.suffix(600))")
-        let report = try Self.report(cli.log)
+        let report = try jsonReport(in: cli.log)
         #expect((report["timeouts"] as? Int ?? 0) > 0)
         #expect((report["lateReplies"] as? Int ?? 0) > 0, "\(report)")
         #expect(report["invalidReplies"] as? Int == 0, "\(report)")
@@ -107,7 +102,7 @@ struct LoadTestRunEndTests {
         try cli.waitForLog(timeout: .seconds(20)) { $0.hasPrefix("[  1s]") }
         kill(cli.pid, SIGINT)
         #expect(try cli.waitForExit(timeout: .seconds(10)) == 130)
-        let report = try Self.report(cli.log)
+        let report = try jsonReport(in: cli.log)
         #expect(report["interrupted"] as? Bool == true)
         #expect((report["requests"] as? Int ?? 0) > 0 && (report["seconds"] as? Double ?? 60) < 30, "\(report)")
     }
@@ -117,7 +112,7 @@ struct LoadTestRunEndTests {
         defer { server.stop() }
         let cli = try Self.loadtest(server.endpoint, ["--concurrency", "10", "--threads", "3", "--requests", "30001"])
         #expect(try cli.waitForExit(timeout: .seconds(30)) == 0, "\(cli.log.suffix(600))")
-        let report = try Self.report(cli.log)
+        let report = try jsonReport(in: cli.log)
         #expect(report["requests"] as? Int == 30001, "\(report)")
         #expect(report["unanswered"] as? Int == 0)
         // The threads end at different moments: every reply is still in some second.
@@ -130,7 +125,7 @@ struct LoadTestRunEndTests {
         defer { server.stop() }
         let cli = try Self.loadtest(server.endpoint, ["--concurrency", "2", "--duration", "1500ms"])
         #expect(try cli.waitForExit(timeout: .seconds(30)) == 0, "\(cli.log.suffix(600))")
-        let report = try Self.report(cli.log)
+        let report = try jsonReport(in: cli.log)
         let seconds = try #require(report["perSecond"] as? [[String: Any]])
         #expect(seconds.count == 2, "\(seconds)")
         let last = try #require(seconds.last?["seconds"] as? Double)
@@ -144,7 +139,7 @@ struct LoadTestRunEndTests {
         defer { server.stop() }
         let cli = try Self.loadtest(server.endpoint, ["--rate", "200", "--duration", "2s"])
         #expect(try cli.waitForExit(timeout: .seconds(30)) == 0, "\(cli.log.suffix(600))")
-        let report = try Self.report(cli.log)
+        let report = try jsonReport(in: cli.log)
         let cores = (report["generatorCpuSeconds"] as? Double ?? 1) / (report["seconds"] as? Double ?? 1)
         // Polling through every gap kept a whole core busy; sleeping leaves a few per cent.
         #expect(cores < 0.25, "generator at \(cores) of a core")

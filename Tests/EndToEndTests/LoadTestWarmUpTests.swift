@@ -30,9 +30,7 @@ struct LoadTestWarmUpTests {
                                                    "--concurrency", "3", "--warmup", "1s", "--duration", "1s",
                                                    "--timeout", "200ms", "--json"])
         #expect(try cli.waitForExit(timeout: .seconds(30)) == 0, "\(cli.log.suffix(800))")
-        let start = try #require(cli.log.range(of: "\n{")?.lowerBound)
-        let json = try JSONSerialization.jsonObject(with: Data(cli.log[start...].utf8))
-        let report = try #require(json as? [String: Any])
+        let report = try jsonReport(in: cli.log)
         #expect(report["timeouts"] as? Int == 0, "\(report)")
         #expect((report["requests"] as? Int ?? 0) > 0)
         #expect((report["warmupRequests"] as? Int ?? 0) > 0)

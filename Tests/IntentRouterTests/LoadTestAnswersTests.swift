@@ -14,8 +14,7 @@ struct LoadTestAnswersTests {
                                                    "--points", "uniform", "--concurrency", "4", "--requests", "200",
                                                    "--warmup", "0s", "--json"] + extra)
         let status = try cli.waitForExit(timeout: .seconds(60))
-        let start = try #require(cli.log.range(of: "\n{")?.lowerBound)
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(cli.log[start...].utf8)) as? [String: Any])
+        let report = try jsonReport(in: cli.log)
         return (status, report)
     }
 

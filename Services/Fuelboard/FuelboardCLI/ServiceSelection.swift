@@ -1,6 +1,5 @@
 import Foundation
 import ServiceKit
-import Synchronization
 
 /// The services of the topology a command asks (`health`, `stats`): all of them, or those `--only`
 /// names, by full name (`fuel-lookup`) or by the name of its endpoint flag (`lookup`).
@@ -37,20 +36,6 @@ enum ServiceSelection {
     /// answer costs its timeout once, not once per service after it); results in the given order.
     static func each<Result: Sendable>(_ services: [(name: String, endpoint: String)],
                                        _ body: @escaping @Sendable (String, String) -> Result) -> [Result] {
-        // Threads of their own: Dispatch's concurrentPerform runs only as many at once as there
-        // are cores, and these mostly wait.
-        let results = Mutex<[Int: Result]>([:])
-        let finished = DispatchGroup()
-        for (index, service) in services.enumerated() {
-            finished.enter()
-            Thread {
-                let result = body(service.name, service.endpoint)
-                results.withLock { $0[index] = result }
-                finished.leave()
-            }.start()
-        }
-        finished.wait()
-        let collected = results.withLock { $0 }
-        return services.indices.compactMap { collected[$0] }
+        OnThreads.map(services.count, name: "ask") { index in body(services[index].name, services[index].endpoint) }
     }
 }

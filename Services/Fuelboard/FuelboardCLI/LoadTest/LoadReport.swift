@@ -103,7 +103,7 @@ struct LoadReport: Codable {
         failed = !failures.isEmpty
     }
 
-    private static func seconds(_ duration: Duration) -> Double {
+    static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 

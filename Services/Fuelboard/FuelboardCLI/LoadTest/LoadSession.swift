@@ -265,7 +265,7 @@ struct LoadSession {
         while stopped >= nextSecond { closeSecond(at: nextSecond, progress) }
         let tail = stopped - (nextSecond - .seconds(1))
         if stopped > measureFrom && tail > .zero {
-            let length = Double(tail.components.seconds) + Double(tail.components.attoseconds) / 1e18
+            let length = LoadReport.seconds(tail)
             closeSecond(at: stopped, length: max((length * 1000).rounded() / 1000, 0.001), progress)
         }
         result.elapsed = max(stopped - measureFrom, .zero)
@@ -277,10 +277,10 @@ struct LoadSession {
                                         at: ContinuousClock.now, timeout: settings.timeout)
         result.timeouts += settled.timedOut
         result.unanswered = settled.inFlight
-        // A silent second was a stall when its waiting request never got a reply in time.
+        // A silent second was a stall when its waiting request never got a reply in time
+        // (`ParallelLoad` counts them, over every thread's seconds).
         for (index, waiting) in silentSeconds where waiting.map({ watched.contains($0) }) ?? true {
             result.seconds[index].stalled = true
         }
-        result.stalledSeconds = result.seconds.filter { $0.stalled == true }.count
     }
 }

@@ -47,23 +47,13 @@ struct ParallelLoad {
         if parts.count == 1 {
             results = [try LoadRunner(settings: parts[0], plan: plan, context: context).run(progress: merger.add)]
         } else {
-            let outcomes = Mutex<[Result<LoadRunner.Result, any Error>?]>(Array(repeating: nil, count: parts.count))
-            let finished = DispatchGroup()
-            for (index, part) in parts.enumerated() {
-                finished.enter()
-                let runner = LoadRunner(settings: part, plan: plan, context: context)
-                Thread {
-                    Thread.nameCurrent("loadtest-\(index + 1)")
-                    let outcome = Result { try runner.run(progress: merger.add) }
-                    if case .failure = outcome { LoadRunner.stopRequested.store(true, ordering: .relaxed) }
-                    outcomes.withLock { $0[index] = outcome }
-                    finished.leave()
-                }.start()
+            let runners = parts.map { LoadRunner(settings: $0, plan: plan, context: context) }
+            let outcomes = OnThreads.map(runners.count, name: "loadtest") { index in
+                let outcome = Result { try runners[index].run(progress: merger.add) }
+                if case .failure = outcome { LoadRunner.stopRequested.store(true, ordering: .relaxed) }
+                return outcome
             }
-            finished.wait()
-            for outcome in outcomes.withLock({ $0 }) {
-                if let outcome { results.append(try outcome.get()) }
-            }
+            results = try outcomes.map { try $0.get() }
         }
         var result = Self.merge(results)
         // Seconds only some threads reached (they stopped at different times) are reported too,
