@@ -29,24 +29,31 @@ public final class InProcessService: Sendable {
         let outcome = Mutex<Result<String, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
-            let server: ReplyServer
-            do {
-                server = try make(context)
-            } catch {
-                outcome.withLock { $0 = .failure(error) }
-                ready.signal()
-                done.signal()
-                return
-            }
-            outcome.withLock { $0 = .success(server.endpoint) }
-            ready.signal()
-            try? server.run()
+            run(make, context: context, outcome: outcome, ready: ready)
+            // Only now: the server, and what it held (a store's open database), is gone, so a test
+            // that removes its data directory after `stop()` does not race the store's last writes.
             done.signal()
         }
         thread.start()
         ready.wait()
         let endpoint = try outcome.withLock { $0! }.get()
         return InProcessService(endpoint: endpoint, context: context, finished: done)
+    }
+
+    /// Builds the server, says so through `outcome` and `ready`, and runs it until its context is shut down.
+    private static func run(_ make: (Context) throws -> ReplyServer, context: Context,
+                            outcome: borrowing Mutex<Result<String, any Error>?>, ready: DispatchSemaphore) {
+        let server: ReplyServer
+        do {
+            server = try make(context)
+        } catch {
+            outcome.withLock { $0 = .failure(error) }
+            ready.signal()
+            return
+        }
+        outcome.withLock { $0 = .success(server.endpoint) }
+        ready.signal()
+        try? server.run()
     }
 
     /// Stops the loop and waits (at most 5 s) for it to return.

@@ -55,6 +55,11 @@ final class DataPathStack {
     }
 
     /// Sends a feed file inline, as the CLI does, and returns the reply.
+    /// Writes a feed file under the stack's data directory, so it goes when the stack does.
+    func writeFeed(_ data: Data, name: String) throws -> URL {
+        try FeedFixtures.write(data, name: name, in: dataDirectory.appendingPathComponent("fixtures"))
+    }
+
     func ingestFile(_ url: URL, retailer: String) throws -> IngestFeedReply {
         var body = Data(#"{"retailer":"\#(retailer)","feed":"#.utf8)
         body.append(try Data(contentsOf: url))

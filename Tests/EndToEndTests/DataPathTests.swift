@@ -15,7 +15,7 @@ struct DataPathTests {
 
     @Test func ingest_whenFeedAccepted_lookupAnswersTheCheapestUsableStation() throws {
         let stack = try DataPathStack()
-        let file = try FeedFixtures.write(FeedFixtures.feed(FeedFixtures.selby), name: "tesco")
+        let file = try stack.writeFeed(FeedFixtures.feed(FeedFixtures.selby), name: "tesco")
         let reply = try stack.ingestFile(file, retailer: "tesco")
         #expect(reply.accepted == 4)
         #expect(reply.withoutLocation == 1)
@@ -32,7 +32,7 @@ struct DataPathTests {
 
     @Test func ingest_whenFeedFailsToParse_changesNothingStored() throws {
         let stack = try DataPathStack(startLookup: false)
-        let good = try FeedFixtures.write(FeedFixtures.feed(FeedFixtures.selby), name: "tesco")
+        let good = try stack.writeFeed(FeedFixtures.feed(FeedFixtures.selby), name: "tesco")
         let first = try stack.ingestFile(good, retailer: "tesco")
         let client = try stack.ingestClient()
         for garbage in [#"{"stations": 5}"#, #"[1,2,3]"#, #"{"last_updated": "01/01/2026 00:00:00"}"#] {
@@ -49,7 +49,7 @@ struct DataPathTests {
 
     @Test func priceIngest_whenKilledWithSIGKILL_keepsEverythingAcknowledged() throws {
         let stack = try DataPathStack(startLookup: false)
-        let file = try FeedFixtures.write(FeedFixtures.feed(FeedFixtures.selby), name: "tesco")
+        let file = try stack.writeFeed(FeedFixtures.feed(FeedFixtures.selby), name: "tesco")
         let acknowledged = try stack.ingestFile(file, retailer: "tesco")
         let other = try stack.ingestFile(file, retailer: "asda")
         try stack.ingest.kill()
@@ -65,7 +65,7 @@ struct DataPathTests {
 
     @Test func lookup_whenStartedAfterFeedsWereIngested_catchesUpFromSnapshot() throws {
         let stack = try DataPathStack(startLookup: false)
-        let file = try FeedFixtures.write(FeedFixtures.feed(FeedFixtures.selby), name: "tesco")
+        let file = try stack.writeFeed(FeedFixtures.feed(FeedFixtures.selby), name: "tesco")
         let reply = try stack.ingestFile(file, retailer: "tesco")
         try stack.startLookup()
         try stack.waitForLookupVersion(reply.version)
@@ -74,7 +74,7 @@ struct DataPathTests {
 
     @Test func lookup_whenPriceIngestRestartsAndIngestsMore_followsIt() throws {
         let stack = try DataPathStack()
-        let file = try FeedFixtures.write(FeedFixtures.feed(FeedFixtures.selby), name: "tesco")
+        let file = try stack.writeFeed(FeedFixtures.feed(FeedFixtures.selby), name: "tesco")
         let first = try stack.ingestFile(file, retailer: "tesco")
         try stack.waitForLookupVersion(first.version)
         let status = try stack.ingest.terminate()
@@ -82,7 +82,7 @@ struct DataPathTests {
         try stack.restartIngest()
         var cheaper = FeedFixtures.selby
         cheaper[1].prices["B7"] = 129.9
-        let second = try stack.ingestFile(try FeedFixtures.write(FeedFixtures.feed(cheaper), name: "jet"),
+        let second = try stack.ingestFile(try stack.writeFeed(FeedFixtures.feed(cheaper), name: "jet"),
                                           retailer: "tesco")
         #expect(second.version == first.version + 1)
         try stack.waitForLookupVersion(second.version)
@@ -120,7 +120,7 @@ extension DataPathTests {
     /// (instead of waiting for the version to pass the old one) and then follows new ingests.
     @Test func lookup_whenPriceIngestIsRestoredFromAnOlderStore_followsIt() throws {
         let stack = try DataPathStack()
-        let file = try FeedFixtures.write(FeedFixtures.feed(FeedFixtures.selby), name: "tesco")
+        let file = try stack.writeFeed(FeedFixtures.feed(FeedFixtures.selby), name: "tesco")
         let first = try stack.ingestFile(file, retailer: "tesco")
         try stack.ingest.kill()
         let store = stack.dataDirectory.appendingPathComponent("price-ingest.sqlite")
@@ -133,9 +133,9 @@ extension DataPathTests {
         try stack.restartIngest()
         var cheaper = FeedFixtures.selby
         cheaper[1].prices["B7"] = 129.9
-        let second = try stack.ingestFile(try FeedFixtures.write(FeedFixtures.feed(cheaper), name: "tesco"),
+        let second = try stack.ingestFile(try stack.writeFeed(FeedFixtures.feed(cheaper), name: "tesco"),
                                           retailer: "tesco")
-        _ = try stack.ingestFile(try FeedFixtures.write(FeedFixtures.feed(cheaper), name: "asda"), retailer: "asda")
+        _ = try stack.ingestFile(try stack.writeFeed(FeedFixtures.feed(cheaper), name: "asda"), retailer: "asda")
         try stack.waitForLookupVersion(second.version + 1)
         #expect(try cheapestB7Price(stack) == 129.9)
 
@@ -155,7 +155,7 @@ extension DataPathTests {
 
         // And it follows what comes next.
         let beforeNext = stack.lookup?.logLength ?? 0
-        let next = try stack.ingestFile(try FeedFixtures.write(FeedFixtures.feed(cheaper), name: "tesco"),
+        let next = try stack.ingestFile(try stack.writeFeed(FeedFixtures.feed(cheaper), name: "tesco"),
                                         retailer: "tesco")
         #expect(next.version == first.version + 1)
         try stack.lookup?.waitForLog(timeout: .seconds(20), after: beforeNext) { line in

@@ -32,8 +32,11 @@ enum FeedFixtures {
         return (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])) ?? Data()
     }
 
-    static func write(_ data: Data, name: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString).json")
+    /// Writes a feed as `<name>-<uuid>.json` in `directory` (created if missing), which the test
+    /// removes when it is done: a stack's fixtures directory, or a directory of the test's own.
+    static func write(_ data: Data, name: String, in directory: URL) throws -> URL {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let url = directory.appendingPathComponent("\(name)-\(UUID().uuidString).json")
         try data.write(to: url)
         return url
     }

@@ -8,18 +8,19 @@ import ZeroMQ
 /// price-ingest polling its `--feeds` list by itself, and reporting each feed's status.
 struct FeedPollingTests {
     @Test func feedsList_whenStarted_ingestsEveryListedFeedAndReportsItsStatus() throws {
-        let good = try FeedFixtures.write(FeedFixtures.feed(FeedFixtures.selby), name: "polled")
-        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("absent-\(UUID().uuidString).json")
-        let list = FileManager.default.temporaryDirectory.appendingPathComponent("feeds-\(UUID().uuidString).txt")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fuelboard-poll-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let files = directory.appendingPathComponent("files")
+        let good = try FeedFixtures.write(FeedFixtures.feed(FeedFixtures.selby), name: "polled", in: files)
+        let missing = files.appendingPathComponent("absent.json")
+        let list = files.appendingPathComponent("feeds.txt")
         try """
             # retailer  url
             tesco       \(good.absoluteString)
             gone        \(missing.absoluteString)
             """.write(to: list, atomically: true, encoding: .utf8)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fuelboard-poll-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
         let ingest = try ServiceProcess("price-ingest", [
-            "--data-dir", directory.path, "--bind", "tcp://127.0.0.1:*", "--bind-pub", "tcp://127.0.0.1:*",
+            "--data-dir", directory.appendingPathComponent("ingest").path, "--bind", "tcp://127.0.0.1:*", "--bind-pub", "tcp://127.0.0.1:*",
             "--feeds", list.path, "--poll-interval", "1h",
         ])
         let endpoint = try ingest.endpoint()
@@ -45,10 +46,11 @@ struct FeedPollingTests {
     }
 
     @Test func feedsList_whenMalformed_exits64() throws {
-        let list = FileManager.default.temporaryDirectory.appendingPathComponent("feeds-\(UUID().uuidString).txt")
-        try "tesco\n".write(to: list, atomically: true, encoding: .utf8)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fuelboard-poll-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let list = directory.appendingPathComponent("feeds.txt")
+        try "tesco\n".write(to: list, atomically: true, encoding: .utf8)
         let ingest = try ServiceProcess("price-ingest", ["--feeds", list.path, "--data-dir", directory.path,
                                                          "--bind", "tcp://127.0.0.1:*", "--bind-pub", "tcp://127.0.0.1:*"])
         #expect(try ingest.waitForExit() == 64)

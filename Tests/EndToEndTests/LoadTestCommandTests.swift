@@ -10,7 +10,7 @@ import ZeroMQ
 struct LoadTestCommandTests {
     private static func loadedStack() throws -> DataPathStack {
         let stack = try DataPathStack()
-        let file = try FeedFixtures.write(FeedFixtures.feed(FeedFixtures.selby), name: "tesco")
+        let file = try stack.writeFeed(FeedFixtures.feed(FeedFixtures.selby), name: "tesco")
         try stack.waitForLookupVersion(try stack.ingestFile(file, retailer: "tesco").version)
         return stack
     }

@@ -11,7 +11,7 @@ struct LookupCommandTests {
     private static func stack(lastUpdated: String = "29/11/2026 06:30:00") throws -> DataPathStack {
         let stack = try DataPathStack()
         let feed = FeedFixtures.feed(FeedFixtures.selby, lastUpdated: lastUpdated)
-        let file = try FeedFixtures.write(feed, name: "tesco")
+        let file = try stack.writeFeed(feed, name: "tesco")
         try stack.waitForLookupVersion(try stack.ingestFile(file, retailer: "tesco").version)
         return stack
     }
