@@ -10,21 +10,23 @@ public typealias IntentRequest = PluginRequest
 public typealias StageHandler = @Sendable (IntentRequest) -> PluginResult
 
 /// One intent a service offers: its declaration (name, typed parameters, phrases) and its code.
-/// Leave out `resolve` or `confirm` and the router skips that stage.
+/// Leave out `resolve` or `confirm` and the router skips that stage. With `usesLocation`, requests
+/// carry where the user is (`request.location`: the ask's, else the last-known one, when known);
+/// without, they never do.
 public struct IntentDefinition: Sendable {
     public let declaration: PluginIntent
     public let resolve: StageHandler?
     public let confirm: StageHandler?
     public let handle: StageHandler
 
-    public init(_ name: String, parameters: [PluginParameter] = [], phrases: [String],
+    public init(_ name: String, parameters: [PluginParameter] = [], phrases: [String], usesLocation: Bool = false,
                 resolve: StageHandler? = nil, confirm: StageHandler? = nil, handle: @escaping StageHandler) {
         var stages: [PluginStage] = []
         if resolve != nil { stages.append(.resolve) }
         if confirm != nil { stages.append(.confirm) }
         stages.append(.handle)
         declaration = PluginIntent(name: name, parameters: parameters.isEmpty ? nil : parameters, phrases: phrases,
-                                   stages: stages)
+                                   stages: stages, usesLocation: usesLocation ? true : nil)
         self.resolve = resolve
         self.confirm = confirm
         self.handle = handle

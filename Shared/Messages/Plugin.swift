@@ -76,12 +76,18 @@ public struct PluginIntent: Codable, Sendable, Equatable {
     public var phrases: [String]
     /// The stages the service wants asked (default all three).
     public var stages: [PluginStage]?
+    /// True when the intent needs where the user is: only then do its requests carry `location`
+    /// (the ask's, else the user's last-known one). Absent or false: the user's position is not
+    /// shared with the service.
+    public var usesLocation: Bool?
 
-    public init(name: String, parameters: [PluginParameter]? = nil, phrases: [String], stages: [PluginStage]? = nil) {
+    public init(name: String, parameters: [PluginParameter]? = nil, phrases: [String], stages: [PluginStage]? = nil,
+                usesLocation: Bool? = nil) {
         self.name = name
         self.parameters = parameters
         self.phrases = phrases
         self.stages = stages
+        self.usesLocation = usesLocation
     }
 }
 
@@ -310,12 +316,16 @@ public struct RouterServicesReply: Codable, Sendable, Equatable {
 public struct RegisteredService: Codable, Sendable, Equatable {
     public var service: String
     public var intents: [String]
+    /// The intents (of `intents`) declared `usesLocation`: the only ones whose requests carry the
+    /// user's location. Absent from older routers.
+    public var locationIntents: [String]?
     /// Live replicas (an empty list: every instance is gone; asks fail at once).
     public var instances: [RegisteredInstance]
 
-    public init(service: String, intents: [String], instances: [RegisteredInstance]) {
+    public init(service: String, intents: [String], locationIntents: [String]? = nil, instances: [RegisteredInstance]) {
         self.service = service
         self.intents = intents
+        self.locationIntents = locationIntents
         self.instances = instances
     }
 }

@@ -40,6 +40,97 @@ struct PluginLocationTests {
     }
 }
 
+/// Where the user is reaches only the intents that declared `usesLocation`: the ask's location,
+/// else the session's, else the last-known one from location-cache.
+struct PluginLocationSharingTests {
+    static let here = Coordinate(lat: 53.7838, lng: -1.0664)
+
+    /// "Ask FuelBoard to locate me" (optionally asking for a fuel first): its value is the location
+    /// the request carried, "none" without one.
+    static func whereAmI(usesLocation: Bool, asksForFuel: Bool = false) -> IntentDefinition {
+        let askForFuel: StageHandler = { request in
+            request.string("fuel") == nil ? .needsValue("fuel", "Which fuel?") : .success()
+        }
+        let handle: StageHandler = { request in
+            let location = request.location.map { "\($0.lat),\($0.lng)" }
+            return .success("You asked.", value: location ?? "none")
+        }
+        return IntentDefinition("WhereAmI", parameters: [TestIntents.fuelParameter],
+                                phrases: ["[ask] {app} [to] locate me", "[ask] {app} [to] locate me for {fuel}"],
+                                usesLocation: usesLocation, resolve: asksForFuel ? askForFuel : nil, handle: handle)
+    }
+
+    private static func locationCache(_ directory: URL) throws -> InProcessService {
+        try InProcessService.start { context in
+            try LocationCacheService(context: context, configuration: LocationCacheConfiguration(
+                endpoint: "tcp://127.0.0.1:*", dataDirectory: directory),
+                logger: Logger(label: "location-cache", level: .critical)).server
+        }
+    }
+
+    @Test func anIntentThatDidNotDeclareIt_neverReceivesTheLocation() throws {
+        let harness = try PluginHarness()
+        defer { harness.stop() }
+        try harness.start("where", [Self.whereAmI(usesLocation: false)])
+        let reply = try harness.ask("Ask FuelBoard to locate me", location: Self.here)
+        #expect(reply.code == .success, "\(reply.dialog)")
+        #expect(reply.value == "none")
+        #expect(try harness.listing().first?.locationIntents == [])
+    }
+
+    @Test func anIntentThatDeclaredIt_receivesTheAsksLocation() throws {
+        let harness = try PluginHarness()
+        defer { harness.stop() }
+        try harness.start("where", [Self.whereAmI(usesLocation: true)])
+        let reply = try harness.ask("Ask FuelBoard to locate me", location: Self.here)
+        #expect(reply.value == "53.7838,-1.0664")
+        #expect(try harness.listing().first?.locationIntents == ["WhereAmI"])
+    }
+
+    @Test func anAskWithoutALocation_sendsTheLastKnownOne() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plugin-location-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let location = try Self.locationCache(directory)
+        defer { location.stop() }
+        let client = try RequestClient(context: Context(), endpoint: location.endpoint, timeout: .seconds(5), retries: 0)
+        _ = try client.call(.locationPut, LocationPutRequest(user: "known", lat: 51.5, lng: -0.12), as: LocationPutReply.self)
+        let harness = try PluginHarness(location: location.endpoint)
+        defer { harness.stop() }
+        try harness.start("where", [Self.whereAmI(usesLocation: true), TestIntents.fuelFact()])
+
+        #expect(try harness.ask("Ask FuelBoard to locate me", user: "known").value == "51.5,-0.12")
+        // A shortcut's assistant.run too.
+        let run = try harness.client.call(.assistantRun, AssistantRunRequest(user: "known", intent: "WhereAmI"),
+                                          as: AssistantReply.self)
+        #expect(run.value == "51.5,-0.12")
+        // Nobody known: the service is still asked, with no location.
+        let unknown = try harness.ask("Ask FuelBoard to locate me", user: "stranger")
+        #expect(unknown.code == .success)
+        #expect(unknown.value == "none")
+    }
+
+    @Test func anAskWithoutALocation_whenLocationCacheIsDown_stillAsksTheService() throws {
+        let harness = try PluginHarness(deadline: .seconds(2))
+        defer { harness.stop() }
+        try harness.start("where", [Self.whereAmI(usesLocation: true)])
+        let reply = try harness.ask("Ask FuelBoard to locate me")
+        #expect(reply.code == .success)
+        #expect(reply.value == "none")
+    }
+
+    @Test(arguments: [true, false])
+    func aFollowUpTurnWithoutALocation_keepsTheFirstTurnsForAnIntentThatDeclaredIt(usesLocation: Bool) throws {
+        let harness = try PluginHarness()
+        defer { harness.stop() }
+        try harness.start("where", [Self.whereAmI(usesLocation: usesLocation, asksForFuel: true)])
+        let question = try harness.ask("Ask FuelBoard to locate me", location: Self.here)
+        #expect(question.code == .needsValue)
+        let answer = try harness.ask("diesel", session: question.session)
+        #expect(answer.code == .success)
+        #expect(answer.value == (usesLocation ? "53.7838,-1.0664" : "none"))
+    }
+}
+
 /// `fuelboard ask --json` prints a plug-in's reply body as it came, fields the CLI does not model
 /// (`service`, `result`) included.
 struct PluginCLITests {

@@ -19,6 +19,13 @@ struct PluginsCommandTests {
         #expect(row?.contains(" ms ago") == true && row?.contains("LATE") == false, "\(cli.log)")
     }
 
+    @Test func anIntentThatReceivesTheLocation_isMarked() {
+        let service = RegisteredService(service: "s", intents: ["Near", "Far"], locationIntents: ["Near"], instances: [])
+        #expect(PluginsCommand.intents(service) == "Near (location),Far")
+        let older = RegisteredService(service: "s", intents: ["Near"], instances: [])
+        #expect(PluginsCommand.intents(older) == "Near")
+    }
+
     @Test func anInstanceNotHeardFromForTwoHeartbeats_isMarkedLate() {
         let late = RegisteredInstance(instance: "i", heartbeatMs: 1000, requestsInFlight: 0, requestsHandled: 0,
                                       lastHeardMs: 2400)

@@ -8,8 +8,9 @@ enum PluginsCommand {
     static let spec = (
         usage: "",
         summary: """
-            Lists the intent services plugged into intent-router: their intents, live instances (heartbeat,
-            requests in flight and handled) and the plug-in endpoint. Exits 69 when the router does not answer.
+            Lists the intent services plugged into intent-router: their intents ("(location)" marks one
+            that receives the user's location), live instances (heartbeat, when last heard, requests in
+            flight and handled) and the plug-in endpoint. Exits 69 when the router does not answer.
             """,
         options: [OptionSpec]()
     )
@@ -35,7 +36,7 @@ enum PluginsCommand {
         var table = TextTable(headers: ["service", "intents", "instance", "heartbeat", "last heard", "in flight",
                                         "handled"], rightAligned: [3, 4, 5, 6])
         for service in listing.services {
-            let intents = service.intents.joined(separator: ",")
+            let intents = Self.intents(service)
             guard !service.instances.isEmpty else {
                 table.add([service.service, intents, "(none running)", "", "", "", ""])
                 continue
@@ -47,6 +48,12 @@ enum PluginsCommand {
         }
         print(table.rendered)
         return ServiceMain.ExitCode.success
+    }
+
+    /// The service's intents, each that receives the user's location marked "(location)".
+    static func intents(_ service: RegisteredService) -> String {
+        let located = Set(service.locationIntents ?? [])
+        return service.intents.map { located.contains($0) ? "\($0) (location)" : $0 }.joined(separator: ",")
     }
 
     /// "120 ms ago"; "LATE 2400 ms ago" past two heartbeats (it expires after three); "-" from a

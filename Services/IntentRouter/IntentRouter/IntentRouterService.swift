@@ -147,8 +147,7 @@ public final class IntentRouterService {
             if Intent(rawValue: body.intent) == nil, plugins.registry.intent(named: body.intent) != nil {
                 let (outcome, ask) = pluginAsk(request, user: body.user, locale: body.locale, now: body.now,
                                                location: body.location, started: started)
-                plugins.start(intent: body.intent, parameters: body.parameters ?? [:], ask,
-                              confirmed: body.confirmed ?? false)
+                startPlugin(body.intent, parameters: body.parameters ?? [:], ask, confirmed: body.confirmed ?? false)
                 return outcome
             }
             call = try RunParameters.call(intent: body.intent, parameters: body.parameters)

@@ -23,8 +23,22 @@ extension IntentRouterService {
               let (grammar, match) = registry.recognize(utterance.content) else { return nil }
         let (outcome, ask) = pluginAsk(request, user: body.user, locale: body.locale, now: body.now,
                                        location: body.location, started: started)
-        plugins.start(intent: grammar.name, parameters: grammar.parameters(from: match), ask)
+        startPlugin(grammar.name, parameters: grammar.parameters(from: match), ask)
         return outcome
+    }
+
+    /// Starts a plug-in intent. One declared `usesLocation`, asked without a location, first gets
+    /// the user's last-known one, as a built-in "near me" does, when location-cache has it in time
+    /// (a quarter of the ask's budget); the service is asked either way.
+    func startPlugin(_ intent: String, parameters: [String: JSONValue], _ ask: PluginAsk, confirmed: Bool = false) {
+        guard plugins.registry.intent(named: intent)?.grammar.usesLocation == true, ask.location == nil else {
+            return plugins.start(intent: intent, parameters: parameters, ask, confirmed: confirmed)
+        }
+        backends.location.call(.locationGet, UserRequest(user: ask.user), as: LocationReply.self,
+                               deadline: ask.started + configuration.deadline / 4) { [plugins] result in
+            if case .success(let known) = result { ask.location = Coordinate(lat: known.lat, lng: known.lng) }
+            plugins.start(intent: intent, parameters: parameters, ask, confirmed: confirmed)
+        }
     }
 
     /// Defers the request and tracks the ask until it is answered (or its deadline passes).

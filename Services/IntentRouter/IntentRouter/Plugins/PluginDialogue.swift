@@ -139,9 +139,10 @@ final class PluginDialogue {
             }
             return run(next, intent: intent, parameters: parameters, ask, confirmed: confirmed)
         }
+        // Where the user is goes only to an intent that declared it needs it.
         let request = PluginRequest(id: "", stage: stage, intent: intent, parameters: parameters, user: ask.user,
-                                    session: nil, location: ask.location, locale: ask.locale, now: ask.now,
-                                    deadlineMs: 0)
+                                    session: nil, location: grammar.usesLocation ? ask.location : nil,
+                                    locale: ask.locale, now: ask.now, deadlineMs: 0)
         ask.instance = broker.call(entry, request, deadline: ask.deadline - .milliseconds(20),
                                    prefer: ask.instance) { [self] outcome in
             switch outcome {

@@ -20,6 +20,8 @@ final class PluginIntentGrammar {
     let slotLists: [String: SlotList]
     let parameterTypes: [String: PluginParameter]
     let stages: [PluginStage]
+    /// Whether the intent's requests carry the user's location (declared `usesLocation`).
+    let usesLocation: Bool
     /// A few utterances (as words) each phrase accepts.
     let samples: [[String]]
 
@@ -51,6 +53,7 @@ final class PluginIntentGrammar {
         slotLists = lists
         parameterTypes = types
         stages = intent.stages.map { Array(Set($0)).sorted { $0.order < $1.order } } ?? PluginStage.allCases
+        usesLocation = intent.usesLocation ?? false
         samples = Self.samples(intent.phrases, lists: lists, appName: appName)
     }
 

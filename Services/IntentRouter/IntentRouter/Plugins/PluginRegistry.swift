@@ -163,7 +163,9 @@ final class PluginRegistry {
     var listing: [RegisteredService] {
         let now = ContinuousClock.now
         return order.compactMap { services[$0] }.map { entry in
-            RegisteredService(service: entry.name, intents: entry.intents.map(\.name), instances: entry.instances.map {
+            RegisteredService(service: entry.name, intents: entry.intents.map(\.name),
+                              locationIntents: entry.intents.filter(\.usesLocation).map(\.name),
+                              instances: entry.instances.map {
                 RegisteredInstance(instance: $0.instance, heartbeatMs: $0.heartbeat.wholeMilliseconds,
                                    requestsInFlight: $0.inFlight, requestsHandled: $0.handled,
                                    lastHeardMs: (now - $0.lastHeard).wholeMilliseconds)
