@@ -186,15 +186,33 @@ final class BackendChannel {
 
     /// One `sys.batch` frame carrying the calls' frames as they are (nil when one has gone).
     private func batchFrame(_ ids: ArraySlice<UInt64>) -> (UInt64, Data)? {
+        var payloads: [Data] = []
+        payloads.reserveCapacity(ids.count)
+        for id in ids {
+            guard let call = pending[id] else { return nil }
+            payloads.append(call.payload)
+        }
         counter &+= 1
         let batchID = counter
-        var frame = Data(#"{"v":\#(wireVersion),"id":"\#(callIDs.prefix)-b\#(batchID)","type":"sys.batch","body":{"requests":["#.utf8)
-        for (index, id) in ids.enumerated() {
-            guard let call = pending[id] else { return nil }
-            if index > 0 { frame.append(UInt8(ascii: ",")) }
-            frame.append(call.payload)
+        let head = Array(#"{"v":\#(wireVersion),"id":"\#(callIDs.prefix)-b\#(batchID)","type":"sys.batch","body":{"requests":["#.utf8)
+        let tail = Array("]}}".utf8)
+        let size = payloads.reduce(head.count + tail.count + payloads.count - 1) { $0 + $1.count }
+        // One allocation, each part copied once (Data.append per part cost more than the copies).
+        var frame = Data(count: size)
+        frame.withUnsafeMutableBytes { (out: UnsafeMutableRawBufferPointer) in
+            var at = 0
+            func put(_ bytes: UnsafeRawBufferPointer) {
+                guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+                (out.baseAddress! + at).copyMemory(from: base, byteCount: bytes.count)
+                at += bytes.count
+            }
+            head.withUnsafeBytes(put)
+            for (index, payload) in payloads.enumerated() {
+                if index > 0 { out[at] = UInt8(ascii: ","); at += 1 }
+                payload.withUnsafeBytes(put)
+            }
+            tail.withUnsafeBytes(put)
         }
-        frame.append(contentsOf: "]}}".utf8)
         return (batchID, frame)
     }
 
