@@ -1,5 +1,5 @@
 import Foundation
-import IntentRouter
+@testable import IntentRouter
 import Messages
 import Testing
 
@@ -14,12 +14,18 @@ struct FallbackDialogTests {
         }
     }
 
-    @Test func found_speaksStationPriceAndDistanceAndCarriesTheFacts() {
-        let request = RenderRequest(outcome: .found, now: Date(timeIntervalSince1970: 1_760_000_000), fuel: "B7",
-                                    station: Self.station, pricePence: 139.9, distanceMiles: 2.34,
-                                    updated: Date(timeIntervalSince1970: 1_760_000_000 - 7200))
+    /// 2025-10-09 08:53:20 UTC (9:53:20 AM on the London clock, BST).
+    static let now = Date(timeIntervalSince1970: 1_760_000_000)
+
+    @Test func found_speaksStationPriceDistanceAndHowOldThePricesAre() {
+        let request = RenderRequest(outcome: .found, now: Self.now, fuel: "B7", station: Self.station,
+                                    pricePence: 139.9, distanceMiles: 2.34, updated: Self.now - 7200)
         let reply = FallbackDialog.render(request, appName: "FuelBoard")
-        #expect(reply.dialog == "The cheapest diesel near you is 139.9p a litre at Tesco Selby, 2.3 miles away.")
+        #expect(reply.dialog == "The cheapest diesel near you is Tesco Selby at £1.399, 2.3 miles away — "
+            + "prices as of 7:53 AM.")
+        #expect(reply.value == "Tesco Selby: £1.399, 2.3 miles")
+        #expect(reply.snippet?.freshness == "prices as of 7:53 AM")
+        #expect(reply.snippet?.price == "£1.399")
         #expect(reply.snippet?.id == "tesco/1")
         #expect(reply.snippet?.postcode == "YO8 8NA")
         #expect(reply.snippet?.pricePence == 139.9)
@@ -27,12 +33,34 @@ struct FallbackDialogTests {
         #expect(reply.opensURL == nil)
     }
 
-    @Test func directions_carryAMapsURL() {
-        let request = RenderRequest(outcome: .directions, fuel: "E10", station: Self.station, pricePence: 135,
-                                    distanceMiles: 1, updated: Date())
+    /// A price days old is never spoken without its age and the warning.
+    @Test(arguments: [
+        (TimeInterval(26 * 3600), "prices as of yesterday at 7:53 AM."),
+        (TimeInterval(899_600), "prices as of 29 Sep at midnight. These prices may be out of date."),
+    ])
+    func found_withOlderPrices_saysWhenTheyAreFrom(age: TimeInterval, ending: String) {
+        let request = RenderRequest(outcome: .found, now: Self.now, fuel: "B7", station: Self.station,
+                                    pricePence: 120, distanceMiles: 0.5, updated: Self.now - age)
+        let reply = FallbackDialog.render(request, appName: "FuelBoard")
+        #expect(reply.dialog.hasSuffix(ending), "\(reply.dialog)")
+        #expect(reply.snippet?.stale == (age > 48 * 3600))
+    }
+
+    @Test func directions_carryAMapsURLAndSayHowOldThePriceIs() {
+        let request = RenderRequest(outcome: .directions, now: Self.now, fuel: "E10", station: Self.station,
+                                    pricePence: 135, distanceMiles: 1, updated: Self.now - 3600)
         let reply = FallbackDialog.render(request, appName: "FuelBoard")
         #expect(reply.opensURL == "https://maps.apple.com/?daddr=53.77,-1.06&dirflg=d")
-        #expect(reply.dialog.contains("1 mile away"))
+        #expect(reply.dialog == "Here are directions to Tesco Selby, the cheapest unleaded near you at £1.350 — "
+            + "prices as of 8:53 AM.")
+        #expect(reply.value == "Tesco Selby: £1.350, 1 mile")
+    }
+
+    @Test(arguments: [(0.0, DistanceUnit.miles, "less than 0.1 miles"), (2.0, .miles, "2 miles"),
+                      (45.99, .miles, "46 miles"), (1.0, .miles, "1 mile"), (0.43, .km, "0.7 km"),
+                      (7.5, .km, "12 km")])
+    func distances_readAsTheRendererReadsThem(miles: Double, unit: DistanceUnit, spoken: String) {
+        #expect(FallbackDialog.distance(miles, unit) == spoken)
     }
 
     @Test func unsupportedFuel_namesTheAppAndTheWord() {
@@ -44,6 +72,6 @@ struct FallbackDialogTests {
     @Test func nothingInRange_usesTheUsersUnit() {
         let request = RenderRequest(outcome: .nothingInRange, fuel: "B7", radiusMiles: 5, unit: .km)
         let reply = FallbackDialog.render(request, appName: "FuelBoard")
-        #expect(reply.dialog == "I couldn't find any diesel within 8 kilometres of you.")
+        #expect(reply.dialog == "I couldn't find any diesel within 8 km of you.")
     }
 }

@@ -68,46 +68,40 @@ public enum FallbackDialog {
         }
         let price = pricePhrase(pence)
         let away = distance(request.distanceMiles ?? 0, unit)
+        let now = request.now ?? Date()
+        let freshness = request.updated.map { "prices " + FallbackFreshness.phrase($0, now: now) }
+        let stale = request.updated.map { FallbackFreshness.isStale($0, now: now) }
+        let said = (freshness.map { " — \($0)." } ?? ".") + (stale == true ? " These prices may be out of date." : "")
         let value = "\(station.name): \(price), \(away)"
-        let snippet = Snippet(title: station.name, subtitle: "\(fuel.capitalizedFirst) · \(away)",
-                              freshness: request.updated.map { freshness($0, now: request.now ?? Date()) },
+        let snippet = Snippet(title: station.name, subtitle: "\(fuel.capitalizedFirst) · \(away)", freshness: freshness,
                               price: price, id: station.id, postcode: station.postcode, lat: station.lat,
-                              lng: station.lng, pricePence: pence,
-                              stale: request.updated.map { (request.now ?? Date()).timeIntervalSince($0) > 48 * 3600 })
+                              lng: station.lng, pricePence: pence, stale: stale)
         if request.outcome == .directions {
             return RenderReply(dialog: "Here are directions to \(station.name), the cheapest \(fuel) near you at "
-                + "\(price) a litre, \(away) away.", value: value, snippet: snippet,
+                + "\(price)\(said)", value: value, snippet: snippet,
                 opensURL: mapsURL(lat: station.lat, lng: station.lng))
         }
-        return RenderReply(dialog: "The cheapest \(fuel) near you is \(price) a litre at \(station.name), "
-                           + "\(away) away.", value: value, snippet: snippet)
+        return RenderReply(dialog: "The cheapest \(fuel) near you is \(station.name) at \(price), \(away) away\(said)",
+                           value: value, snippet: snippet)
     }
 
-    /// "139.9p"
+    /// "£1.399", as dialog-renderer writes prices.
     static func pricePhrase(_ pence: Double) -> String {
-        Price(pence: pence)?.description.appending("p") ?? "\(pence)p"
+        let tenths = Int((pence * 10).rounded())
+        let pounds = tenths / 1000, rest = tenths % 1000
+        return "£\(pounds).\(rest < 100 ? "0" : "")\(rest < 10 ? "0" : "")\(rest)"
     }
 
-    /// "2.3 miles", "1 mile", "3.7 kilometres"
+    /// "less than 0.1 miles", "2.3 miles", "2 miles", "1 mile", "46 miles", "12 km": one decimal
+    /// below 10, whole numbers from 10, no trailing ".0" (dialog-renderer's rules).
     static func distance(_ miles: Double, _ unit: DistanceUnit) -> String {
         let amount = unit == .km ? miles * Vocabulary.kilometresPerMile : miles
-        let rounded = (amount * 10).rounded() / 10
-        let number = NumberWords.format(rounded)
-        switch unit {
-        case .km: return "\(number) \(rounded == 1 ? "kilometre" : "kilometres")"
-        case .miles: return "\(number) \(rounded == 1 ? "mile" : "miles")"
-        }
-    }
-
-    /// "prices updated 3 hours ago"
-    static func freshness(_ updated: Date, now: Date) -> String {
-        let hours = max(0, Int(now.timeIntervalSince(updated) / 3600))
-        switch hours {
-        case 0: return "prices updated within the hour"
-        case 1: return "prices updated 1 hour ago"
-        case 2 ..< 48: return "prices updated \(hours) hours ago"
-        default: return "prices updated \(hours / 24) days ago"
-        }
+        let plural = unit == .km ? "km" : "miles"
+        guard amount >= 0.1 else { return "less than 0.1 \(plural)" }
+        let rounded = amount < 9.95 ? (amount * 10).rounded() / 10 : amount.rounded()
+        let number = rounded == rounded.rounded() ? "\(Int(rounded))" : NumberWords.format(rounded)
+        if rounded == 1 { return unit == .km ? "1 km" : "1 mile" }
+        return "\(number) \(plural)"
     }
 
     /// A driving-directions URL to a point.
