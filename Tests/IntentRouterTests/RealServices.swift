@@ -20,6 +20,8 @@ final class RealServices {
     private let location: InProcessService
     private let dialog: InProcessService?
     private let router: InProcessService
+    /// What the router takes for location-cache when it hangs (accepts requests, never answers).
+    private let hungLocation: SilentBackend?
     private let dataDirectory: URL
     let client: RequestClient
     var routerEndpoint: String { router.endpoint }
@@ -28,7 +30,9 @@ final class RealServices {
     /// Starts everything; `dialogDown` leaves dialog-renderer out (nobody serves its endpoint).
     /// `loadingReplicas` more fuel-lookups listen but never load prices (their price-ingest is
     /// nowhere), so they answer every lookup `unavailable`, as a replica does while it starts.
-    init(dialogDown: Bool = false, lookupReplicas: Int = 1, loadingReplicas: Int = 0) throws {
+    /// `locationHangs` points the router at a location-cache that never answers.
+    init(dialogDown: Bool = false, lookupReplicas: Int = 1, loadingReplicas: Int = 0,
+         locationHangs: Bool = false) throws {
         let quiet = Logger(label: "test", level: .critical)
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("router-it-\(UUID().uuidString)")
         ingest = try ServiceProcess("price-ingest", ["--data-dir", dataDirectory.appendingPathComponent("ingest").path,
@@ -63,7 +67,8 @@ final class RealServices {
             try DialogRendererService(context: context, bind: "tcp://127.0.0.1:*",
                                       handler: DialogRendererService.makeHandler(templates: nil), logger: quiet).server
         }
-        router = try RouterHarness.start(location: location.endpoint, lookup: lookupEndpoint,
+        hungLocation = locationHangs ? try SilentBackend() : nil
+        router = try RouterHarness.start(location: hungLocation?.endpoint ?? location.endpoint, lookup: lookupEndpoint,
                                          dialog: try dialog?.endpoint ?? unservedEndpoint())
         client = try RouterHarness.client(router)
     }

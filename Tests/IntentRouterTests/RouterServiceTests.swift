@@ -66,6 +66,22 @@ struct RouterServiceTests {
         #expect(reply.outcome == .locationUnavailable)
     }
 
+    @Test func forget_whenLocationCacheIsDown_saysTheLocationCouldNotBeReached() throws {
+        let down = try unservedEndpoint()
+        let router = try RouterHarness.start(location: down, lookup: down, dialog: down)
+        defer { router.stop() }
+        let client = try RouterHarness.client(router)
+        let question = try client.call(.assistantAsk, AssistantAskRequest(
+            user: "u1", utterance: "Ask FuelBoard to forget my location"), as: AssistantReply.self)
+        #expect(question.code == .confirmationRequired)
+        let reply = try client.call(.assistantAsk, AssistantAskRequest(user: "u1", utterance: "yes",
+                                                                       session: question.session),
+                                    as: AssistantReply.self)
+        #expect(reply.code == .failure)
+        #expect(reply.outcome == .locationUnavailable)
+        #expect(reply.dialog.hasPrefix("I can't reach your saved location"), "\(reply.dialog)")
+    }
+
     @Test func ask_whenBackendsHang_answersByTheDeadlineNotLater() throws {
         let silent = try SilentBackend()
         let deadline = Duration.milliseconds(600)

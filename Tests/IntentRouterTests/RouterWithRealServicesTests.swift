@@ -132,6 +132,20 @@ struct RouterWithRealServicesTests {
         #expect(try services.ask("Ask FuelBoard for the cheapest diesel near me").outcome == .noLocation)
     }
 
+    /// A hung location-cache costs the user their saved settings for this answer, not the answer:
+    /// the preferences wait ends at a quarter of the budget and the defaults serve.
+    @Test func locationCacheHanging_anAskWithALocation_stillGetsTheCheapestInTime() throws {
+        let services = try RealServices(locationHangs: true)
+        defer { services.stop() }
+        let start = ContinuousClock.now
+        let reply = try services.ask("Ask FuelBoard for the cheapest diesel near me", at: RealServices.selby)
+        let elapsed = ContinuousClock.now - start
+        #expect(reply.code == .success, "\(reply.dialog)")
+        #expect(reply.outcome == .found)
+        #expect(reply.snippet?.id == "test/far")
+        #expect(elapsed < .milliseconds(1500), "took \(elapsed)")
+    }
+
     @Test func dialogRendererDown_stillAnswersWithBuiltInEnglish() throws {
         let services = try RealServices(dialogDown: true)
         defer { services.stop() }

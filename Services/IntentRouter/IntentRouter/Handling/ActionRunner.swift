@@ -29,7 +29,8 @@ final class ActionRunner {
                                    deadline: ask.dataDeadline) { result in
                 switch result {
                 case .success: done(Handled(.success, RenderRequest(outcome: .forgotten)))
-                case .failure: done(Handled(.failure, RenderRequest(outcome: .failure)))
+                // Says the location could not be reached, so nobody thinks it was forgotten.
+                case .failure: done(Handled(.failure, RenderRequest(outcome: .locationUnavailable)))
                 }
             }
         }
@@ -43,7 +44,8 @@ final class ActionRunner {
             // Nobody reads the reply, so it is not decoded either.
             return backends.location.send(.locationPut, request, deadline: ask.dataDeadline) { _ in }
         }
-        backends.location.call(.locationPut, request, as: LocationPutReply.self, deadline: ask.dataDeadline) { result in
+        backends.location.call(.locationPut, request, as: LocationPutReply.self,
+                               deadline: ask.preferencesDeadline) { result in
             preferences((try? result.get())?.preferences)
         }
     }
@@ -94,12 +96,10 @@ final class ActionRunner {
         }
         if let reported = ask.reportedLocation {
             // One call stores the position the ask carried and answers with the preferences.
-            storeLocation(reported, ask) { [weak self] (preferences: Preferences?) in
-                if let preferences {
-                    gathered.preferences = preferences
-                } else {
-                    self?.readPreferences(ask) { gathered.preferences = $0 }
-                }
+            // Without an answer in time (location-cache down or hanging) the defaults serve: the
+            // user still hears the cheapest fuel, not a failure.
+            storeLocation(reported, ask) { (preferences: Preferences?) in
+                gathered.preferences = preferences ?? .default
             }
         } else {
             readPreferences(ask) { gathered.preferences = $0 }
@@ -109,7 +109,7 @@ final class ActionRunner {
     /// The user's preferences, or the defaults when location-cache cannot say.
     private func readPreferences(_ ask: AskContext, _ done: @escaping (Preferences) -> Void) {
         backends.location.call(.preferencesGet, UserRequest(user: ask.user), as: Preferences.self,
-                               deadline: ask.dataDeadline) { result in
+                               deadline: ask.preferencesDeadline) { result in
             done((try? result.get()) ?? .default)
         }
     }

@@ -18,6 +18,9 @@ final class AskContext {
     let deadline: ContinuousClock.Instant
     /// When data calls (location, preferences, lookup) give up, leaving time to render.
     let dataDeadline: ContinuousClock.Instant
+    /// When a read of the user's preferences (radius, unit) gives up for the defaults: early, so a
+    /// location-cache that hangs leaves the lookup its time rather than failing the whole ask.
+    let preferencesDeadline: ContinuousClock.Instant
     /// When the render call gives up and the built-in English is spoken instead.
     let renderDeadline: ContinuousClock.Instant
     let responder: Responder
@@ -38,6 +41,7 @@ final class AskContext {
         deadline = started + budget
         let renderShare = min(budget / 3, .milliseconds(500))
         dataDeadline = deadline - renderShare
+        preferencesDeadline = min(dataDeadline, started + budget / 4)
         renderDeadline = deadline - min(budget / 20, .milliseconds(50))
     }
 
