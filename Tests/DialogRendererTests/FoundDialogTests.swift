@@ -16,8 +16,9 @@ struct FoundDialogTests {
     @Test func found_snippet_carriesDisplayStringsAndStationData() throws {
         let snippet = try #require(try Fixtures.render(Fixtures.stationRequest()).snippet)
         #expect(snippet == Snippet(title: "Tesco Selby", subtitle: "Diesel · 2.3 miles",
-                                   freshness: "prices as of 6:30 AM", price: "£1.399", id: "tesco/2567", postcode: "YO8 4QH", lat: 53.768681,
-                                   lng: -1.089549, pricePence: 139.9, stale: false))
+                                   freshness: "prices as of 6:30 AM", price: "£1.399", id: "tesco/2567",
+                                   postcode: "YO8 4QH", lat: 53.768681, lng: -1.089549, pricePence: 139.9,
+                                   stale: false))
     }
 
     @Test func found_whenUnitIsKm_givesKilometres() throws {
@@ -75,14 +76,23 @@ struct FoundDialogTests {
     @Test func directions_answersWithAMapsURLAndNamesTheStation() throws {
         let reply = try Fixtures.render(Fixtures.stationRequest(.directions))
         #expect(reply.opensURL == "https://maps.apple.com/?daddr=53.768681,-1.089549&dirflg=d")
-        #expect(reply.dialog == "Here are directions to Tesco Selby, the cheapest diesel near you at £1.399.")
         #expect(reply.snippet?.id == "tesco/2567")
         #expect(reply.snippet?.subtitle == "Diesel · 2.3 miles")
     }
 
-    @Test func directions_whenPricesAreStale_saysSo() throws {
+    @Test func directions_saysHowOldThePriceIsAsFoundDoes() throws {
+        let today = try Fixtures.render(Fixtures.stationRequest(.directions))
+        #expect(today.dialog
+            == "Here are directions to Tesco Selby, the cheapest diesel near you at £1.399 — prices as of 6:30 AM.")
+        let yesterday = try Fixtures.render(Fixtures.stationRequest(.directions, updated: "2025-10-08T18:30:00+01:00"))
+        #expect(yesterday.dialog.hasSuffix("at £1.399 — prices as of yesterday at 6:30 PM."))
+        #expect(yesterday.snippet?.freshness == "prices as of yesterday at 6:30 PM")
+    }
+
+    @Test func directions_whenPricesAreStale_givesTheirDateAndSaysSo() throws {
         let reply = try Fixtures.render(Fixtures.stationRequest(.directions, updated: "2025-10-01T08:00:00+01:00"))
-        #expect(reply.dialog.hasSuffix("at £1.399. These prices may be out of date."))
+        #expect(reply.dialog == "Here are directions to Tesco Selby, the cheapest diesel near you at £1.399 — "
+            + "prices as of 1 Oct at 8:00 AM. These prices may be out of date.")
         #expect(reply.snippet?.stale == true)
     }
 

@@ -20,7 +20,7 @@ struct FreshnessTests {
         ("2025-10-09T05:30:00Z", "2025-10-09T12:00:00+01:00", "prices as of 6:30 AM"),
         // GMT (UTC+0).
         ("2025-12-03T06:30:00Z", "2025-12-03T15:00:00Z", "prices as of 6:30 AM"),
-        ("2025-12-03T12:00:00Z", "2025-12-03T15:00:00Z", "prices as of 12:00 PM"),
+        ("2025-12-03T12:01:00Z", "2025-12-03T15:00:00Z", "prices as of 12:01 PM"),
         ("2025-12-03T00:05:00Z", "2025-12-03T15:00:00Z", "prices as of 12:05 AM"),
         ("2025-12-03T13:07:00Z", "2025-12-03T15:00:00Z", "prices as of 1:07 PM"),
     ])
@@ -86,12 +86,39 @@ struct FreshnessTests {
         #expect(reply.dialog.hasSuffix("prices as of yesterday at 12:10 AM. These prices may be out of date."))
     }
 
-    @Test func feedTimeInTheFuture_isTreatedAsNow() throws {
-        let reply = try Fixtures.render(Fixtures.stationRequest(updated: "2025-10-10T08:00:00+01:00",
-                                                                now: "2025-10-09T23:45:00+01:00"))
-        #expect(reply.snippet?.freshness == "prices as of 11:45 PM")
+    @Test func feedTimeLaterTheSameDay_saysTheFeedsOwnTime() throws {
+        // A clock behind the feed's: the prices were published at 10:55, not at 8:00.
+        let reply = try Fixtures.render(Fixtures.stationRequest(updated: "2025-10-09T10:55:00+01:00",
+                                                                now: "2025-10-09T08:00:00+01:00"))
+        #expect(reply.snippet?.freshness == "prices as of 10:55 AM")
+        #expect(reply.dialog.hasSuffix("— prices as of 10:55 AM."))
         #expect(reply.snippet?.stale == false)
-        #expect(!reply.dialog.contains("tomorrow"))
+    }
+
+    @Test(arguments: [
+        // The next London day: its date, never "tomorrow" nor the time of `now`.
+        ("2025-10-10T08:00:00+01:00", "2025-10-09T23:45:00+01:00", "prices as of 10 Oct at 8:00 AM"),
+        ("2025-10-12T09:15:00+01:00", "2025-10-09T12:00:00+01:00", "prices as of 12 Oct at 9:15 AM"),
+        ("2027-01-05T09:15:00Z", "2025-10-09T12:00:00+01:00", "prices as of 5 Jan 2027 at 9:15 AM"),
+    ])
+    func feedTimeOnALaterDay_saysItsOwnDateAndTime(updated: String, now: String, expected: String) throws {
+        #expect(try label(updated: updated, now: now) == expected)
+        #expect(try stale(updated: updated, now: now) == false)
+        let dialog = try Fixtures.render(Fixtures.stationRequest(updated: updated, now: now)).dialog
+        #expect(dialog.hasSuffix("— \(expected).") && !dialog.contains("tomorrow"))
+    }
+
+    @Test(arguments: [
+        ("2025-12-03T00:00:00Z", "2025-12-03T15:00:00Z", "prices as of midnight"),
+        ("2025-12-03T12:00:00Z", "2025-12-03T15:00:00Z", "prices as of noon"),
+        ("2025-10-08T12:00:00+01:00", "2025-10-09T08:00:00+01:00", "prices as of yesterday at noon"),
+        ("2025-10-09T00:00:00+01:00", "2025-10-10T08:00:00+01:00", "prices as of yesterday at midnight"),
+        ("2025-10-03T00:00:00+01:00", "2025-10-05T09:00:00+01:00", "prices as of 3 Oct at midnight"),
+        ("2025-12-03T00:01:00Z", "2025-12-03T15:00:00Z", "prices as of 12:01 AM"),
+        ("2025-12-03T12:30:00Z", "2025-12-03T15:00:00Z", "prices as of 12:30 PM"),
+    ])
+    func midnightAndNoon_areSaidInWords(updated: String, now: String, expected: String) throws {
+        #expect(try label(updated: updated, now: now) == expected)
     }
 
     @Test func feedAge_daysAreCountedOnTheLondonCalendar() throws {
@@ -102,5 +129,14 @@ struct FreshnessTests {
         #expect(age.day == .earlier(day: 25, month: 10, year: 2025, showYear: false))
         #expect(age.hour == 23 && age.minute == 30)
         #expect(age.stale == false)
+    }
+
+    @Test func feedAge_inTheFuture_keepsTheFeedsOwnTime() throws {
+        let calendar = try #require(FeedAge.londonCalendar())
+        let age = FeedAge(updated: try Fixtures.time("2025-10-09T10:55:00+01:00"),
+                          now: try Fixtures.time("2025-10-09T08:00:00+01:00"), calendar: calendar)
+        #expect(age == FeedAge(updated: try Fixtures.time("2025-10-09T10:55:00+01:00"),
+                               now: try Fixtures.time("2025-10-09T11:00:00+01:00"), calendar: calendar))
+        #expect(age.day == .today && age.hour == 10 && age.minute == 55 && !age.stale)
     }
 }

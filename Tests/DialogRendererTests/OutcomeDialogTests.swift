@@ -49,8 +49,8 @@ struct OutcomeDialogTests {
     }
 
     @Test(arguments: [
-        (DialogOutcome.noPrices,
-         "I don't have any price data yet. Open FuelBoard once to download the latest prices, then ask me again."),
+        // Prices are loaded on the server: nothing the user opens or does will bring them sooner.
+        (DialogOutcome.noPrices, "I don't have any fuel prices yet. Please try again later."),
         (.noLocation, "I don't know your location yet. Open FuelBoard and allow location access, then ask me again."),
         (.askFuel, "Which fuel: unleaded, premium, diesel or super diesel?"),
         // The answer to "no" after "Do you want me to forget your location and settings?".
@@ -101,6 +101,21 @@ struct OutcomeDialogTests {
     @Test func radiusOutOfRange_ignoresAnUnusableRadius() throws {
         let reply = try Fixtures.render(RenderRequest(outcome: .radiusOutOfRange, radiusMiles: 1e12))
         #expect(reply.dialog == "Sorry, the search radius has to be between 1 and 50 miles.")
+    }
+
+    @Test(arguments: [
+        (DistanceUnit?.none, "How far should I look for fuel? You can choose anything from 1 to 50 miles.",
+         "Sorry, the search radius has to be between 1 and 50 miles."),
+        (.miles, "How far should I look for fuel? You can choose anything from 1 to 50 miles.",
+         "Sorry, the search radius has to be between 1 and 50 miles."),
+        // 1.6 and 80.5 km, rounded inward: every radius offered is one the router accepts.
+        (.km, "How far should I look for fuel? You can choose anything from 2 to 80 km.",
+         "Sorry, the search radius has to be between 2 and 80 km."),
+    ])
+    func radiusLimits_areGivenInTheUsersUnit(unit: DistanceUnit?, ask: String, outOfRange: String) throws {
+        #expect(try Fixtures.render(RenderRequest(outcome: .askRadius, unit: unit)).dialog == ask)
+        let refused = RenderRequest(outcome: .radiusOutOfRange, radiusMiles: 90, unit: unit, word: "ninety")
+        #expect(try Fixtures.render(refused).dialog == outOfRange)
     }
 
     @Test func found_withoutStation_isBadRequestNamingTheField() throws {

@@ -50,7 +50,27 @@ struct TemplateCatalogTests {
         let handler = try handler(["cy-GB.json": Self.welsh])
         #expect(handler.catalog.texts(for: locale).locale == "en-GB")
         let reply = try handler.render(RenderRequest(outcome: .noPrices, locale: locale))
-        #expect(reply.dialog.hasPrefix("I don't have any price data yet."))
+        #expect(reply.dialog.hasPrefix("I don't have any fuel prices yet."))
+    }
+
+    @Test func locale_canSayMidnightAndNoonItsOwnWay() throws {
+        let text = #"{"clock": {"time": "{hour24}:{minute}", "midnight": "{hour24}:{minute}", "noon": "hanner dydd"}}"#
+        let handler = try handler(["cy-GB.json": text])
+        func label(_ updated: String) throws -> String? {
+            try handler.render(Fixtures.stationRequest(updated: updated, locale: "cy-GB")).snippet?.freshness
+        }
+        #expect(try label("2025-10-09T00:00:00+01:00") == "prices as of 00:00")
+        #expect(try label("2025-10-09T12:00:00+01:00") == "prices as of hanner dydd")
+        #expect(try label("2025-10-09T06:30:00+01:00") == "prices as of 06:30")
+    }
+
+    @Test func radiusLimits_canBePlacedByALocale() throws {
+        let text = #"{"outcomes": {"askRadius": {"dialog": "Rhwng {min} a {max}?"}}}"#
+        let handler = try handler(["cy-GB.json": text])
+        let reply = try handler.render(RenderRequest(outcome: .askRadius, locale: "cy-GB", unit: .km))
+        #expect(reply.dialog == "Rhwng 2 a 80 km?")
+        let misplaced = #"{"outcomes": {"help": {"dialog": "Up to {max}."}}}"#
+        #expect(throws: TemplateError.self) { try catalog(["cy-GB.json": misplaced]) }
     }
 
     @Test func brokenSecondLocale_namesTheFile() throws {

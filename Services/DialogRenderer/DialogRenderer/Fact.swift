@@ -21,6 +21,10 @@ public enum Fact: String, CaseIterable, Sendable {
     case unit
     /// A word quoted back to the user ("hydrogen").
     case word
+    /// The smallest radius the user may choose, in their unit, as a bare number: "1", "2" (km).
+    case minRadius = "min"
+    /// The largest radius the user may choose, in their unit: "50 miles", "80 km".
+    case maxRadius = "max"
 
     /// The `RenderRequest` field this fact needs.
     public var requestField: String {
@@ -31,7 +35,7 @@ public enum Fact: String, CaseIterable, Sendable {
         case .distance: "distanceMiles"
         case .freshness: "updated"
         case .radius: "radiusMiles"
-        case .unit: "unit"
+        case .unit, .minRadius, .maxRadius: "unit"
         case .word: "word"
         }
     }
@@ -39,7 +43,7 @@ public enum Fact: String, CaseIterable, Sendable {
 
 extension DialogOutcome {
     /// The facts this outcome's sentences may use. Each is guaranteed: its field is required
-    /// (or, for `radius` and `unit` after a reset, defaulted), so a template never lacks a value.
+    /// (or, for `radius` after a reset and for the unit, defaulted), so a template never lacks a value.
     public var facts: Set<Fact> {
         switch self {
         case .found, .directions: [.station, .postcode, .fuel, .fuelTitle, .price, .distance, .freshness]
@@ -47,7 +51,8 @@ extension DialogOutcome {
         case .unsupportedFuel: [.word]
         case .radiusSet, .radiusCleared: [.radius]
         case .unitSet, .unitCleared: [.unit]
-        case .noPrices, .noLocation, .askFuel, .askRadius, .radiusOutOfRange, .askUnit, .confirmForget,
+        case .askRadius, .radiusOutOfRange: [.minRadius, .maxRadius]
+        case .noPrices, .noLocation, .askFuel, .askUnit, .confirmForget,
              .forgotten, .notForgotten, .cancelled, .help, .pricesUnavailable, .locationUnavailable, .failure:
             []
         }

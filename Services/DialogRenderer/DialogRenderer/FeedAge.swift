@@ -6,13 +6,14 @@ public struct FeedAge: Sendable, Equatable {
     public enum Day: Sendable, Equatable {
         case today
         case yesterday
-        /// An earlier date; `showYear` when it is far enough back that "3 Oct" would mislead.
+        /// Another date (earlier, or later for a feed dated ahead of `now`); `showYear` when it is
+        /// far enough away that "3 Oct" would mislead.
         case earlier(day: Int, month: Int, year: Int, showYear: Bool)
     }
 
     /// Prices older than this get the out-of-date note and `stale: true`.
     public static let staleAfter: TimeInterval = 48 * 3600
-    /// Dates older than this are spoken with their year.
+    /// Dates further than this from `now` are spoken with their year.
     public static let yearAfter: TimeInterval = 180 * 86400
 
     public let day: Day
@@ -21,22 +22,23 @@ public struct FeedAge: Sendable, Equatable {
     public let minute: Int
     public let stale: Bool
 
-    /// The age of a feed time at `now`, in `calendar`'s time zone. A feed time in the future
-    /// counts as `now` (a clock skew must never produce "tomorrow" or a negative age).
+    /// The age of a feed time at `now`, in `calendar`'s time zone. The label is always the feed's
+    /// own time, also when it is later than `now` (a clock behind the feed's): later the same day
+    /// it is today, on a later day it gives its date (never "tomorrow"), and it is never stale.
     public init(updated: Date, now: Date, calendar: Calendar) {
         self.init(updated: updated, now: now, clock: LocalClock(calendar: calendar, tabulated: false))
     }
 
     /// The same, read on `clock` (made once for many ages).
     init(updated: Date, now: Date, clock: LocalClock) {
-        let effective = min(updated, now)
-        let parts = clock.reading(effective)
+        let parts = clock.reading(updated)
         let daysBack = clock.dayNumber(now) - parts.dayNumber
-        let age = now.timeIntervalSince(effective)
+        let age = now.timeIntervalSince(updated)
         switch daysBack {
-        case ...0: day = .today
+        case 0: day = .today
         case 1: day = .yesterday
-        default: day = .earlier(day: parts.day, month: parts.month, year: parts.year, showYear: age > Self.yearAfter)
+        default: day = .earlier(day: parts.day, month: parts.month, year: parts.year,
+                                showYear: abs(age) > Self.yearAfter)
         }
         hour = parts.hour
         minute = parts.minute

@@ -3,8 +3,6 @@ import Messages
 /// A render in this locale: the outcome's facts turned into words ("£1.399", "2.3 miles",
 /// "as of 6:30 AM"), then its sentence, short answer and card, all as bytes in one scratch.
 extension LocalePhrases {
-    static let kilometresPerMile = 1.609344
-
     func render(_ input: RenderInput, into scratch: inout TextScratch) -> RenderedText {
         let outcome = input.outcome
         let uses = DialogOutcome.factSlotMasks[outcome.index]
@@ -20,11 +18,16 @@ extension LocalePhrases {
         }
         if needs(.price), let price = input.price { values[.price] = self.price(price, &values, into: &scratch) }
         if needs(.distance), let miles = input.distanceMiles {
-            values[.distance] = amount(miles, input.unit, trimWholeNumbers: false, &values, into: &scratch)
+            values[.distance] = distance(miles: miles, input.unit, &values, into: &scratch)
         }
         if needs(.freshness), let age = input.age { values[.freshness] = freshness(age, &values, into: &scratch) }
         if needs(.radius), let miles = input.radiusMiles {
-            values[.radius] = amount(miles, input.unit, trimWholeNumbers: true, &values, into: &scratch)
+            values[.radius] = distance(miles: miles, input.unit, &values, into: &scratch)
+        }
+        if needs(.minRadius) || needs(.maxRadius) {
+            let limits = Self.radiusLimits(input.unit)
+            values[.minRadius] = scratch.phrase { $0.append(digitsOf: limits.lowerBound) }
+            values[.maxRadius] = distance(Double(limits.upperBound), input.unit, &values, into: &scratch)
         }
         if needs(.unit) { values[.unit] = pool.render(unitName[input.unit.index], into: &scratch) }
         if needs(.word) { values[.word] = input.word }
@@ -57,26 +60,6 @@ extension LocalePhrases {
         return pool.render(self.price, into: &scratch, values)
     }
 
-    /// A distance with one decimal in the user's unit, exactly one unit in the singular
-    /// ("1 mile"); with `trimWholeNumbers` (a radius) whole numbers lose their ".0" ("5 miles").
-    private func amount(_ miles: Double, _ unit: DistanceUnit, trimWholeNumbers: Bool, _ values: inout SlotValues,
-                        into scratch: inout TextScratch) -> Range<Int> {
-        let value = unit == .km ? miles * Self.kilometresPerMile : miles
-        let tenths = Int((value * 10).rounded())
-        if tenths == 10 {
-            values[.number] = scratch.phrase { $0.append(byte: UInt8(ascii: "1")) }
-            return pool.render(distanceOne[unit.index], into: &scratch, values)
-        }
-        values[.number] = scratch.phrase { scratch in
-            scratch.append(digitsOf: tenths / 10)
-            if !trimWholeNumbers || tenths % 10 != 0 {
-                _ = pool.render(decimalSeparator, into: &scratch)
-                scratch.append(digitsOf: tenths % 10)
-            }
-        }
-        return pool.render(distanceOther[unit.index], into: &scratch, values)
-    }
-
     /// "as of 6:30 AM", "as of yesterday at 6:30 PM", "as of 3 Oct at 11:00 AM".
     private func freshness(_ age: FeedAge, _ values: inout SlotValues, into scratch: inout TextScratch) -> Range<Int> {
         values[.time] = clockTime(hour: age.hour, minute: age.minute, &values, into: &scratch)
@@ -94,13 +77,15 @@ extension LocalePhrases {
         }
     }
 
-    /// "6:30 AM": 12-hour clock without a leading zero, or whatever the locale's `clock.time` says.
+    /// "6:30 AM": 12-hour clock without a leading zero, or whatever the locale's `clock.time` says;
+    /// "midnight" and "noon" (`clock.midnight`, `clock.noon`) on the hour at 0:00 and 12:00.
     private func clockTime(hour: Int, minute: Int, _ values: inout SlotValues,
                            into scratch: inout TextScratch) -> Range<Int> {
         values[.hour12] = scratch.phrase { $0.append(digitsOf: hour % 12 == 0 ? 12 : hour % 12) }
         values[.hour24] = scratch.phrase { $0.append(digitsOf: hour, minimumCount: 2) }
         values[.minute] = scratch.phrase { $0.append(digitsOf: minute, minimumCount: 2) }
         values[.ampm] = pool.render(hour < 12 ? amMarker : pmMarker, into: &scratch)
-        return pool.render(time, into: &scratch, values)
+        let words = minute != 0 ? time : hour == 0 ? midnight : hour == 12 ? noon : time
+        return pool.render(words, into: &scratch, values)
     }
 }

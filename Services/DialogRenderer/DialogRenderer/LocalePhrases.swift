@@ -15,6 +15,8 @@ final class LocalePhrases: Sendable {
     let freshnessYesterday: CompiledTemplate
     let freshnessOlder: CompiledTemplate
     let time: CompiledTemplate
+    let midnight: CompiledTemplate
+    let noon: CompiledTemplate
     let amMarker: CompiledTemplate
     let pmMarker: CompiledTemplate
     let date: CompiledTemplate
@@ -28,6 +30,7 @@ final class LocalePhrases: Sendable {
     let unitName: [CompiledTemplate]
     let distanceOne: [CompiledTemplate]
     let distanceOther: [CompiledTemplate]
+    let distanceLessThan: [CompiledTemplate]
 
     /// The compiled texts.
     let pool: TemplatePool
@@ -60,6 +63,8 @@ final class LocalePhrases: Sendable {
         freshnessYesterday = required(TemplateKeys.freshnessYesterday)
         freshnessOlder = required(TemplateKeys.freshnessOlder)
         time = required(TemplateKeys.time)
+        midnight = required(TemplateKeys.midnight)
+        noon = required(TemplateKeys.noon)
         amMarker = required(TemplateKeys.amMarker)
         pmMarker = required(TemplateKeys.pmMarker)
         date = required(TemplateKeys.date)
@@ -72,6 +77,7 @@ final class LocalePhrases: Sendable {
         unitName = table(DistanceUnit.allCases, \.index, TemplateKeys.unitName)
         distanceOne = table(DistanceUnit.allCases, \.index, TemplateKeys.distanceOne)
         distanceOther = table(DistanceUnit.allCases, \.index, TemplateKeys.distanceOther)
+        distanceLessThan = table(DistanceUnit.allCases, \.index, TemplateKeys.distanceLessThan)
     }
 
     private static let empty: Template = {

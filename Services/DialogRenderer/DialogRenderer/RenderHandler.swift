@@ -44,7 +44,7 @@ public struct RenderHandler: Sendable {
                 input.age = FeedAge(updated: try facts.updated(), now: renderedAt, clock: clock)
             case .radius:
                 input.radiusMiles = try facts.radiusMiles()
-            case .unit:
+            case .unit, .minRadius, .maxRadius:
                 break
             case .word:
                 let word = try facts.word()

@@ -2,7 +2,7 @@
 /// number and a render keeps them in `SlotValues`, with no names compared or hashed.
 enum Slot: Int, CaseIterable {
     // The facts of outcome sentences and snippet cards (`Fact`).
-    case station, postcode, fuel, fuelTitle, price, distance, freshness, radius, unit, word
+    case station, postcode, fuel, fuelTitle, price, distance, freshness, radius, unit, word, minRadius, maxRadius
     // The parts of phrases (`TemplateKeys.all` lists which text may use which).
     case pounds, number, time, date, hour12, hour24, minute, ampm, day, month, year
 
@@ -26,11 +26,14 @@ enum Slot: Int, CaseIterable {
         case .radius: self = .radius
         case .unit: self = .unit
         case .word: self = .word
+        case .minRadius: self = .minRadius
+        case .maxRadius: self = .maxRadius
         }
     }
 
     private static let names: [String] = [
         "station", "postcode", "fuel", "fuelTitle", "price", "distance", "freshness", "radius", "unit", "word",
+        "min", "max",
         "pounds", "number", "time", "date", "hour12", "hour24", "minute", "ampm", "day", "month", "year",
     ]
 }

@@ -26,6 +26,9 @@ public enum TemplateKeys {
     static let freshnessYesterday = "freshness.yesterday"
     static let freshnessOlder = "freshness.older"
     static let time = "clock.time"
+    /// Said instead of `time` at 0:00 and 12:00.
+    static let midnight = "clock.midnight"
+    static let noon = "clock.noon"
     static let amMarker = "clock.am"
     static let pmMarker = "clock.pm"
     static let date = "clock.date"
@@ -43,6 +46,8 @@ public enum TemplateKeys {
     static func distanceOne(_ unit: DistanceUnit) -> String { distanceOneKeys[unit] ?? "" }
     /// The distance phrase for any other amount ("2.3 miles").
     static func distanceOther(_ unit: DistanceUnit) -> String { distanceOtherKeys[unit] ?? "" }
+    /// The distance phrase below the smallest amount spoken ("less than 0.1 miles").
+    static func distanceLessThan(_ unit: DistanceUnit) -> String { distanceLessThanKeys[unit] ?? "" }
 
     private static func keys<Case: Hashable & CaseIterable & RawRepresentable>(
         _ type: Case.Type, _ key: (String) -> String
@@ -57,6 +62,7 @@ public enum TemplateKeys {
     private static let unitNameKeys = keys(DistanceUnit.self) { "units.\($0).name" }
     private static let distanceOneKeys = keys(DistanceUnit.self) { "units.\($0).one" }
     private static let distanceOtherKeys = keys(DistanceUnit.self) { "units.\($0).other" }
+    private static let distanceLessThanKeys = keys(DistanceUnit.self) { "units.\($0).lessThan" }
 
     /// Every known key.
     public static let all: [String: Spec] = {
@@ -77,7 +83,10 @@ public enum TemplateKeys {
         add(freshnessToday, ["time"])
         add(freshnessYesterday, ["time"])
         add(freshnessOlder, ["date", "time"])
-        add(time, ["hour12", "hour24", "minute", "ampm"])
+        let clockParts: Set<String> = ["hour12", "hour24", "minute", "ampm"]
+        add(time, clockParts)
+        add(midnight, clockParts)
+        add(noon, clockParts)
         add(amMarker)
         add(pmMarker)
         add(date, ["day", "month"])
@@ -93,6 +102,7 @@ public enum TemplateKeys {
             add(unitName(unit))
             add(distanceOne(unit), ["number"])
             add(distanceOther(unit), ["number"])
+            add(distanceLessThan(unit), ["number"])
         }
         return keys
     }()
