@@ -1,4 +1,5 @@
-/// Canonical display forms of forecourt brands (`ESSO`, `Esso ` -> `Esso`; `Bp` -> `BP`).
+/// Canonical display forms of forecourt brands (`ESSO`, `Esso ` -> `Esso`; `Bp` -> `BP`;
+/// `M&S`, `Marks & Spencer` -> `M&S`).
 enum BrandName {
     /// The longest brand kept.
     static let maxLength = 40
@@ -14,6 +15,7 @@ enum BrandName {
         "motorfuelgroup": "MFG", "rontec": "Rontec", "sgn": "SGN", "ascona": "Ascona", "asconagroup": "Ascona",
         "karan": "Karan", "karanretail": "Karan Retail", "uk": "UK", "welcomebreak": "Welcome Break",
         "roadchef": "Roadchef", "extra": "Extra", "emo": "EMO", "pace": "Pace", "gleaner": "Gleaner",
+        "ms": "M&S", "marksspencer": "M&S", "marksandspencer": "M&S",
     ]
 
     /// The canonical form of a brand, or nil when the text holds no letters or digits.

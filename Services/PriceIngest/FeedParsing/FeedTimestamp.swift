@@ -21,6 +21,16 @@ public enum FeedTimestamp {
                           hour: fields[3], minute: fields[4], second: fields[5])
     }
 
+    /// `date` as the CMA writes it, `dd/mm/yyyy HH:MM:SS` in UK local time (what `parse` reads back,
+    /// except in the repeated autumn hour, read back as its first occurrence).
+    public static func text(_ date: Date) -> String {
+        let offset = london.secondsFromGMT(for: date)
+        let local = CivilCalendar.utc(date.addingTimeInterval(TimeInterval(offset)))
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(two(local.day))/\(two(local.month))/\(local.year) "
+            + "\(two(local.hour)):\(two(local.minute)):\(two(local.second))"
+    }
+
     /// `[day, month, year, hour, minute, second]`, range-checked, or nil.
     private static func fields(of text: String) -> [Int]? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)

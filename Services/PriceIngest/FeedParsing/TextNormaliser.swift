@@ -75,9 +75,9 @@ enum TextNormaliser {
 
     /// Title case, word by word (`104 BRADFORD STREET, BOLTON` -> `104 Bradford Street, Bolton`).
     ///
-    /// Parts joined by `-` or `/` are cased one by one; parts holding a digit (`PO4`, `A143`) and known
-    /// acronyms stay upper-case; connectors other than the first word are lower-cased; a letter after an
-    /// apostrophe is lower-cased (`JOHN'S` -> `John's`).
+    /// Parts joined by `-` or `/` are cased one by one; parts holding a digit (`PO4`, `A143`), known
+    /// acronyms and initials joined by `&` (`M&S`, `B&Q`) stay upper-case; connectors other than the first
+    /// word are lower-cased; a letter after an apostrophe is lower-cased (`JOHN'S` -> `John's`).
     static func titleCased(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
@@ -102,6 +102,9 @@ enum TextNormaliser {
     }
 
     private static func casedPart(_ part: String, isFirst: Bool) -> String {
+        if part.contains("&") {
+            return ampersandJoined(part, isFirst: isFirst)
+        }
         if part.contains(where: \.isNumber) {
             return ordinalSuffixLowered(part)
         }
@@ -122,6 +125,19 @@ enum TextNormaliser {
             afterApostrophe = character == "'" || character == "\u{2019}"
         }
         return cased
+    }
+
+    /// A part with `&` in it: initials (`M&S`, `P&O`, `B&Q`, `AT&T`: every side one or two letters) are
+    /// upper-cased; longer sides are cased one by one (`SMITH&SONS` -> `Smith&Sons`).
+    private static func ampersandJoined(_ part: String, isFirst: Bool) -> String {
+        let sides = part.split(separator: "&", omittingEmptySubsequences: false).map(String.init)
+        let filled = sides.filter { !$0.isEmpty }
+        if !filled.isEmpty, filled.allSatisfy({ $0.count <= 2 && $0.allSatisfy(\.isLetter) }) {
+            return part.uppercased()
+        }
+        return sides.enumerated().map { index, side in
+            side.isEmpty ? side : casedPart(side, isFirst: isFirst && index == 0)
+        }.joined(separator: "&")
     }
 
     /// `1ST` -> `1st`, `22ND` -> `22nd`; other parts with digits are upper-cased (`po4` -> `PO4`).

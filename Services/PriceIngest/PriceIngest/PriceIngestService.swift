@@ -6,23 +6,25 @@ import Synchronization
 import ZeroMQ
 
 /// price-ingest: takes retailer feeds, validates and normalises them, commits them to SQLite,
-/// then publishes each accepted retailer state on PUB with a new version.
+/// then publishes each accepted retailer state on PUB with a new version. A feed older than the one
+/// stored for its retailer is refused unless forced (`FeedOrder`), so prices never roll back by accident.
 ///
 /// One loop thread owns the store, the ROUTER and the PUB sockets. URL fetches run on a
 /// background queue and hand their bytes back to the loop over an inproc PULL socket, so slow
 /// retailers never block requests. An ingest is acknowledged only after its commit.
 public final class PriceIngestService {
     public let server: ReplyServer
-    private let store: StationStore
-    private let publisher: PricePublisher
+    let store: StationStore
+    let publisher: PricePublisher
     private let configuration: PriceIngestConfiguration
-    private let logger: Logger
-    private let parser = FeedParser()
+    let logger: Logger
+    let parser = FeedParser()
     private let fetchQueue = DispatchQueue(label: "price-ingest.fetch")
     private let fetchResults: Socket
     private let fetchResultsEndpoint: String
     private let context: Context
-    private var pending: [UInt64: Responder] = [:]
+    /// Deferred `ingest.feed` replies waiting for a fetch, by ticket, with the request's `force`.
+    private var pending: [UInt64: (responder: Responder, force: Bool)] = [:]
     private var nextTicket: UInt64 = 1
     private var fetchesInFlight = Set<String>()
 
@@ -62,9 +64,11 @@ public final class PriceIngestService {
     private func handleIngest(_ request: IncomingRequest) -> ReplyServer.Outcome {
         let body: IngestFeedRequest
         let retailer: String
+        let force: Bool
         do {
             body = try request.decodeBody(IngestFeedRequest.self)
             retailer = try RetailerName.slug(body.retailer)
+            force = try ForceField.read(from: request)
         } catch let error as FeedError {
             return request.reply(error: error.serviceError)
         } catch {
@@ -79,7 +83,8 @@ public final class PriceIngestService {
                 return request.reply(error: .badRequest("feed could not be read"))
             }
             do {
-                return request.reply(try ingest(data, retailer: retailer, source: nil, requestID: request.logID))
+                return request.reply(try ingest(data, retailer: retailer, source: nil, requestID: request.logID,
+                                                force: force))
             } catch {
                 return request.reply(error: error)
             }
@@ -88,75 +93,12 @@ public final class PriceIngestService {
             let (outcome, responder) = request.deferReply()
             let ticket = nextTicket
             nextTicket += 1
-            pending[ticket] = responder
+            pending[ticket] = (responder, force)
             startFetch(retailer: retailer, url: url, ticket: ticket)
             return outcome
         default:
             return request.reply(error: .badRequest("ingest.feed needs exactly one of \"feed\" or \"url\""))
         }
-    }
-
-    /// Parses, validates, commits and publishes one feed. Nothing is stored if it fails.
-    func ingest(_ data: Data, retailer: String, source: String?, requestID: String) throws(ServiceError)
-        -> IngestFeedReply
-    {
-        let fetchedAt = Date()
-        let parsed: ParsedFeed
-        do {
-            parsed = try parser.parse(data, retailer: retailer, fetchedAt: fetchedAt)
-        } catch {
-            recordFailure(retailer: retailer, message: error.message, source: source)
-            logger.warning("feed refused", metadata: ["svc.request.id": requestID, "retailer": retailer,
-                                                      "reason": error.message])
-            throw error.serviceError
-        }
-        if parsed.acceptedCount == 0 && parsed.refusedCount > 0 {
-            let message = "none of the feed's \(parsed.refusedCount) records could be used; nothing was changed"
-            recordFailure(retailer: retailer, message: message, source: source)
-            logger.warning("feed refused", metadata: ["svc.request.id": requestID, "retailer": retailer,
-                                                      "reason": message, "summary": parsed.summary])
-            throw ServiceError.badRequest(message + " (" + Self.sentences(parsed).joined(separator: "; ") + ")")
-        }
-        let version: UInt64
-        do {
-            version = try store.replaceRetailer(retailer, stations: parsed.stations, updated: parsed.updated,
-                                                fetchedAt: fetchedAt, source: source)
-        } catch {
-            logger.error("commit failed", metadata: ["retailer": retailer, "error": "\(error)"])
-            throw ServiceError(.internal, "the feed could not be stored; nothing was changed")
-        }
-        publisher.publish(RetailerState(version: version, retailer: retailer, updated: parsed.updated,
-                                        stations: parsed.stations))
-        logger.info("feed ingested", metadata: ["svc.request.id": requestID, "retailer": retailer,
-                                                "version": "\(version)", "summary": parsed.summary])
-        return IngestFeedReply(
-            retailer: retailer, accepted: parsed.acceptedCount, rejected: parsed.refusedCount,
-            withoutLocation: parsed.acceptedCount - parsed.locatedCount, version: version, updated: parsed.updated,
-            warnings: Self.sentences(parsed), refusedByReason: parsed.refused, warningsByKind: parsed.warnings)
-    }
-
-    private func recordFailure(retailer: String, message: String, source: String?) {
-        do {
-            try store.recordFeedFailure(retailer, message: message, at: Date(), source: source)
-        } catch {
-            logger.error("could not record feed failure", metadata: ["retailer": retailer, "error": "\(error)"])
-        }
-    }
-
-    /// Human sentences for the reply: each refusal and warning kind with its count and examples.
-    static func sentences(_ parsed: ParsedFeed) -> [String] {
-        let refused = parsed.refused.sorted { $0.key < $1.key }.map { reason, count in
-            "refused \(count) record(s): \(reason)" + examples(parsed.refusedExamples[reason])
-        }
-        let warned = parsed.warnings.sorted { $0.key < $1.key }.map { kind, count in
-            "\(kind): \(count)" + examples(parsed.warningExamples[kind])
-        }
-        return refused + warned
-    }
-
-    private static func examples(_ list: [String]?) -> String {
-        guard let list, !list.isEmpty else { return "" }
-        return " (e.g. " + list.prefix(3).joined(separator: "; ") + ")"
     }
 
     // MARK: - Fetching
@@ -183,12 +125,15 @@ public final class PriceIngestService {
     private func fetchCompleted(_ frames: [Data]) {
         guard let message = FetchResultMessage(frames: frames) else { return }
         fetchesInFlight.remove("\(message.retailer) \(message.url)")
-        let responder = message.ticket.flatMap { pending.removeValue(forKey: $0) }
+        let waiting = message.ticket.flatMap { pending.removeValue(forKey: $0) }
+        let responder = waiting?.responder
         switch message.outcome {
         case .success(let data):
             do {
+                // A polled fetch is never forced: an older copy than the stored feed changes nothing.
                 let reply = try ingest(data, retailer: message.retailer, source: message.url,
-                                       requestID: message.ticket.map { "fetch-\($0)" } ?? "poll")
+                                       requestID: message.ticket.map { "fetch-\($0)" } ?? "poll",
+                                       force: waiting?.force ?? false)
                 responder?.reply(reply)
             } catch {
                 responder?.fail(error)

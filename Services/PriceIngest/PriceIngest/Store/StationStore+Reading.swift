@@ -31,6 +31,11 @@ extension StationStore {
         return records
     }
 
+    /// What the store knows about `retailer`'s feed, or nil if it has never heard of it.
+    public func feed(_ retailer: String) throws -> FeedRecord? {
+        try feeds().first { $0.retailer == retailer }
+    }
+
     /// One retailer's stations, sorted by id.
     public func stations(retailer: String) throws -> [Station] {
         try selectRetailer.bind(retailer, at: 1)

@@ -1,0 +1,47 @@
+import FeedParsing
+import Foundation
+import Messages
+
+/// Keeps a retailer's prices from going back in time: a feed whose `last_updated` is older than the
+/// stored feed's (a late or cached copy, a poller that fetched an old copy, an old file re-run)
+/// changes nothing unless the ingest is forced. The same time is not older: re-ingesting is allowed.
+///
+/// Only a feed's own times are compared. A feed without a readable `last_updated` is dated by its
+/// fetch time (the parser then sets `updated` to `fetchedAt` exactly), and a time further ahead of
+/// its fetch than `futureTolerance` is not believed: such a time neither refuses a feed nor is
+/// refused by one (an odd date would otherwise block a retailer's updates until that date).
+struct FeedOrder {
+    /// How far ahead of its fetch a feed's time may be and still count (the parser's `futureTolerance`).
+    var futureTolerance: TimeInterval
+
+    /// The `warningsByKind` key of a forced ingest that replaced a newer stored feed.
+    static let forcedKind = "older_feed_forced"
+
+    /// The stored feed's time when `parsed` is older than it, else nil (no stored feed, the same or a
+    /// later time, or a time that cannot be ordered).
+    func storedTimeNewer(than parsed: ParsedFeed, stored: FeedRecord?) -> Date? {
+        guard let storedTime = stored?.updated, let storedFetch = stored?.fetchedAt,
+              isFeedOwn(storedTime, fetchedAt: storedFetch), isFeedOwn(parsed.updated, fetchedAt: parsed.fetchedAt),
+              parsed.updated < storedTime else { return nil }
+        return storedTime
+    }
+
+    /// Whether `updated` is the feed's own time, fit to order feeds by: not the fetch time standing in
+    /// for a missing or unreadable `last_updated`, nor too far ahead of the fetch.
+    func isFeedOwn(_ updated: Date, fetchedAt: Date) -> Bool {
+        updated != fetchedAt && updated.timeIntervalSince(fetchedAt) <= futureTolerance
+    }
+
+    /// The `conflict` reply for a feed dated `feedTime` sent while the stored one is dated `storedTime`.
+    static func refusal(retailer: String, feedTime: Date, storedTime: Date) -> ServiceError {
+        ServiceError(.conflict, "\(retailer) feed dated \(FeedTimestamp.text(feedTime)) is older than the stored one "
+            + "dated \(FeedTimestamp.text(storedTime)) (UK time): nothing was changed "
+            + "(send \"force\": true to restore an older feed on purpose)")
+    }
+
+    /// The reply's warning for a forced ingest of a feed older than the stored one.
+    static func forcedWarning(feedTime: Date, storedTime: Date) -> String {
+        "\(forcedKind): forced, this feed dated \(FeedTimestamp.text(feedTime)) replaced a newer one dated "
+            + "\(FeedTimestamp.text(storedTime)) (UK time)"
+    }
+}

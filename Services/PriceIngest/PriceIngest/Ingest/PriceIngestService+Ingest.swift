@@ -1,0 +1,106 @@
+import FeedParsing
+import Foundation
+import Messages
+
+/// The ingest pipeline: parse, check the feed is not older than the stored one, commit, publish.
+extension PriceIngestService {
+    /// Parses, validates, commits and publishes one feed. Nothing is stored if it fails.
+    ///
+    /// A feed older than the stored one is refused with `conflict` (recorded in the feed's status,
+    /// logged, nothing published) unless `force` is set; see `FeedOrder`.
+    func ingest(_ data: Data, retailer: String, source: String?, requestID: String, force: Bool = false)
+        throws(ServiceError) -> IngestFeedReply
+    {
+        let fetchedAt = Date()
+        let parsed: ParsedFeed
+        do {
+            parsed = try parser.parse(data, retailer: retailer, fetchedAt: fetchedAt)
+        } catch {
+            recordFailure(retailer: retailer, message: error.message, source: source)
+            logger.warning("feed refused", metadata: ["svc.request.id": requestID, "retailer": retailer,
+                                                      "reason": error.message])
+            throw error.serviceError
+        }
+        if parsed.acceptedCount == 0 && parsed.refusedCount > 0 {
+            let message = "none of the feed's \(parsed.refusedCount) records could be used; nothing was changed"
+            recordFailure(retailer: retailer, message: message, source: source)
+            logger.warning("feed refused", metadata: ["svc.request.id": requestID, "retailer": retailer,
+                                                      "reason": message, "summary": parsed.summary])
+            throw ServiceError.badRequest(message + " (" + Self.sentences(parsed).joined(separator: "; ") + ")")
+        }
+        let replacedNewer = try checkOrder(parsed, force: force, source: source, requestID: requestID)
+        let version: UInt64
+        do {
+            version = try store.replaceRetailer(retailer, stations: parsed.stations, updated: parsed.updated,
+                                                fetchedAt: fetchedAt, source: source)
+        } catch {
+            logger.error("commit failed", metadata: ["retailer": retailer, "error": "\(error)"])
+            throw ServiceError(.internal, "the feed could not be stored; nothing was changed")
+        }
+        publisher.publish(RetailerState(version: version, retailer: retailer, updated: parsed.updated,
+                                        stations: parsed.stations))
+        var metadata = ["svc.request.id": requestID, "retailer": retailer, "version": "\(version)",
+                        "summary": parsed.summary]
+        var warnings = Self.sentences(parsed)
+        var warningsByKind = parsed.warnings
+        if let replacedNewer {
+            let warning = FeedOrder.forcedWarning(feedTime: parsed.updated, storedTime: replacedNewer)
+            metadata["forced"] = warning
+            warnings.append(warning)
+            warningsByKind[FeedOrder.forcedKind] = 1
+        }
+        logger.info("feed ingested", metadata: metadata)
+        return IngestFeedReply(
+            retailer: retailer, accepted: parsed.acceptedCount, rejected: parsed.refusedCount,
+            withoutLocation: parsed.acceptedCount - parsed.locatedCount, version: version, updated: parsed.updated,
+            warnings: warnings, refusedByReason: parsed.refused, warningsByKind: warningsByKind)
+    }
+
+    /// Refuses `parsed` with `conflict` when it is older than the stored feed and not forced (the
+    /// refusal is recorded in the feed's status and logged in one line). Returns the stored feed's
+    /// time when a forced feed is about to replace a newer one, else nil.
+    private func checkOrder(_ parsed: ParsedFeed, force: Bool, source: String?, requestID: String)
+        throws(ServiceError) -> Date?
+    {
+        let stored: FeedRecord?
+        do {
+            stored = try store.feed(parsed.retailer)
+        } catch {
+            logger.error("stored feed unreadable", metadata: ["retailer": parsed.retailer, "error": "\(error)"])
+            throw ServiceError(.internal, "the stored feed could not be read; nothing was changed")
+        }
+        let order = FeedOrder(futureTolerance: parser.futureTolerance)
+        guard let storedTime = order.storedTimeNewer(than: parsed, stored: stored) else { return nil }
+        if force { return storedTime }
+        let refusal = FeedOrder.refusal(retailer: parsed.retailer, feedTime: parsed.updated, storedTime: storedTime)
+        recordFailure(retailer: parsed.retailer, message: refusal.message, source: source)
+        var metadata = ["svc.request.id": requestID, "retailer": parsed.retailer, "reason": refusal.message]
+        if let source { metadata["source"] = source }
+        logger.warning("feed refused", metadata: metadata)
+        throw refusal
+    }
+
+    func recordFailure(retailer: String, message: String, source: String?) {
+        do {
+            try store.recordFeedFailure(retailer, message: message, at: Date(), source: source)
+        } catch {
+            logger.error("could not record feed failure", metadata: ["retailer": retailer, "error": "\(error)"])
+        }
+    }
+
+    /// Human sentences for the reply: each refusal and warning kind with its count and examples.
+    static func sentences(_ parsed: ParsedFeed) -> [String] {
+        let refused = parsed.refused.sorted { $0.key < $1.key }.map { reason, count in
+            "refused \(count) record(s): \(reason)" + examples(parsed.refusedExamples[reason])
+        }
+        let warned = parsed.warnings.sorted { $0.key < $1.key }.map { kind, count in
+            "\(kind): \(count)" + examples(parsed.warningExamples[kind])
+        }
+        return refused + warned
+    }
+
+    private static func examples(_ list: [String]?) -> String {
+        guard let list, !list.isEmpty else { return "" }
+        return " (e.g. " + list.prefix(3).joined(separator: "; ") + ")"
+    }
+}

@@ -1,0 +1,166 @@
+import FeedParsing
+import Foundation
+import Messages
+import PriceIngest
+import TestSupport
+import Testing
+
+/// ingest.feed against a real service and SQLite file: a feed older than the stored one must not
+/// roll a retailer's prices back unless forced.
+struct OlderFeedIngestTests {
+    private static let newer = "30/11/2025 11:00:00"
+    private static let older = "25/11/2025 11:00:00"
+    private let newerFeed = TestFeeds.document(lastUpdated: newer, sites: TestFeeds.selby(diesel: 139.9))
+    private let olderFeed = TestFeeds.document(lastUpdated: older, sites: TestFeeds.selby(diesel: 149.9))
+
+    /// Diesel prices of a retailer's stations, in id order (tenths of a penny).
+    private func diesel(_ state: RetailerState?) -> [Int32?] {
+        state?.stations.map { $0.prices[.b7]?.tenths } ?? []
+    }
+
+    @Test func ingestFeed_whenOlderThanStored_isConflictNamingBothTimesAndChangesNothing() throws {
+        try withTemporaryDirectory { directory in
+            let before = try IngestHarness.with(directory: directory) { harness in
+                #expect(try harness.ingest(newerFeed).ok)
+                let before = try #require(try harness.state(of: "asda"))
+                let reply = try harness.ingest(olderFeed)
+                #expect(!reply.ok && reply.body == nil)
+                #expect(reply.error?.code == .conflict)
+                let message = reply.error?.message ?? ""
+                #expect(message.contains(Self.older) && message.contains(Self.newer), "\(message)")
+                #expect(message.contains("nothing was changed"))
+
+                let after = try #require(try harness.state(of: "asda"))
+                #expect(after.version == before.version)
+                #expect(after.stations == before.stations)
+                let status = try #require(try harness.status().first { $0.retailer == "asda" })
+                #expect(status.lastError == message)
+                #expect(status.updated == FeedTimestamp.parse(Self.newer))
+                return before
+            }
+            // The SQLite file itself, reopened once the service has closed it.
+            let store = try StationStore(directory: directory)
+            #expect(store.version == 1)
+            #expect(try store.stations(retailer: "asda") == before.stations)
+            let feed = try #require(try store.feed("asda"))
+            #expect(feed.updated == FeedTimestamp.parse(Self.newer))
+            #expect(feed.isFailing)
+        }
+    }
+
+    @Test func ingestFeed_whenOlderThanStored_publishesNothing() throws {
+        try withTemporaryDirectory { directory in
+            try IngestHarness.with(directory: directory) { harness in
+                #expect(try harness.ingest(newerFeed).ok)
+                #expect(try harness.nextUpdate().version == 1)
+                #expect(try harness.ingest(olderFeed).error?.code == .conflict)
+                #expect(try harness.ingest(olderFeed, retailer: "tesco").ok)
+                // Updates go out in order: had the refused feed been published, it would come first.
+                let next = try harness.nextUpdate()
+                #expect(next.retailer == "tesco")
+                #expect(next.version == 2)
+            }
+        }
+    }
+
+    @Test func ingestFeed_withTheSameLastUpdated_isAppliedAgain() throws {
+        try withTemporaryDirectory { directory in
+            try IngestHarness.with(directory: directory) { harness in
+                #expect(try harness.ingest(newerFeed).body?.version == 1)
+                let again = try harness.ingest(newerFeed)
+                #expect(again.body?.version == 2)
+                #expect(again.body?.accepted == 3)
+                #expect(again.ok && again.body?.warningsByKind["older_feed_forced"] == nil)
+                #expect(diesel(try harness.state(of: "asda")) == [1399, 1409, 1419])
+
+                let corrected = TestFeeds.document(lastUpdated: Self.newer, sites: TestFeeds.selby(diesel: 135.9))
+                #expect(try harness.ingest(corrected).body?.version == 3)
+                #expect(diesel(try harness.state(of: "asda")) == [1359, 1369, 1379])
+            }
+        }
+    }
+
+    @Test func ingestFeed_whenNewerThanStored_replacesTheStations() throws {
+        try withTemporaryDirectory { directory in
+            try IngestHarness.with(directory: directory) { harness in
+                #expect(try harness.ingest(olderFeed).ok)
+                let reply = try harness.ingest(newerFeed)
+                #expect(reply.body?.version == 2)
+                #expect(diesel(try harness.state(of: "asda")) == [1399, 1409, 1419])
+                let status = try #require(try harness.status().first { $0.retailer == "asda" })
+                #expect(status.updated == FeedTimestamp.parse(Self.newer))
+                #expect(status.lastError == nil)
+            }
+        }
+    }
+
+    @Test func ingestFeed_withForce_restoresAnOlderFeedAndSaysSo() throws {
+        try withTemporaryDirectory { directory in
+            try IngestHarness.with(directory: directory) { harness in
+                #expect(try harness.ingest(newerFeed).ok)
+                #expect(try harness.ingest(olderFeed, force: "false").error?.code == .conflict)
+
+                let forced = try harness.ingest(olderFeed, force: "true")
+                let body = try #require(forced.body)
+                #expect(body.version == 2)
+                #expect(body.warningsByKind["older_feed_forced"] == 1)
+                #expect(body.warnings.contains { $0.contains(Self.older) && $0.contains(Self.newer) })
+                #expect(diesel(try harness.state(of: "asda")) == [1499, 1509, 1519])
+                #expect(try harness.nextUpdate().version == 1)
+                #expect(try harness.nextUpdate().version == 2)
+
+                // The restored feed is now the stored one: the newer feed applies again, unforced.
+                #expect(try harness.ingest(newerFeed).body?.version == 3)
+                #expect(diesel(try harness.state(of: "asda")) == [1399, 1409, 1419])
+            }
+        }
+    }
+
+    @Test(arguments: [#""yes""#, "1", "{}", "[true]"])
+    func ingestFeed_whenForceIsNotABoolean_isBadRequestNamingIt(force: String) throws {
+        try withTemporaryDirectory { directory in
+            try IngestHarness.with(directory: directory) { harness in
+                #expect(try harness.ingest(newerFeed).ok)
+                let reply = try harness.ingest(olderFeed, force: force)
+                #expect(reply.error?.code == .badRequest)
+                #expect(reply.error?.message.contains("force") == true)
+                #expect(diesel(try harness.state(of: "asda")) == [1399, 1409, 1419])
+            }
+        }
+    }
+
+    @Test func ingestFeed_fromAnOlderURL_isRefusedUnlessForced() throws {
+        try withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("feeds/asda-old.json")
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(),
+                                                    withIntermediateDirectories: true)
+            try olderFeed.write(to: file)
+            try IngestHarness.with(directory: directory.appendingPathComponent("data")) { harness in
+                #expect(try harness.ingest(newerFeed).ok)
+                let refused = try harness.ingest(url: file)
+                #expect(refused.error?.code == .conflict)
+                let status = try #require(try harness.status().first { $0.retailer == "asda" })
+                #expect(status.lastErrorSource == file.absoluteString)
+                #expect(diesel(try harness.state(of: "asda")) == [1399, 1409, 1419])
+
+                let forced = try harness.ingest(url: file, force: "true")
+                #expect(forced.body?.warningsByKind["older_feed_forced"] == 1)
+                #expect(diesel(try harness.state(of: "asda")) == [1499, 1509, 1519])
+            }
+        }
+    }
+
+    @Test func ingestFeed_whenATimeIsTheFetchTimeStandingIn_isNotOrdered() throws {
+        try withTemporaryDirectory { directory in
+            try IngestHarness.with(directory: directory) { harness in
+                #expect(try harness.ingest(newerFeed).ok)
+                // No last_updated: dated by its fetch time, which orders nothing either way.
+                let undated = TestFeeds.document(lastUpdated: nil, sites: TestFeeds.selby(diesel: 129.9))
+                let reply = try harness.ingest(undated)
+                #expect(reply.body?.warningsByKind["missing_last_updated"] == 1)
+                #expect(try harness.ingest(olderFeed).body?.version == 3)
+                #expect(diesel(try harness.state(of: "asda")) == [1499, 1509, 1519])
+            }
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Messages
+import PriceIngest
+import ServiceKit
+import ServiceTesting
+import Synchronization
+import ZeroMQ
+
+/// price-ingest in-process on a data directory the test owns, with a client and a price subscriber.
+final class IngestHarness {
+    let directory: URL
+    let client: RequestClient
+    private let service: InProcessService
+    private let holder: ServiceHolder
+    private let subscriber: Socket
+    /// The client's and subscriber's own context, so stopping the service waits for none of them.
+    private let clientContext = Context()
+    private var stopped = false
+
+    /// Runs `body` with the service started on `directory` (its SQLite file is
+    /// `directory/price-ingest.sqlite`), and stops it afterwards, even when `body` throws.
+    static func with<Result>(directory: URL, _ body: (IngestHarness) throws -> Result) throws -> Result {
+        let harness = try IngestHarness(directory: directory)
+        defer { harness.stop() }
+        return try body(harness)
+    }
+
+    /// Starts the service and a subscriber that has seen one heartbeat, so every later update reaches it.
+    private init(directory: URL) throws {
+        self.directory = directory
+        let holder = ServiceHolder()
+        var configuration = PriceIngestConfiguration(endpoint: "tcp://127.0.0.1:*",
+                                                     publishEndpoint: "tcp://127.0.0.1:*", dataDirectory: directory)
+        configuration.heartbeatInterval = .milliseconds(20)
+        let quiet = Logger(label: "price-ingest-test", level: .critical)
+        let service = try InProcessService.start { [configuration] context in
+            let service = try PriceIngestService(context: context, configuration: configuration, logger: quiet)
+            holder.keep(service)
+            return service.server
+        }
+        do {
+            client = try RequestClient(context: clientContext, endpoint: service.endpoint, timeout: .seconds(20),
+                                       retries: 0)
+            subscriber = try Socket(clientContext, .sub)
+            subscriber.linger = .zero
+            subscriber.receiveTimeout = .seconds(10)
+            try subscriber.subscribe("prices.")
+            try subscriber.connect(holder.publishEndpoint)
+        } catch {
+            service.stop()
+            holder.release()
+            throw error
+        }
+        self.service = service
+        self.holder = holder
+        _ = try nextPublished(topic: PriceTopic.heartbeat)
+    }
+
+    /// Sends `ingest.feed` for `feed` (`force` is the JSON text of a `"force"` member, if any).
+    func ingest(_ feed: Data, retailer: String = "asda", force: String? = nil) throws -> Reply<IngestFeedReply> {
+        try decodeReply(client.callRaw(MessageType.ingestFeed.rawValue,
+                                       rawBody: TestFeeds.ingestBody(retailer: retailer, feed: feed, force: force)))
+    }
+
+    /// Sends `ingest.feed` with a URL for the service to fetch.
+    func ingest(url: URL, retailer: String = "asda", force: String? = nil) throws -> Reply<IngestFeedReply> {
+        var body = #"{"retailer":"\#(retailer)","url":"\#(url.absoluteString)""#
+        if let force { body += #","force":\#(force)"# }
+        return try decodeReply(client.callRaw(MessageType.ingestFeed.rawValue, rawBody: Data((body + "}").utf8)))
+    }
+
+    /// `ingest.status`: every feed record.
+    func status() throws -> [FeedRecord] {
+        try client.call(.ingestStatus, EmptyBody(), as: [FeedRecord].self)
+    }
+
+    /// `ingest.snapshot` of one retailer.
+    func state(of retailer: String) throws -> RetailerState? {
+        try client.call(.ingestSnapshot, SnapshotRequest(retailer: retailer), as: SnapshotReply.self).state
+    }
+
+    /// The next `prices.update` published, skipping heartbeats.
+    func nextUpdate() throws -> RetailerState {
+        try JSONCoding.makeDecoder().decode(RetailerState.self, from: nextPublished(topic: PriceTopic.update))
+    }
+
+    /// Stops the service and closes its store, so the test can open the file itself.
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        subscriber.close()
+        service.stop()
+        holder.release()
+    }
+
+    deinit { stop() }
+
+    private func nextPublished(topic: String) throws -> Data {
+        while true {
+            let frames = try subscriber.receive()
+            if frames.count == 2, String(decoding: frames[0], as: UTF8.self) == topic { return frames[1] }
+        }
+    }
+
+    private func decodeReply(_ data: Data) throws -> Reply<IngestFeedReply> {
+        try JSONCoding.makeDecoder().decode(Reply<IngestFeedReply>.self, from: data)
+    }
+}
+
+/// Keeps the service alive while its server runs (its handlers hold it `unowned`) and hands its
+/// publish endpoint to the test thread.
+private final class ServiceHolder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var service: PriceIngestService?
+    private var endpoint = ""
+
+    var publishEndpoint: String { lock.withLock { endpoint } }
+
+    func keep(_ service: PriceIngestService) {
+        lock.withLock {
+            self.service = service
+            endpoint = service.publishEndpoint
+        }
+    }
+
+    func release() {
+        lock.withLock { service = nil }
+    }
+}
