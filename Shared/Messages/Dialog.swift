@@ -39,6 +39,10 @@ public enum DialogOutcome: String, Codable, Sendable, CaseIterable {
     case locationUnavailable
     /// Anything else that went wrong.
     case failure
+    /// The utterance was not understood: say so, then what can be asked.
+    case notUnderstood
+    /// The user is outside the area FuelBoard has prices for (the UK).
+    case outsideCoverage
 }
 
 /// `dialog.render` request body: an outcome and the facts it needs.

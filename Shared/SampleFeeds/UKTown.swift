@@ -1,3 +1,4 @@
+import Messages
 /// The four nations, for addresses, place names and regional price differences.
 public enum UKNation: String, Sendable, CaseIterable {
     case england = "England"
@@ -8,8 +9,8 @@ public enum UKNation: String, Sendable, CaseIterable {
 
 /// The box every generated coordinate stays in (except deliberate quirks): lat 49.8...61, lng -8.7...1.9.
 public enum UKBounds {
-    public static let latitude: ClosedRange<Double> = 49.8...61.0
-    public static let longitude: ClosedRange<Double> = -8.7...1.9
+    public static let latitude = UKArea.latitudes
+    public static let longitude = UKArea.longitudes
 
     public static func contains(latitude: Double, longitude: Double) -> Bool {
         Self.latitude.contains(latitude) && Self.longitude.contains(longitude)

@@ -91,6 +91,17 @@ struct OutcomeDialogTests {
         }
     }
 
+    @Test func notUnderstood_saysSoThenWhatCanBeAsked() throws {
+        let reply = try Fixtures.render(RenderRequest(outcome: .notUnderstood))
+        #expect(reply.dialog.hasPrefix("Sorry, I didn't catch that. You can ask me for the cheapest fuel near you"))
+    }
+
+    @Test func outsideCoverage_saysFuelBoardCoversTheUK() throws {
+        let reply = try Fixtures.render(RenderRequest(outcome: .outsideCoverage, fuel: "B7"))
+        #expect(reply.dialog == "FuelBoard only has fuel prices for the UK, and you seem to be outside it.")
+        #expect(reply.snippet == nil)
+    }
+
     @Test func unavailableAndConfirmOutcomes_haveTheirOpenings() throws {
         #expect(try Fixtures.render(RenderRequest(outcome: .pricesUnavailable)).dialog
             .hasPrefix("I can't reach fuel prices right now"))

@@ -58,7 +58,7 @@ struct DialogueEngineTests {
         #expect(again.prompt == Prompt(code: .needsValue, outcome: .askFuel))
         #expect(again.session == session)
         let finally = engine.ask(user: "u1", utterance: "banana", session: session)
-        #expect(finally.prompt == Prompt(code: .failure, outcome: .help))
+        #expect(finally.prompt == Prompt(code: .failure, outcome: .notUnderstood))
         #expect(finally.session == nil)
     }
 
@@ -102,7 +102,7 @@ struct DialogueEngineTests {
             let cancelled = engine.ask(user: "u1", utterance: word, session: session)
             #expect(cancelled.prompt == Prompt(code: .cancelled, outcome: .cancelled), "\(word)")
             let after = engine.ask(user: "u1", utterance: "10 miles", session: session)
-            #expect(after.prompt?.outcome == .help, "the session is closed after \(word)")
+            #expect(after.prompt?.outcome == .notUnderstood, "the session is closed after \(word)")
         }
     }
 
@@ -112,7 +112,7 @@ struct DialogueEngineTests {
         clock.advance(by: .seconds(31))
         let late = engine.ask(user: "u1", utterance: "diesel", session: session)
         #expect(late.action == nil)
-        #expect(late.prompt == Prompt(code: .failure, outcome: .help))
+        #expect(late.prompt == Prompt(code: .failure, outcome: .notUnderstood))
     }
 
     @Test func session_whenJustBeforeExpiry_stillAnswers() throws {
@@ -159,9 +159,9 @@ struct DialogueEngineTests {
         #expect(answer.action == .setUnit(.set(.km)))
     }
 
-    @Test func notUnderstood_givesHelp() {
+    @Test func notUnderstood_saysSoRatherThanPlainHelp() {
         let decision = engine.ask(user: "u1", utterance: "What's the weather like")
-        #expect(decision.prompt == Prompt(code: .failure, outcome: .help))
+        #expect(decision.prompt == Prompt(code: .failure, outcome: .notUnderstood))
         #expect(decision.intent == nil)
     }
 

@@ -66,6 +66,24 @@ struct RouterServiceTests {
         #expect(reply.outcome == .locationUnavailable)
     }
 
+    /// Paris, New York, 0,0: told FuelBoard covers the UK, not "nothing within 5 miles", and no
+    /// lookup is made.
+    @Test(arguments: [Coordinate(lat: 48.8566, lng: 2.3522), Coordinate(lat: 40.7128, lng: -74.006),
+                      Coordinate(lat: 0, lng: 0)])
+    func ask_fromOutsideTheUK_saysFuelBoardCoversTheUK(point: Coordinate) throws {
+        let down = try unservedEndpoint()
+        let lookup = try SilentBackend()
+        let router = try RouterHarness.start(location: down, lookup: lookup.endpoint, dialog: down)
+        defer { router.stop() }
+        let reply = try RouterHarness.client(router).call(.assistantAsk, AssistantAskRequest(
+            user: "u1", utterance: "Ask FuelBoard for the cheapest diesel near me", location: point),
+            as: AssistantReply.self)
+        #expect(reply.code == .failure)
+        #expect(reply.outcome == .outsideCoverage)
+        #expect(reply.dialog == "FuelBoard only has fuel prices for the UK, and you seem to be outside it.")
+        #expect(lookup.drain() == 0)
+    }
+
     @Test func forget_whenLocationCacheIsDown_saysTheLocationCouldNotBeReached() throws {
         let down = try unservedEndpoint()
         let router = try RouterHarness.start(location: down, lookup: down, dialog: down)
@@ -130,15 +148,15 @@ struct RouterServiceTests {
         #expect(elapsed < deadline * 2, "\(count) hung asks took \(elapsed): they waited on each other")
     }
 
-    @Test func ask_whenNotUnderstood_speaksHelpEvenWithRendererDown() throws {
+    @Test func ask_whenNotUnderstood_saysSoAndGivesHelpEvenWithRendererDown() throws {
         let down = try unservedEndpoint()
         let router = try RouterHarness.start(location: down, lookup: down, dialog: down)
         defer { router.stop() }
         let reply = try RouterHarness.client(router).call(.assistantAsk, AssistantAskRequest(
             user: "u1", utterance: "What's the weather like"), as: AssistantReply.self)
         #expect(reply.code == .failure)
-        #expect(reply.outcome == .help)
-        #expect(reply.dialog.hasPrefix("You can ask FuelBoard"))
+        #expect(reply.outcome == .notUnderstood)
+        #expect(reply.dialog.hasPrefix("Sorry, I didn't catch that. You can ask FuelBoard"))
         #expect(reply.intent == nil)
     }
 

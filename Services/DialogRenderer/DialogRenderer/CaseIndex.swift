@@ -28,6 +28,8 @@ extension DialogOutcome {
         case .pricesUnavailable: 19
         case .locationUnavailable: 20
         case .failure: 21
+        case .notUnderstood: 22
+        case .outsideCoverage: 23
         }
     }
 

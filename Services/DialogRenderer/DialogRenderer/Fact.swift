@@ -53,7 +53,8 @@ extension DialogOutcome {
         case .unitSet, .unitCleared: [.unit]
         case .askRadius, .radiusOutOfRange: [.minRadius, .maxRadius]
         case .noPrices, .noLocation, .askFuel, .askUnit, .confirmForget,
-             .forgotten, .notForgotten, .cancelled, .help, .pricesUnavailable, .locationUnavailable, .failure:
+             .forgotten, .notForgotten, .cancelled, .help, .pricesUnavailable, .locationUnavailable, .failure,
+             .notUnderstood, .outsideCoverage:
             []
         }
     }

@@ -2,9 +2,9 @@ import Messages
 
 /// Judges a station's reported latitude and longitude.
 enum CoordinateRules {
-    /// The UK box: latitude 49.8...61, longitude -8.7...1.9.
-    static let latitudes: ClosedRange<Double> = 49.8...61
-    static let longitudes: ClosedRange<Double> = -8.7...1.9
+    /// The UK box (`UKArea`): latitude 49.8...61, longitude -8.7...1.9.
+    static let latitudes = UKArea.latitudes
+    static let longitudes = UKArea.longitudes
 
     /// What the reported coordinates are worth.
     enum Verdict: Equatable {

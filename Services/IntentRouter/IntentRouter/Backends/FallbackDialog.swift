@@ -59,6 +59,12 @@ public enum FallbackDialog {
             return RenderReply(dialog: "I can't reach your saved location right now. Please try again in a moment.")
         case .failure:
             return RenderReply(dialog: "Sorry, I couldn't do that right now. Please try again in a moment.")
+        case .notUnderstood:
+            return RenderReply(dialog: "Sorry, I didn't catch that. You can ask \(appName) for the cheapest fuel near "
+                + "you, for directions to it, to set your search radius, to use miles or kilometres, or to forget "
+                + "your location.")
+        case .outsideCoverage:
+            return RenderReply(dialog: "\(appName) only has fuel prices for the UK, and you seem to be outside it.")
         }
     }
 

@@ -28,7 +28,8 @@ enum FallbackFreshness {
         default:
             let parts = calendar.dateComponents([.year, .month, .day], from: updated)
             let month = months[((parts.month ?? 1) - 1 + 12) % 12]
-            let year = parts.year == calendar.component(.year, from: now) ? "" : " \(parts.year ?? 0)"
+            // The year only when the date is far from now, as the renderer does.
+            let year = abs(now.timeIntervalSince(updated)) > 180 * 86_400 ? " \(parts.year ?? 0)" : ""
             return "as of \(parts.day ?? 1) \(month)\(year) at \(time)"
         }
     }

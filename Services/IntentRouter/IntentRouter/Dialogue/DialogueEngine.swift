@@ -48,7 +48,7 @@ public final class DialogueEngine {
         if recognizer.followUp(utterance, among: [.cancel]) != nil {
             return say(.cancelled, .cancelled, intent: nil)
         }
-        return say(.failure, .help, intent: nil)
+        return say(.failure, .notUnderstood, intent: nil)
     }
 
     /// An intent run directly (`assistant.run`); `confirmed` skips the confirm stage.
@@ -136,7 +136,7 @@ public final class DialogueEngine {
             if session.awaiting == .confirmForget {
                 return say(.cancelled, .notForgotten, intent: .forgetMyLocation)
             }
-            return say(.failure, .help, intent: session.awaiting.intent)
+            return say(.failure, .notUnderstood, intent: session.awaiting.intent)
         }
         sessions.keep(session)
         return question(for: session)

@@ -73,6 +73,9 @@ final class ActionRunner {
             switch place {
             case .unknown(let outcome):
                 done(Handled(.failure, RenderRequest(outcome: outcome, fuel: fuel.rawValue)))
+            case .known(let point) where !UKArea.contains(point):
+                // Paris or 0,0: not "nothing in range", which would suggest a wider radius.
+                done(Handled(.failure, RenderRequest(outcome: .outsideCoverage, fuel: fuel.rawValue)))
             case .known(let point):
                 let request = LookupRequest(fuel: fuel.rawValue, lat: point.lat, lng: point.lng,
                                             radiusMiles: preferences.radiusMiles, limit: 1)
