@@ -48,6 +48,10 @@ extension PluginRequest {
         parameters[name]?.stringValue
     }
 
+    /// True when the user has already said yes: a handle stage that asks for confirmation must
+    /// then do the work instead of asking again.
+    public var isConfirmed: Bool { confirmed == true }
+
     /// A parameter's number, or nil when absent.
     public func number(_ name: String) -> Double? {
         if case .number(let value)? = parameters[name] { return value }

@@ -12,7 +12,9 @@ import ZeroMQ
 ///     let service = IntentService(name: "station-prices", router: "tcp://127.0.0.1:5556", intents: [...])
 ///     try service.run()              // blocks; or service.start() for a thread of its own
 ///
-/// Handlers run on the service's own thread, one at a time: keep them shorter than the heartbeat.
+/// Handlers run on the service's own thread, one at a time, and no heartbeat goes out meanwhile:
+/// keep them shorter than the heartbeat (one blocking for 3 heartbeats gets the instance expired).
+/// Only a refused registration stops the service; a refused reply is logged and counted.
 public final class IntentService: Sendable {
     public let name: String
     public let router: String
@@ -75,6 +77,8 @@ public struct IntentServiceStatus: Sendable {
     public var refusal: PluginRefused?
     /// Requests answered.
     public var handled = 0
+    /// Replies the router refused (could not read or use; the reason is logged).
+    public var refusedReplies = 0
     /// Connections dropped and made again because the router fell silent.
     public var reconnects = 0
 }

@@ -95,6 +95,11 @@ final class IntentServiceLoop {
                 registered = false
                 control.update { $0.registered = false }
                 sendRegister()
+            } else if registered || refusal.id != nil {
+                // Once registered, a refusal is about a frame sent since (a reply the router could
+                // not read or use): the service goes on.
+                service.logger.warning("reply refused", metadata: ["code": refusal.code, "reason": refusal.reason])
+                control.update { $0.refusedReplies += 1 }
             } else {
                 service.logger.error("registration refused", metadata: ["code": refusal.code, "reason": refusal.reason])
                 control.update { $0.refusal = refusal; $0.registered = false }

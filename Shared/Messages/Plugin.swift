@@ -20,10 +20,14 @@ public enum PluginMessageType: String, Codable, Sendable, CaseIterable {
 /// `router.services`, asked on the router's normal endpoint: what is registered.
 public let routerServicesType = "router.services"
 
-/// The head of any plug-in frame: enough to route it.
+/// The head of any plug-in frame: enough to route it. `v` is read as any JSON value, so a frame
+/// whose `"v"` is not the number 1 can be told so rather than ignored.
 public struct PluginHead: Decodable, Sendable {
-    public var v: Int?
+    public var v: JSONValue?
     public var type: String?
+
+    /// Whether `v` is the number this side speaks (`wireVersion`).
+    public var speaksWireVersion: Bool { v == .number(Double(wireVersion)) }
 }
 
 /// A parameter's type.
@@ -139,11 +143,15 @@ public struct PluginRefused: Codable, Sendable {
     public var code: String
     public var reason: String
     public var reregister: Bool
+    /// The request whose `plugin.reply` is refused (it could not be read or used); absent when the
+    /// registration or another frame is refused.
+    public var id: String?
 
-    public init(code: String, reason: String, reregister: Bool) {
+    public init(code: String, reason: String, reregister: Bool, id: String? = nil) {
         self.code = code
         self.reason = reason
         self.reregister = reregister
+        self.id = id
     }
 }
 
@@ -176,9 +184,13 @@ public struct PluginRequest: Codable, Sendable {
     public var now: Date?
     /// Milliseconds left to answer; later replies are dropped (the user has heard a failure).
     public var deadlineMs: Int
+    /// True once the user has said yes (to a `confirmationRequired`, or ahead, in a shortcut): a
+    /// handle stage that asks for confirmation must then proceed. Absent otherwise.
+    public var confirmed: Bool?
 
     public init(id: String, stage: PluginStage, intent: String, parameters: [String: JSONValue], user: String,
-                session: String?, location: Coordinate?, locale: String?, now: Date?, deadlineMs: Int) {
+                session: String?, location: Coordinate?, locale: String?, now: Date?, deadlineMs: Int,
+                confirmed: Bool? = nil) {
         self.id = id
         self.stage = stage
         self.intent = intent
@@ -189,6 +201,7 @@ public struct PluginRequest: Codable, Sendable {
         self.locale = locale
         self.now = now
         self.deadlineMs = deadlineMs
+        self.confirmed = confirmed
     }
 }
 
@@ -199,7 +212,8 @@ public enum PluginResultCode: String, Codable, Sendable, CaseIterable {
 
 /// One choice of a disambiguation.
 public struct PluginOption: Codable, Sendable, Equatable {
-    /// What the parameter becomes when chosen ("tesco-selby-1").
+    /// What the parameter becomes when chosen ("tesco-selby-1"): the service's id, never matched
+    /// against what the user says. On the wire a string or a number (`10` is kept as "10").
     public var value: String
     /// How it is said ("Doncaster Road").
     public var title: String
@@ -209,6 +223,30 @@ public struct PluginOption: Codable, Sendable, Equatable {
         self.value = value
         self.title = title
         self.synonyms = synonyms
+    }
+
+    private enum CodingKeys: String, CodingKey { case value, title, synonyms }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        title = try container.decode(String.self, forKey: .title)
+        synonyms = try container.decodeIfPresent([String].self, forKey: .synonyms)
+        if let number = try? container.decode(Double.self, forKey: .value) {
+            value = Self.text(of: number)
+            return
+        }
+        do {
+            value = try container.decode(String.self, forKey: .value)
+        } catch DecodingError.typeMismatch(_, let context) {
+            throw DecodingError.typeMismatch(String.self, DecodingError.Context(
+                codingPath: context.codingPath, debugDescription: "an option's value must be a string or a number"))
+        }
+    }
+
+    /// A number as an option value's text: whole numbers without a decimal point ("10").
+    static func text(of number: Double) -> String {
+        guard number == number.rounded(), abs(number) < 1e15 else { return "\(number)" }
+        return String(Int64(number))
     }
 }
 

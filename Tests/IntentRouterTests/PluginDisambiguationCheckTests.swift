@@ -91,3 +91,31 @@ extension PluginDisambiguationCheckTests {
         #expect(words.dialog == "Sorry, the radii service gave an answer I can't use.", "\(words.dialog)")
     }
 }
+
+/// An answer that fits two options ("green" for "Green Lane, York" and "Green Park, Leeds") is
+/// asked again as an unclear answer is; an option's value ("green") is never a word that picks it.
+extension PluginDisambiguationCheckTests {
+    @Test func anAnswerFittingTwoOptions_isAskedAgain_thenAClearOnePicks() throws {
+        let harness = try PluginHarness()
+        defer { harness.stop() }
+        let streets = IntentDefinition(
+            "PickStreet", parameters: [PluginParameter(name: "street", type: .string)],
+            phrases: ["[ask] {app} [to] pick a street"],
+            resolve: { request in
+                guard request.string("street") == nil else { return .success() }
+                return .disambiguation("street", options: [
+                    PluginOption(value: "green", title: "Green Lane, York"),
+                    PluginOption(value: "station", title: "Station Road, York"),
+                    PluginOption(value: "park", title: "Green Park, Leeds"),
+                ], "Green Lane, Station Road or Green Park?")
+            },
+            handle: { request in .success("Picked \(request.string("street") ?? "?").") })
+        try harness.start("streets", [streets])
+        let question = try harness.ask("Ask FuelBoard to pick a street")
+        #expect(question.code == .disambiguation, "\(question.dialog)")
+        let unclear = try harness.ask("green", session: question.session)
+        #expect(unclear.code == .disambiguation && unclear.session == question.session, "\(unclear.dialog)")
+        let clear = try harness.ask("Green Park", session: question.session)
+        #expect(clear.dialog == "Picked park.", "\(clear.dialog)")
+    }
+}

@@ -26,6 +26,12 @@ struct PluginFollowUpsTests {
         #expect(try Self.number(utterance) == .number(value), "\(utterance)")
     }
 
+    /// Numbers are read without a sign (the normaliser drops "-"): the guide says so.
+    @Test(arguments: ["-5", "minus 5"])
+    func aNumberWithASign_isReadWithoutIt_orNotAtAll(utterance: String) throws {
+        #expect(try Self.number(utterance) == (utterance == "-5" ? .number(5) : nil), "\(utterance)")
+    }
+
     @Test(arguments: ["in the morning", "twenty past three minutes ago", "minutes", "20 20", "under the bridge"])
     func wordsThatAreNotANumberAnswer_giveNone(utterance: String) throws {
         #expect(try Self.number(utterance) == nil, "\(utterance)")
@@ -64,4 +70,48 @@ struct PluginFollowUpsTests {
         #expect(PluginFollowUps.uniqueRuns(of: ["green", "lane", "york"], notIn: [["green", "street", "york"]])
             == ["lane", "green lane", "lane york"])
     }
+}
+
+/// An option's value is the service's id, not something users say: picks go by title, synonym,
+/// words only one title has, and position; an answer that fits two options picks none.
+extension PluginFollowUpsTests {
+    private static let bays = [PluginOption(value: "2", title: "North Bay"),
+                               PluginOption(value: "1", title: "South Bay")]
+
+    @Test(arguments: [("1", "2"), ("2", "1"), ("the first one", "2"), ("the second", "1"), ("number 2", "1"),
+                      ("the last one", "1"), ("north", "2"), ("South Bay", "1")])
+    func aNumber_isAPosition_neverAValue(utterance: String, value: String) {
+        #expect(Self.pick(utterance, among: Self.bays) == value, "\(utterance)")
+    }
+
+    private static let places = [PluginOption(value: "green", title: "Green Lane, York"),
+                                 PluginOption(value: "station", title: "Station Road, York"),
+                                 PluginOption(value: "park", title: "Green Park, Leeds", synonyms: ["the park"])]
+
+    @Test(arguments: [("green", nil), ("Green Lane", "green"), ("station", "station"), ("park", "park"),
+                      ("the park", "park"), ("Leeds", "park"), ("York", nil)])
+    func aValue_isNotAWordUsersSay(utterance: String, value: String?) {
+        #expect(Self.pick(utterance, among: Self.places) == value, "\(utterance)")
+    }
+
+    @Test func anAnswerThatFitsTwoOptions_picksNone() {
+        let options = [PluginOption(value: "a", title: "Shell Selby", synonyms: ["the shell"]),
+                       PluginOption(value: "b", title: "Esso Selby", synonyms: ["the shell"])]
+        #expect(Self.pick("the shell", among: options) == nil)
+        // A position and another option's title: "the second" is option 2's place and option 1's name.
+        let ordinals = [PluginOption(value: "a", title: "Second Avenue"),
+                        PluginOption(value: "b", title: "First Street")]
+        #expect(Self.pick("second", among: ordinals) == nil)
+        #expect(Self.pick("Second Avenue", among: ordinals) == "a")
+    }
+
+    @Test func aBareNumber_reachesEveryOptionOfTwenty() {
+        let many = (1...20).map { PluginOption(value: "id\($0)", title: "Station \(Self.names[$0 - 1])") }
+        #expect(Self.pick("17", among: many) == "id17")
+        #expect(Self.pick("the third one", among: many) == "id3")
+    }
+
+    private static let names = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india",
+                                "juliet", "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo",
+                                "sierra", "tango"]
 }

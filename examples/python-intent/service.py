@@ -92,6 +92,7 @@ def serve_connection(sock, endpoint, register, instance, interval):
     """One connection: register, then answer requests and exchange heartbeats until the router
     has been silent for 3 intervals. Returns the interval the router agreed."""
     sock.send_json(register)
+    registered = False
     last_heard = last_sent = time.monotonic()
     while time.monotonic() - last_heard < 3 * interval:
         if sock.poll(int(interval * 1000 / 4)):
@@ -102,10 +103,16 @@ def serve_connection(sock, endpoint, register, instance, interval):
                 sock.send_json({"v": 1, "type": "plugin.reply", "id": message["id"], **answer(message)})
                 last_sent = time.monotonic()
             elif kind == "plugin.refused":
-                if not message.get("reregister"):
-                    raise SystemExit(f"fuel-facts: refused: {message.get('reason')}")
-                sock.send_json(register)
+                if message.get("reregister"):
+                    registered = False
+                    sock.send_json(register)
+                elif registered or "id" in message:
+                    # About a frame sent since registering (a reply it could not read or use): go on.
+                    print(f"fuel-facts: reply refused: {message.get('reason')}", flush=True)
+                else:
+                    raise SystemExit(f"fuel-facts: registration refused: {message.get('reason')}")
             elif kind == "plugin.registered":
+                registered = True
                 # The router may clamp the interval asked for: use the one it agreed.
                 interval = message.get("heartbeatMs", interval * 1000) / 1000
                 print(f"fuel-facts: registered as {instance}", flush=True)

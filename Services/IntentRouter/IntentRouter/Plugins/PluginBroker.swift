@@ -14,15 +14,23 @@ enum PluginCallFailure: Error, Equatable {
     case unreadable
 }
 
+/// A reply matched to its call: the stage's result, and which instance sent it under which id (so
+/// that an answer the router cannot use can be refused back to its sender).
+struct PluginAnswer {
+    let id: String
+    let instance: PluginInstance
+    let result: PluginResult
+}
+
 /// The intent-service side of the router (Majordomo-like): registrations, two-way heartbeats,
 /// expiry, round-robin dispatch with deadlines, replies matched by id. Runs on the loop thread;
 /// the socket lives in `PluginRelay`.
 final class PluginBroker {
     let registry: PluginRegistry
     let relay: PluginRelay
-    private let logger: Logger
+    let logger: Logger
     private let schedule: (@escaping () -> Void) -> Void
-    private var pending: [String: Pending] = [:]
+    var pending: [String: Pending] = [:]
     private var counter: UInt64 = 0
     private let idPrefix = String(UInt32.random(in: 0 ... UInt32.max), radix: 36)
 
@@ -34,16 +42,16 @@ final class PluginBroker {
     private(set) var lateReplies: UInt64 = 0
     private(set) var redispatched: UInt64 = 0
     /// Replies to a call that could not be read (the call failed at once).
-    private(set) var unreadableReplies: UInt64 = 0
-    /// Lines about unreadable replies, at most 20 a second.
-    private var replyLines = LogThrottle(perSecond: 20, leftOutEvent: "unreadable plugin replies not logged")
+    var unreadableReplies: UInt64 = 0
+    /// Lines about refused replies (unreadable or unusable), at most 20 a second.
+    var replyLines = LogThrottle(perSecond: 20, leftOutEvent: "refused plugin replies not logged")
 
-    private struct Pending {
+    struct Pending {
         let instance: PluginInstance
         let entry: PluginServiceEntry
         let request: PluginRequest
         let deadline: ContinuousClock.Instant
-        let complete: (Result<PluginResult, PluginCallFailure>) -> Void
+        let complete: (Result<PluginAnswer, PluginCallFailure>) -> Void
     }
 
     init(registry: PluginRegistry, relay: PluginRelay, logger: Logger,
@@ -64,7 +72,7 @@ final class PluginBroker {
     @discardableResult
     func call(_ entry: PluginServiceEntry, _ request: PluginRequest, deadline: ContinuousClock.Instant,
               prefer: PluginInstance? = nil,
-              complete: @escaping (Result<PluginResult, PluginCallFailure>) -> Void) -> PluginInstance? {
+              complete: @escaping (Result<PluginAnswer, PluginCallFailure>) -> Void) -> PluginInstance? {
         let preferred = prefer.flatMap { wanted in entry.instances.first { $0 === wanted } }
         guard let instance = preferred ?? entry.pick() else {
             schedule { complete(.failure(.noInstance)) }
@@ -112,12 +120,14 @@ final class PluginBroker {
             return refuse(routingID, PluginRefusal.bad("\(type): \(why)"), service: known?.service ?? "-",
                           instance: known?.instance ?? "-")
         }
+        if [.registered, .refused, .request].contains(kind) {
+            return ignore(payload, "a router-side message sent to the router")
+        }
+        guard head.speaksWireVersion else {
+            return wrongVersion(kind, head.v, payload, from: known, routingID: routingID)
+        }
         switch kind {
         case .register:
-            if let version = head.v, version != wireVersion {
-                return refuse(routingID, PluginRefusal.bad("plugin.register: protocol version \(version) is not "
-                    + "spoken here (this router speaks \(wireVersion))"))
-            }
             let message: PluginRegister
             do {
                 message = try JSONCoding.decode(PluginRegister.self, from: payload)
@@ -146,13 +156,13 @@ final class PluginBroker {
             pending[reply.id] = nil
             known.inFlight -= 1
             known.handled += 1
-            call.complete(.success(reply.body))
+            call.complete(.success(PluginAnswer(id: reply.id, instance: known, result: reply.body)))
         case .bye:
             guard let known else { return }
             logger.info("plugin left", metadata: ["service": known.service, "instance": known.instance])
             drop(known, failure: .gone)
         case .registered, .refused, .request:
-            ignore(payload, "a router-side message sent to the router")
+            break
         }
     }
 
@@ -173,34 +183,14 @@ final class PluginBroker {
         }
     }
 
-    private func refuse(_ routingID: Data, _ refusal: PluginRefusal, service: String = "-", instance: String = "-") {
+    func refuse(_ routingID: Data, _ refusal: PluginRefusal, service: String = "-", instance: String = "-") {
         refusals += 1
         logger.notice("plugin refused", metadata: ["code": refusal.code, "reason": refusal.reason,
                                                    "service": service, "instance": instance])
         send(routingID, PluginRefused(code: refusal.code, reason: refusal.reason, reregister: false))
     }
 
-    /// A reply that names a call of this instance but cannot be read: the call fails at once (the
-    /// user hears that the service gave an answer the router cannot use, instead of waiting for the
-    /// deadline), and the instance is told why, as is the log.
-    private func unreadableReply(_ payload: Data, from instance: PluginInstance, routingID: Data, _ why: String) {
-        guard let id = (try? JSONCoding.decode(PluginReplyID.self, from: payload))?.id,
-              let call = pending[id], call.instance === instance else {
-            return ignore(payload, "unreadable plugin.reply")
-        }
-        pending[id] = nil
-        instance.inFlight -= 1
-        unreadableReplies += 1
-        let reason = "plugin.reply \(id) could not be read: \(why)"
-        if replyLines.admit(logging: logger) {
-            logger.notice("plugin reply unreadable", metadata: ["service": instance.service,
-                                                                "instance": instance.instance, "reason": reason])
-        }
-        send(routingID, PluginRefused(code: "bad_request", reason: reason, reregister: false))
-        call.complete(.failure(.unreadable))
-    }
-
-    private func ignore(_ payload: Data, _ why: String) {
+    func ignore(_ payload: Data, _ why: String) {
         garbage += 1
         if garbage < 10 || garbage % 1000 == 0 {
             logger.info("plugin frame ignored", metadata: ["why": why, "bytes": "\(payload.count)",
@@ -266,13 +256,8 @@ final class PluginBroker {
         }
     }
 
-    private func send<Message: Encodable>(_ routingID: Data, _ message: Message) {
+    func send<Message: Encodable>(_ routingID: Data, _ message: Message) {
         guard let payload = try? JSONCoding.encode(message) else { return }
         relay.send(to: routingID, payload)
     }
-}
-
-/// Just the id of a `plugin.reply`, to find the call a reply that cannot be read was meant for.
-private struct PluginReplyID: Decodable {
-    let id: String
 }

@@ -142,7 +142,7 @@ final class PluginDialogue {
         // Where the user is goes only to an intent that declared it needs it.
         let request = PluginRequest(id: "", stage: stage, intent: intent, parameters: parameters, user: ask.user,
                                     session: nil, location: grammar.usesLocation ? ask.location : nil,
-                                    locale: ask.locale, now: ask.now, deadlineMs: 0)
+                                    locale: ask.locale, now: ask.now, deadlineMs: 0, confirmed: confirmed ? true : nil)
         ask.instance = broker.call(entry, request, deadline: ask.deadline - .milliseconds(20),
                                    prefer: ask.instance) { [self] outcome in
             switch outcome {
@@ -150,24 +150,25 @@ final class PluginDialogue {
                 ask.failureReason = Self.logReason(failure)
                 reply(ask, .failure, Self.failureDialog(failure, service: entry.name), intent: intent, result: nil,
                       parameters: parameters, service: entry.name)
-            case .success(let result):
+            case .success(let answer):
                 var merged = parameters
-                for (name, value) in result.parameters ?? [:] {
+                for (name, value) in answer.result.parameters ?? [:] {
                     guard let declared = grammar.parameterTypes[name] else { continue }
                     guard Self.fits(value, declared) else {
-                        return unusable(ask, grammar, entry.name, "parameter \(name) is not a valid \(declared.type)")
+                        return unusable(ask, answer, grammar, entry.name,
+                                        "parameter \(name) is not a valid \(declared.type)")
                     }
                     merged[name] = value
                 }
-                proceed(result, stage: stage, grammar: grammar, service: entry.name, parameters: merged, ask,
+                proceed(answer, stage: stage, grammar: grammar, service: entry.name, parameters: merged, ask,
                         confirmed: confirmed)
             }
         }
     }
 
-    private func proceed(_ result: PluginResult, stage: PluginStage, grammar: PluginIntentGrammar, service: String,
+    private func proceed(_ answer: PluginAnswer, stage: PluginStage, grammar: PluginIntentGrammar, service: String,
                          parameters: [String: JSONValue], _ ask: PluginAsk, confirmed: Bool) {
-        let intent = grammar.name
+        let intent = grammar.name, result = answer.result
         let dialog = result.dialog.map { String($0.prefix(2000)) }
         func openSession(_ awaiting: PluginAwaiting, _ code: AssistantCode, needs: String?,
                          options: [PluginOption]?) {
@@ -186,31 +187,28 @@ final class PluginDialogue {
             }
             if let url = result.opensURL, !Self.isWebURL(url) {
                 // A client opens this link: nothing but a web page (never `javascript:`, `file:`...).
-                return unusable(ask, grammar, service, "opensURL must be an http or https URL")
+                return unusable(ask, answer, grammar, service, "opensURL must be an http or https URL")
             }
             reply(ask, .success, dialog ?? "Done.", intent: intent, result: .success, parameters: parameters,
                   service: service, value: result.value, snippet: result.snippet, opensURL: result.opensURL)
         case .needsValue:
             guard let name = result.parameter, grammar.parameterTypes[name] != nil else {
-                return unusable(ask, grammar, service, "needsValue names no declared parameter")
+                return unusable(ask, answer, grammar, service,
+                                "needsValue names no declared parameter (\(result.parameter ?? "none"))")
             }
             openSession(.value(name), .needsValue, needs: name, options: nil)
         case .disambiguation:
-            guard let name = result.parameter, grammar.parameterTypes[name] != nil,
-                  let options = result.options, (1 ... Self.maxOptions).contains(options.count) else {
-                return unusable(ask, grammar, service, "disambiguation needs a declared parameter and 1 to 20 options")
+            if let fault = Self.disambiguationFault(result, grammar) {
+                return unusable(ask, answer, grammar, service, fault)
             }
-            // The user picks by title: two alike could never be told apart.
-            guard Set(options.map { UtteranceNormalizer.words($0.title) }).count == options.count else {
-                return unusable(ask, grammar, service, "disambiguation options need distinct titles")
-            }
-            // A pick becomes the parameter's value, so each option's value must be one it can take.
-            guard let declared = grammar.parameterTypes[name],
-                  options.allSatisfy({ Self.fits(Self.value(of: $0, for: declared), declared) }) else {
-                return unusable(ask, grammar, service, "disambiguation option values must be valid \(name) values")
-            }
+            let name = result.parameter ?? "", options = result.options ?? []
             openSession(.choice(name, options), .disambiguation, needs: name, options: options)
         case .confirmationRequired:
+            // Asked again after the user said yes, the user would be asked forever.
+            if stage == .handle && confirmed {
+                return unusable(ask, answer, grammar, service, "handle asked for confirmation of a request with "
+                    + "\"confirmed\": true; proceed when the user has confirmed")
+            }
             openSession(.confirmation, .confirmationRequired, needs: nil, options: nil)
         case .failure:
             reply(ask, .failure, dialog ?? "Sorry, that didn't work.", intent: intent, result: .failure,
@@ -221,8 +219,11 @@ final class PluginDialogue {
         }
     }
 
-    private func unusable(_ ask: PluginAsk, _ grammar: PluginIntentGrammar, _ service: String, _ why: String) {
+    /// Fails the ask with "gave an answer I can't use" and tells the instance why.
+    private func unusable(_ ask: PluginAsk, _ answer: PluginAnswer, _ grammar: PluginIntentGrammar, _ service: String,
+                          _ why: String) {
         ask.failureReason = "unusable answer: \(why)"
+        broker.unusableAnswer(answer, why)
         reply(ask, .failure, "Sorry, the \(Self.spoken(service)) service gave an answer I can't use.",
               intent: grammar.name, result: nil, service: service)
     }
@@ -233,62 +234,6 @@ final class PluginDialogue {
         guard ask.markAnswered() else { return }
         finish(ask, AssistantReply(code: code, dialog: dialog, value: value, snippet: snippet, opensURL: opensURL,
                                    intent: intent, parameters: parameters, service: service, result: result))
-    }
-
-    // MARK: - Spoken failures
-
-    static func failureDialog(_ failure: PluginCallFailure, service: String) -> String {
-        let name = spoken(service)
-        switch failure {
-        case .noInstance: return "Sorry, the \(name) service isn't running right now. Please try again later."
-        case .timeout: return "Sorry, the \(name) service didn't answer in time. Please try again."
-        case .gone: return "Sorry, the \(name) service stopped before it could answer. Please try again."
-        case .unreadable: return "Sorry, the \(name) service gave an answer I can't use."
-        }
-    }
-
-    /// Whether a value a stage returned fits its declared parameter: a number for `number`, one of
-    /// the values for `enum` (and for a `string` that lists values), any text for a free `string`;
-    /// `null` clears a value.
-    static func fits(_ value: JSONValue, _ parameter: PluginParameter) -> Bool {
-        switch (parameter.type, value) {
-        case (_, .null): return true
-        case (.number, .number(let number)): return number.isFinite
-        case (.enum, .string(let text)), (.string, .string(let text)):
-            guard let values = parameter.values, !values.isEmpty else { return parameter.type == .string }
-            return values.contains { $0.value == text }
-        default: return false
-        }
-    }
-
-    /// What picking `option` makes the parameter: a number for a `number` parameter (nil when its
-    /// value is not one), the value's text otherwise.
-    static func value(of option: PluginOption, for parameter: PluginParameter?) -> JSONValue {
-        guard parameter?.type == .number else { return .string(option.value) }
-        return Double(option.value).map { JSONValue.number($0) } ?? .string(option.value)
-    }
-
-    /// An absolute `http` or `https` URL with a host.
-    static func isWebURL(_ text: String) -> Bool {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-              scheme == "https" || scheme == "http", let host = url.host, !host.isEmpty else { return false }
-        return true
-    }
-
-    /// The failure as the log line gives it.
-    static func logReason(_ failure: PluginCallFailure) -> String {
-        switch failure {
-        case .noInstance: return "no instance running"
-        case .timeout: return "no answer by the deadline"
-        case .gone: return "instance left or expired with the request in flight"
-        case .unreadable: return "reply could not be read"
-        }
-    }
-
-    /// A service name as it is said: "station-prices" is "station prices".
-    static func spoken(_ service: String) -> String {
-        UtteranceNormalizer.words(service.replacingOccurrences(of: "-", with: " ")
-            .replacingOccurrences(of: "_", with: " ")).joined(separator: " ")
     }
 
     /// The reply when the ask ran out of time between stages.

@@ -34,25 +34,35 @@ enum PluginFollowUps {
         return grammar.value(of: parameter, slot)
     }
 
-    /// The option an utterance picks, or nil.
+    /// The option an utterance picks, or nil when it picks none or fits several. An option is
+    /// picked by its title, a synonym, words only its title has, or its position ("the second one",
+    /// "number 2", a bare "2", "the last one"); never by its value, which is the service's id, not
+    /// something users say.
     static func choice(among options: [PluginOption], _ utterance: NormalizedUtterance) -> PluginOption? {
-        var entries: [(value: String?, phrases: [String])] = []
         let titles = options.map { UtteranceNormalizer.words($0.title) }
-        for (index, option) in options.enumerated() {
-            var phrases = [option.title, option.value] + (option.synonyms ?? [])
-            // Words only this option's title has, on their own ("Portholme") or as a run of them
-            // ("Green Lane" of "Green Lane, York" beside "Station Road, York"), pick it.
-            let others = titles.enumerated().filter { $0.offset != index }.map(\.element)
-            phrases += uniqueRuns(of: titles[index], notIn: others)
-            if index < ordinals.count {
-                phrases += [ordinals[index], "number \(index + 1)", "option \(index + 1)", "\(index + 1)"]
-            }
-            entries.append(("\(index)", phrases))
+        let matchers = options.indices.map { index in
+            matcher(.synonyms("answer", [("\(index)", phrases(for: index, of: options, titles: titles))]))
         }
-        if options.count > 1 { entries.append(("\(options.count - 1)", ["last"])) }
-        guard let slot = match(.synonyms("answer", entries), utterance),
-              let index = slot.value.flatMap({ Int($0) }), options.indices.contains(index) else { return nil }
-        return options[index]
+        for words in [utterance.content, utterance.words] where !words.isEmpty {
+            let fitting = options.indices.filter { matchers[$0].flatMap { slot(in: words, $0) } != nil }
+            if fitting.count == 1, let index = fitting.first { return options[index] }
+            if fitting.count > 1 { return nil }
+        }
+        return nil
+    }
+
+    /// Everything that picks option `index`: its title and synonyms, runs of words only its title
+    /// has, and its position.
+    private static func phrases(for index: Int, of options: [PluginOption], titles: [[String]]) -> [String] {
+        var phrases = [options[index].title] + (options[index].synonyms ?? [])
+        // Words only this option's title has, on their own ("Portholme") or as a run of them
+        // ("Green Lane" of "Green Lane, York" beside "Station Road, York"), pick it.
+        let others = titles.enumerated().filter { $0.offset != index }.map(\.element)
+        phrases += uniqueRuns(of: titles[index], notIn: others)
+        if index < ordinals.count { phrases.append(ordinals[index]) }
+        phrases += ["number \(index + 1)", "option \(index + 1)", "\(index + 1)"]
+        if options.count > 1 && index == options.count - 1 { phrases.append("last") }
+        return phrases
     }
 
     /// The runs of consecutive words of `title` that no other title has: single words of more
@@ -75,16 +85,28 @@ enum PluginFollowUps {
     /// Whether `words` holds `run` as consecutive words.
     private static func contains(_ words: [String], _ run: [String]) -> Bool {
         guard run.count <= words.count else { return false }
-        return (0...(words.count - run.count)).contains { start in words[start ..< start + run.count].elementsEqual(run) }
+        return (0...(words.count - run.count)).contains { start in
+            words[start ..< start + run.count].elementsEqual(run)
+        }
     }
 
     private static func match(_ list: SlotList, _ utterance: NormalizedUtterance, template: String = template,
                               rules: [String: String] = FollowUpPhrases.rules) -> SlotMatch? {
-        guard let matcher = try? PhraseMatcher(phrases: [Phrase("answer", template, allowsWildcards: false)],
-                                               slots: [list], rules: rules) else { return nil }
+        guard let matcher = matcher(list, template: template, rules: rules) else { return nil }
         for words in [utterance.content, utterance.words] where !words.isEmpty {
-            if let match = matcher.match(words), let slot = match.slots["answer"], slot.value != nil { return slot }
+            if let slot = slot(in: words, matcher) { return slot }
         }
         return nil
+    }
+
+    private static func matcher(_ list: SlotList, template: String = template,
+                                rules: [String: String] = FollowUpPhrases.rules) -> PhraseMatcher? {
+        try? PhraseMatcher(phrases: [Phrase("answer", template, allowsWildcards: false)], slots: [list], rules: rules)
+    }
+
+    /// The answer slot `matcher` finds in `words`, when it has a value.
+    private static func slot(in words: [String], _ matcher: PhraseMatcher) -> SlotMatch? {
+        guard let match = matcher.match(words), let slot = match.slots["answer"], slot.value != nil else { return nil }
+        return slot
     }
 }

@@ -88,17 +88,19 @@ final class PluginRegistry {
         }
         let names = message.intents.map(\.name)
         guard Set(names).count == names.count else { throw .bad("an intent name is declared twice") }
+        let entry = services[message.service]
+        let running = entry?.intents.map(\.declaration) ?? []
         if let existing = byRoutingID[routingID], existing.service == message.service,
-           existing.instance == message.instance {
+           existing.instance == message.instance,
+           PluginReplicaCheck.difference(running: running, replica: message.intents) == nil {
             existing.lastHeard = now
             return Admission(instance: existing, replaced: nil)
         }
-        let entry = services[message.service]
-        if let entry, !entry.instances.isEmpty {
-            let declared = Set(entry.intents.map(\.name))
-            guard declared == Set(names) else {
-                throw .conflict("service \(message.service) is running with intents "
-                    + "\(declared.sorted().joined(separator: ", ")); a replica must declare the same intents")
+        // The replicas that stay: not this connection's, nor an earlier connection of this instance.
+        let others = entry?.instances.filter { $0.routingID != routingID && $0.instance != message.instance } ?? []
+        if !others.isEmpty {
+            if let difference = PluginReplicaCheck.difference(running: running, replica: message.intents) {
+                throw PluginReplicaCheck.refusal(service: message.service, difference)
             }
         } else {
             guard entry != nil || services.count < Self.maxServices else {

@@ -1,0 +1,90 @@
+import Foundation
+import Messages
+
+/// What the dialogue checks in a service's answers, and how it words failures.
+extension PluginDialogue {
+    // MARK: - Answers the router can use
+
+    /// Why a disambiguation cannot be asked, or nil when it can: it must name a declared parameter
+    /// and offer 1 to 20 options with distinct titles (the user picks by title), each with a value
+    /// the parameter can take (a pick becomes its value).
+    static func disambiguationFault(_ result: PluginResult, _ grammar: PluginIntentGrammar) -> String? {
+        guard let name = result.parameter, let declared = grammar.parameterTypes[name] else {
+            return "disambiguation names no declared parameter (\(result.parameter ?? "none"))"
+        }
+        let options = result.options ?? []
+        guard (1 ... maxOptions).contains(options.count) else {
+            return "disambiguation needs 1 to \(maxOptions) options, not \(options.count)"
+        }
+        var seen: [[String]: String] = [:]
+        for option in options {
+            let words = UtteranceNormalizer.words(option.title)
+            if let earlier = seen[words] {
+                return "disambiguation options need distinct titles (\"\(earlier.prefix(60))\" and "
+                    + "\"\(option.title.prefix(60))\" are said alike)"
+            }
+            seen[words] = option.title
+        }
+        if let bad = options.first(where: { !fits(value(of: $0, for: declared), declared) }) {
+            return "disambiguation option value \"\(bad.value.prefix(60))\" is not a valid \(name) "
+                + "(\(declared.type.rawValue))"
+        }
+        return nil
+    }
+
+    // MARK: - Spoken failures
+
+    static func failureDialog(_ failure: PluginCallFailure, service: String) -> String {
+        let name = spoken(service)
+        switch failure {
+        case .noInstance: return "Sorry, the \(name) service isn't running right now. Please try again later."
+        case .timeout: return "Sorry, the \(name) service didn't answer in time. Please try again."
+        case .gone: return "Sorry, the \(name) service stopped before it could answer. Please try again."
+        case .unreadable: return "Sorry, the \(name) service gave an answer I can't use."
+        }
+    }
+
+    /// Whether a value a stage returned fits its declared parameter: a number for `number`, one of
+    /// the values for `enum` (and for a `string` that lists values), any text for a free `string`;
+    /// `null` clears a value.
+    static func fits(_ value: JSONValue, _ parameter: PluginParameter) -> Bool {
+        switch (parameter.type, value) {
+        case (_, .null): return true
+        case (.number, .number(let number)): return number.isFinite
+        case (.enum, .string(let text)), (.string, .string(let text)):
+            guard let values = parameter.values, !values.isEmpty else { return parameter.type == .string }
+            return values.contains { $0.value == text }
+        default: return false
+        }
+    }
+
+    /// What picking `option` makes the parameter: a number for a `number` parameter (nil when its
+    /// value is not one), the value's text otherwise.
+    static func value(of option: PluginOption, for parameter: PluginParameter?) -> JSONValue {
+        guard parameter?.type == .number else { return .string(option.value) }
+        return Double(option.value).map { JSONValue.number($0) } ?? .string(option.value)
+    }
+
+    /// An absolute `http` or `https` URL with a host.
+    static func isWebURL(_ text: String) -> Bool {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+              scheme == "https" || scheme == "http", let host = url.host, !host.isEmpty else { return false }
+        return true
+    }
+
+    /// The failure as the log line gives it.
+    static func logReason(_ failure: PluginCallFailure) -> String {
+        switch failure {
+        case .noInstance: return "no instance running"
+        case .timeout: return "no answer by the deadline"
+        case .gone: return "instance left or expired with the request in flight"
+        case .unreadable: return "reply could not be read"
+        }
+    }
+
+    /// A service name as it is said: "station-prices" is "station prices".
+    static func spoken(_ service: String) -> String {
+        UtteranceNormalizer.words(service.replacingOccurrences(of: "-", with: " ")
+            .replacingOccurrences(of: "_", with: " ")).joined(separator: " ")
+    }
+}

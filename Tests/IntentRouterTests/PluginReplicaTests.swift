@@ -1,0 +1,128 @@
+@testable import IntentRouter
+import Foundation
+import IntentKit
+import Messages
+import Testing
+
+/// While a service has live instances, a new replica must declare exactly the same intents: the
+/// router serves one declaration per service, so a replica that differs used to be accepted with
+/// its declarations silently ignored (and, declaring no `usesLocation`, was sent the user's location
+/// on the strength of the first replica's declaration).
+@Suite(.serialized)
+struct PluginReplicaTests {
+    private static func whereAmI(usesLocation: Bool) -> IntentDefinition {
+        PluginLocationSharingTests.whereAmI(usesLocation: usesLocation)
+    }
+
+    @Test(arguments: [true, false])
+    func aReplicaDeclaringUsesLocationOtherwise_isRefusedNamingTheIntentAndTheField(first: Bool) throws {
+        let harness = try PluginHarness()
+        defer { harness.stop() }
+        try harness.start("where", [Self.whereAmI(usesLocation: first)], instance: "a")
+        let replica = try harness.start("where", [Self.whereAmI(usesLocation: !first)], instance: "b",
+                                        waitForRegistration: false)
+        #expect(replica.wait { $0.refusal != nil })
+        let refusal = try #require(replica.status.refusal)
+        #expect(refusal.code == "conflict")
+        let difference = "intent WhereAmI differs in usesLocation (running: \(first); this replica: \(!first))"
+        #expect(refusal.reason.contains(difference), "\(refusal.reason)")
+        #expect(refusal.reason.contains("stop the running replicas first"), "\(refusal.reason)")
+        #expect(try harness.listing().first?.instances.map(\.instance) == ["a"])
+        // Only the declared replica is asked: a replica that did not declare it never sees the location.
+        let reply = try harness.ask("Ask FuelBoard to locate me", location: PluginLocationSharingTests.here)
+        #expect(reply.value == (first ? "53.7838,-1.0664" : "none"))
+    }
+
+    private static let fuel = TestIntents.fuelParameter
+    private static let factPhrases = ["[ask] {app} [to] tell me about {fuel}", "[ask] {app} for a fuel fact"]
+    private static func fact(parameters: [PluginParameter] = [fuel], phrases: [String] = factPhrases,
+                             resolves: Bool = true) -> IntentDefinition {
+        let resolve: StageHandler = { _ in .success() }
+        return IntentDefinition("FuelFact", parameters: parameters, phrases: phrases, resolve: resolves ? resolve : nil,
+                                handle: { _ in .success("A fact.") })
+    }
+
+    @Test(arguments: [
+        ("phrases", fact(phrases: ["[ask] {app} [to] tell me about {fuel}"])),
+        ("parameters", fact(parameters: [.oneOf("fuel", [("E10", ["petrol"]), ("B7", ["diesel"])])])),
+        ("stages (running: resolve, handle; this replica: handle)", fact(resolves: false)),
+    ])
+    func aReplicaDifferingInAnyDeclaration_isRefusedSayingWhat(field: String, replica: IntentDefinition) throws {
+        let harness = try PluginHarness()
+        defer { harness.stop() }
+        try harness.start("fuel-facts", [Self.fact()], instance: "a")
+        let other = try harness.start("fuel-facts", [replica], instance: "b", waitForRegistration: false)
+        #expect(other.wait { $0.refusal != nil })
+        #expect(other.status.refusal?.code == "conflict")
+        #expect(other.status.refusal?.reason.contains("intent FuelFact differs in \(field)") == true,
+                "\(other.status.refusal?.reason ?? "accepted")")
+    }
+
+    @Test func aReplicaMissingAnIntent_isRefusedNamingIt() throws {
+        let harness = try PluginHarness()
+        defer { harness.stop() }
+        try harness.start("mixed", [Self.fact(), TestIntents.clearNotes], instance: "a")
+        let other = try harness.start("mixed", [Self.fact()], instance: "b", waitForRegistration: false)
+        #expect(other.wait { $0.refusal != nil })
+        #expect(other.status.refusal?.reason.contains("intent ClearNotes is not declared by this replica") == true,
+                "\(other.status.refusal?.reason ?? "accepted")")
+    }
+
+    @Test func aReplicaDeclaringTheSame_inAnotherOrder_isAcceptedAndSharesTheLoad() throws {
+        let harness = try PluginHarness()
+        defer { harness.stop() }
+        try harness.start("mixed", [Self.fact(), TestIntents.clearNotes], instance: "a")
+        try harness.start("mixed", [TestIntents.clearNotes, Self.fact()], instance: "b")
+        #expect(try harness.listing().first?.instances.map(\.instance) == ["a", "b"])
+    }
+
+    @Test func afterTheRunningReplicasStop_newDeclarationsAreAccepted() throws {
+        let harness = try PluginHarness()
+        defer { harness.stop() }
+        let old = try harness.start("where", [Self.whereAmI(usesLocation: false)], instance: "a")
+        old.stop()
+        #expect(try harness.waitForListing { $0.first?.instances.isEmpty == true })
+        try harness.start("where", [Self.whereAmI(usesLocation: true)], instance: "b")
+        #expect(try harness.listing().first?.locationIntents == ["WhereAmI"])
+    }
+
+    // MARK: - The comparison
+
+    private static func intent(_ name: String, stages: [PluginStage]? = nil, usesLocation: Bool? = nil,
+                               parameters: [PluginParameter]? = nil) -> PluginIntent {
+        PluginIntent(name: name, parameters: parameters, phrases: ["{app} \(name)"], stages: stages,
+                     usesLocation: usesLocation)
+    }
+
+    @Test func declarationsThatMeanTheSame_areTheSame() {
+        let running = [Self.intent("A", stages: [.resolve, .handle]), Self.intent("B", usesLocation: false)]
+        let replica = [Self.intent("B", stages: [.handle, .confirm, .resolve]),
+                       Self.intent("A", stages: [.handle, .resolve, .handle], usesLocation: nil, parameters: [])]
+        #expect(PluginReplicaCheck.difference(running: running, replica: replica) == nil)
+    }
+
+    /// A reconnect under its own instance id replaces itself: alone, it may change the
+    /// declarations; beside another replica, it must match that one.
+    @Test func anInstanceRegisteringAgain_isComparedOnlyWithTheOtherReplicas() throws {
+        let registry = PluginRegistry(appName: "FuelBoard", builtIns: try PhraseMatcher(phrases: [], slots: []))
+        let first = PluginRegister(service: "s", instance: "a", intents: [Self.intent("A")], heartbeatMs: 1000)
+        _ = try registry.register(first, routingID: Data([1]), now: .now)
+        let located = [Self.intent("A", usesLocation: true)]
+        let again = PluginRegister(service: "s", instance: "a", intents: located, heartbeatMs: 1000)
+        #expect(try registry.register(again, routingID: Data([2]), now: .now).replaced != nil)
+        #expect(registry.services["s"]?.intents.first?.usesLocation == true)
+        _ = try registry.register(PluginRegister(service: "s", instance: "b", intents: located, heartbeatMs: 1000),
+                                  routingID: Data([3]), now: .now)
+        #expect(throws: PluginRefusal.self) { try registry.register(first, routingID: Data([4]), now: .now) }
+        #expect(registry.services["s"]?.instances.map(\.instance) == ["a", "b"])
+    }
+
+    @Test func declarationsThatDiffer_areNamed() {
+        let running = [Self.intent("A", usesLocation: true)]
+        #expect(PluginReplicaCheck.difference(running: running, replica: [Self.intent("A")])
+            == "intent A differs in usesLocation (running: true; this replica: false)")
+        #expect(PluginReplicaCheck.difference(running: running, replica: [Self.intent("A", usesLocation: true),
+                                                                          Self.intent("B")])
+            == "intent B is not declared by the running replicas")
+    }
+}

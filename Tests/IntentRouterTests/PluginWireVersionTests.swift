@@ -1,0 +1,80 @@
+@testable import IntentRouter
+import Foundation
+import Messages
+import Testing
+
+/// Every frame a service sends carries `"v": 1`. A frame whose `"v"` is anything else is refused
+/// with `bad_request` saying so (it used to get silence when `"v"` was not a number), and a reply
+/// with a bad `"v"` fails its ask at once instead of leaving the user waiting for the deadline.
+struct PluginWireVersionTests {
+    static let jokes = #"{"name":"Jokes","phrases":["[ask] {app} [to] tell me a joke"],"stages":["handle"]}"#
+
+    @Test(arguments: [#""1""#, "true", "null", "[1]", "2"])
+    func aRegisterWithAVersionThatIsNotTheNumber1_isRefusedSayingVMustBe1(version: String) throws {
+        let harness = try PluginHarness()
+        defer { harness.stop() }
+        let register = PluginRawPeer.register(service: "jokes", instance: "j1", intents: [Self.jokes], v: version)
+        let peer = PluginRawPeer(endpoint: harness.plugins, register: register)
+        defer { peer.stop() }
+        let refusal = try #require(peer.refusal(), "no answer to a register with \"v\":\(version)")
+        #expect(refusal.code == "bad_request")
+        #expect(refusal.reason.contains(#""v" must be 1"#), "\(refusal.reason)")
+        #expect(refusal.reason.hasPrefix("plugin.register:"), "\(refusal.reason)")
+        #expect(try harness.listing().isEmpty)
+    }
+
+    @Test func aRegisterWithoutAVersion_isRefusedTheSameWay() throws {
+        let harness = try PluginHarness()
+        defer { harness.stop() }
+        let frame = #"{"type":"plugin.register","service":"jokes","instance":"j1","intents":[\#(Self.jokes)]}"#
+        let peer = PluginRawPeer(endpoint: harness.plugins, register: frame)
+        defer { peer.stop() }
+        let refusal = try #require(peer.refusal())
+        #expect(refusal.code == "bad_request" && refusal.reason.contains(#""v" must be 1 (it is missing)"#),
+                "\(refusal.reason)")
+    }
+
+    @Test func aHeartbeatWithAStringVersion_isRefused() throws {
+        let harness = try PluginHarness()
+        defer { harness.stop() }
+        let peer = PluginRawPeer(endpoint: harness.plugins, register: #"{"v":"1","type":"plugin.heartbeat"}"#)
+        defer { peer.stop() }
+        let refusal = try #require(peer.refusal())
+        #expect(refusal.code == "bad_request" && refusal.reason.contains(#"plugin.heartbeat: "v" must be"#),
+                "\(refusal.reason)")
+    }
+
+    /// A reply with `"v"` other than the number 1 names a request in flight: the ask fails at once
+    /// with "gave an answer I can't use", and the peer is told which reply and why.
+    @Test(arguments: [#""1""#, "true", "2"])
+    func aReplyWithABadVersion_failsItsAskAtOnce_andIsRefusedNamingTheRequest(version: String) throws {
+        let harness = try PluginHarness()
+        defer { harness.stop() }
+        let peer = PluginRawPeer(endpoint: harness.plugins,
+                                 register: PluginRawPeer.register(service: "jokes", instance: "j1",
+                                                                  intents: [Self.jokes])) { request in
+            PluginRawPeer.reply(request.id, #""result":"success","dialog":"Knock knock.""#, v: version)
+        }
+        defer { peer.stop() }
+        #expect(peer.isRegistered)
+        let start = ContinuousClock.now
+        let reply = try harness.ask("Ask FuelBoard to tell me a joke")
+        let took = ContinuousClock.now - start
+        #expect(reply.code == .failure)
+        #expect(reply.dialog == "Sorry, the jokes service gave an answer I can't use.", "\(reply.dialog)")
+        #expect(took < harness.deadline, "answered after \(took), the deadline is \(harness.deadline)")
+        let refusal = try #require(peer.refusal())
+        let request = try #require(peer.frame { $0.contains("plugin.request") })
+        let id = try JSONCoding.decode(PluginRequest.self, from: Data(request.utf8)).id
+        #expect(refusal.code == "bad_request" && refusal.id == id, "\(refusal)")
+        #expect(refusal.reason.contains("plugin.reply \(id)") && refusal.reason.contains(#""v" must be 1"#),
+                "\(refusal.reason)")
+    }
+
+    @Test func versionFaults_sayWhatVWas() {
+        #expect(PluginBroker.versionFault(nil) == #""v" must be 1 (it is missing)"#)
+        #expect(PluginBroker.versionFault(.string("1")) == #""v" must be 1, the number, not "1""#)
+        #expect(PluginBroker.versionFault(.number(2))
+            == #""v" must be 1: protocol version 2 is not spoken here (this router speaks 1)"#)
+    }
+}
