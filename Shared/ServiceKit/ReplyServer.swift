@@ -348,7 +348,10 @@ public final class ReplyServer {
                 flushLogCountsLater()
                 return
             }
-            logger.warning("reply not delivered", metadata: ["error": "\(error)"])
+            // The usual cause: the client left before its answer (its connection is gone).
+            logger.warning("reply not delivered", metadata: [
+                "svc.request.id": Self.envelopeID(of: reply), "error": "\(error)",
+            ])
         }
     }
 

@@ -94,5 +94,6 @@ extension LogFloodTests {
         try lookup.waitForLog(timeout: .seconds(15)) { $0.contains("replies not delivered not logged") }
         let lines = lookup.log.split(separator: "\n").filter { $0.contains("reply not delivered") }
         #expect(lines.count <= 60, "\(lines.count) lines")
+        #expect(lines.first?.contains("svc.request.id=x") == true, "\(lines.first ?? "")")
     }
 }

@@ -96,7 +96,8 @@ public struct TemplateCatalog: Sendable {
     /// The templates shipped with the service (the `Templates` resource folder).
     public static func bundled() throws(TemplateError) -> TemplateCatalog {
         guard let directory = bundledDirectory else {
-            throw TemplateError("the bundled Templates folder is missing from the resource bundle")
+            throw TemplateError("the bundled templates (FuelBoard_DialogRenderer.resources/Templates) are not next "
+                + "to the binary: copy that folder beside it, or pass --templates DIR")
         }
         return try TemplateCatalog(directory: directory)
     }

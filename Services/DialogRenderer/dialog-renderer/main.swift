@@ -20,7 +20,7 @@ do {
     handler = try DialogRendererService.makeHandler(
         templates: main.arguments.value("--templates").map { URL(fileURLWithPath: $0, isDirectory: true) })
 } catch {
-    FileHandle.standardError.write(Data("dialog-renderer: \(error)\n".utf8))
+    main.logger.error("templates unusable", metadata: ["error": "\(error)"])
     exit(ServiceMain.ExitCode.failure)
 }
 if main.arguments.has("--check-templates") {
