@@ -59,6 +59,9 @@ public struct RenderRequest: Codable, Sendable {
     public var distanceMiles: Double?
     /// Time of the feed the price came from.
     public var updated: Date?
+    /// When the user's location was observed, when the search used a stored one rather than one
+    /// the ask carried (an answer from a location over an hour old says where it was from).
+    public var locationAt: Date?
     /// The user's search radius in miles.
     public var radiusMiles: Double?
     public var unit: DistanceUnit?
@@ -67,7 +70,8 @@ public struct RenderRequest: Codable, Sendable {
 
     public init(outcome: DialogOutcome, locale: String? = nil, now: Date? = nil, fuel: String? = nil,
                 station: StationSummary? = nil, pricePence: Double? = nil, distanceMiles: Double? = nil,
-                updated: Date? = nil, radiusMiles: Double? = nil, unit: DistanceUnit? = nil, word: String? = nil) {
+                updated: Date? = nil, radiusMiles: Double? = nil, unit: DistanceUnit? = nil, word: String? = nil,
+                locationAt: Date? = nil) {
         self.outcome = outcome
         self.locale = locale
         self.now = now
@@ -79,6 +83,7 @@ public struct RenderRequest: Codable, Sendable {
         self.radiusMiles = radiusMiles
         self.unit = unit
         self.word = word
+        self.locationAt = locationAt
     }
 }
 

@@ -53,6 +53,9 @@ struct WireRenderTests {
     static func routerRequests(count: Int, seed: UInt64) -> [RenderRequest] {
         var generator = SplitMix64(seed: seed)
         func pick<T>(_ values: [T]) -> T { values[generator.next(in: 0...(values.count - 1))] }
+        // The location's time has its own stream, so the other fields are drawn as before it was added.
+        var placeGenerator = SplitMix64(seed: ~seed)
+        func pickPlace(_ values: [Date?]) -> Date? { values[placeGenerator.next(in: 0...(values.count - 1))] }
         let names = ["Tesco Selby", "  Texaco Greenwich ", "Esso Tŷ Croes", "Sainsbury's Nine Elms", "\u{00A0}BP",
                      "Shell\u{2003}", "Asda 🚗", " ", "\u{3000}", "Tab\there", "Quote \"Q\"", "Back\\slash"]
         var requests: [RenderRequest] = []
@@ -75,7 +78,9 @@ struct WireRenderTests {
                 updated: pick([updated, updated, nil]),
                 radiusMiles: pick([5, 1, 2.5, 0.62, 10, 1e12, 0, nil]),
                 unit: pick([nil, .miles, .km]),
-                word: pick(["hydrogen", "  hydrogen\n", "a\"b", String(repeating: "x", count: 61), "x y", nil])))
+                word: pick(["hydrogen", "  hydrogen\n", "a\"b", String(repeating: "x", count: 61), "x y", nil]),
+                locationAt: pickPlace([nil, nil, now.addingTimeInterval(-age), now.addingTimeInterval(-age / 1000),
+                                       now.addingTimeInterval(-3600), now.addingTimeInterval(7200.25)])))
         }
         return requests
     }
@@ -136,6 +141,8 @@ struct WireRenderTests {
         found(station: station.replacingOccurrences(of: #""lat":53.5"#, with: #""lat":91"#)),
         found(station: station.replacingOccurrences(of: #""brand":"B""#, with: #""brand":"B","x":[1]"#)),
         found(#","pricePence":null"#), found(#","updated":1760000000"#),
+        found(#","locationAt":null"#), found(#","locationAt":1760000000"#), found(#","locationAt":"yesterday""#),
+        found(#","locationAt":"2025-10-09T01:30:00.5+01:00""#),
         #"{"outcome":"unsupportedFuel","word":"  hydrogen"}"#, #"{"outcome":"unitSet"}"#, #"{"outcome":null}"#,
         #"{"outcome":"Found"}"#, "{}", "[]", #""found""#,
     ])

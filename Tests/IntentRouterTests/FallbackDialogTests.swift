@@ -74,4 +74,26 @@ struct FallbackDialogTests {
         let reply = FallbackDialog.render(request, appName: "FuelBoard")
         #expect(reply.dialog == "I couldn't find any diesel within 8 km of you.")
     }
+
+    /// A stored location over an hour old is said to be where the user was, as dialog-renderer says it.
+    @Test(arguments: [
+        (nil, "you"), (TimeInterval(1800), "you"), (-600, "you"), (5400, "where you were an hour ago"),
+        (3 * 3600, "where you were 3 hours ago"), (23.5 * 3600, "where you were 23 hours ago"),
+        (26 * 3600, "where you were yesterday"), (4 * 86400, "where you were on 5 Oct"),
+        (400 * 86400, "where you were on 4 Sep 2024"),
+    ] as [(TimeInterval?, String)])
+    func stationAnswers_sayWhereTheSearchWasMadeFrom(age: TimeInterval?, place: String) {
+        var found = RenderRequest(outcome: .found, now: Self.now, fuel: "B7", station: Self.station,
+                                  pricePence: 139.9, distanceMiles: 2.34, updated: Self.now - 7200)
+        found.locationAt = age.map { Self.now - $0 }
+        #expect(FallbackDialog.render(found, appName: "FuelBoard").dialog
+            == "The cheapest diesel near \(place) is Tesco Selby at £1.399, 2.3 miles away — prices as of 7:53 AM.")
+        found.outcome = .directions
+        #expect(FallbackDialog.render(found, appName: "FuelBoard").dialog.hasPrefix(
+            "Here are directions to Tesco Selby, the cheapest diesel near \(place) at £1.399 — "))
+        let nothing = RenderRequest(outcome: .nothingInRange, now: Self.now, fuel: "B7", radiusMiles: 5,
+                                    locationAt: found.locationAt)
+        #expect(FallbackDialog.render(nothing, appName: "FuelBoard").dialog
+            == "I couldn't find any diesel within 5 miles of \(place).")
+    }
 }

@@ -30,9 +30,10 @@ final class RealServices {
     /// Starts everything; `dialogDown` leaves dialog-renderer out (nobody serves its endpoint).
     /// `loadingReplicas` more fuel-lookups listen but never load prices (their price-ingest is
     /// nowhere), so they answer every lookup `unavailable`, as a replica does while it starts.
-    /// `locationHangs` points the router at a location-cache that never answers.
+    /// `locationHangs` points the router at a location-cache that never answers. `locationClock`
+    /// stops location-cache's clock at that time (nil: it runs on the wall clock).
     init(dialogDown: Bool = false, lookupReplicas: Int = 1, loadingReplicas: Int = 0,
-         locationHangs: Bool = false) throws {
+         locationHangs: Bool = false, locationClock: Date? = nil) throws {
         let quiet = Logger(label: "test", level: .critical)
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("router-it-\(UUID().uuidString)")
         ingest = try ServiceProcess("price-ingest", ["--data-dir", dataDirectory.appendingPathComponent("ingest").path,
@@ -59,9 +60,11 @@ final class RealServices {
         }
         let lookupEndpoint = lookupEndpoints.joined(separator: ",")
         let locationDirectory = dataDirectory.appendingPathComponent("location")
-        location = try InProcessService.start { context in
-            try LocationCacheService(context: context, configuration: LocationCacheConfiguration(
-                endpoint: "tcp://127.0.0.1:*", dataDirectory: locationDirectory), logger: quiet).server
+        var locationConfiguration = LocationCacheConfiguration(endpoint: "tcp://127.0.0.1:*",
+                                                               dataDirectory: locationDirectory)
+        if let locationClock { locationConfiguration.now = { locationClock } }
+        location = try InProcessService.start { [locationConfiguration] context in
+            try LocationCacheService(context: context, configuration: locationConfiguration, logger: quiet).server
         }
         dialog = dialogDown ? nil : try InProcessService.start { context in
             try DialogRendererService(context: context, bind: "tcp://127.0.0.1:*",
@@ -84,6 +87,14 @@ final class RealServices {
     func locationRequests() throws -> [String: UInt64] {
         let client = try RequestClient(context: Context(), endpoint: location.endpoint, timeout: .seconds(5), retries: 0)
         return try client.call(.sysStats, EmptyBody(), as: StatsBody.self).requestsByType
+    }
+
+    /// Stores a location for `user` straight in location-cache, as observed `at`.
+    func putLocation(_ location: Coordinate, user: String = "u1", at: Date) throws -> LocationPutReply {
+        let client = try RequestClient(context: Context(), endpoint: self.location.endpoint, timeout: .seconds(5),
+                                       retries: 0)
+        let request = LocationPutRequest(user: user, lat: location.lat, lng: location.lng, at: at)
+        return try client.call(.locationPut, request, as: LocationPutReply.self)
     }
 
     func ask(_ utterance: String, user: String = "u1", at location: Coordinate? = nil,

@@ -77,6 +77,7 @@ struct HandCodingTests {
             request.pricePence = Self.maybe(Self.numbers, &random)
             request.distanceMiles = Self.maybe(Self.numbers, &random)
             request.updated = Self.maybe(Self.dates, &random)
+            request.locationAt = Self.maybe(Self.dates, &random)
             request.radiusMiles = Self.maybe(Self.numbers, &random)
             request.unit = Self.maybe(DistanceUnit.allCases, &random)
             request.word = Self.maybe(Self.texts, &random)

@@ -25,6 +25,9 @@ public enum Fact: String, CaseIterable, Sendable {
     case minRadius = "min"
     /// The largest radius the user may choose, in their unit: "50 miles", "80 km".
     case maxRadius = "max"
+    /// Where the search was made from: "you", or for a stored location over an hour old
+    /// "where you were 3 hours ago" (read after "near" or "of").
+    case place = "where"
 
     /// The `RenderRequest` field this fact needs.
     public var requestField: String {
@@ -37,17 +40,18 @@ public enum Fact: String, CaseIterable, Sendable {
         case .radius: "radiusMiles"
         case .unit, .minRadius, .maxRadius: "unit"
         case .word: "word"
+        case .place: "locationAt"
         }
     }
 }
 
 extension DialogOutcome {
     /// The facts this outcome's sentences may use. Each is guaranteed: its field is required
-    /// (or, for `radius` after a reset and for the unit, defaulted), so a template never lacks a value.
+    /// (or, for `radius` after a reset, the unit and `where`, defaulted), so a template never lacks a value.
     public var facts: Set<Fact> {
         switch self {
-        case .found, .directions: [.station, .postcode, .fuel, .fuelTitle, .price, .distance, .freshness]
-        case .nothingInRange: [.fuel, .fuelTitle, .radius]
+        case .found, .directions: [.station, .postcode, .fuel, .fuelTitle, .price, .distance, .freshness, .place]
+        case .nothingInRange: [.fuel, .fuelTitle, .radius, .place]
         case .unsupportedFuel: [.word]
         case .radiusSet, .radiusCleared: [.radius]
         case .unitSet, .unitCleared: [.unit]

@@ -31,6 +31,7 @@ extension LocalePhrases {
         }
         if needs(.unit) { values[.unit] = pool.render(unitName[input.unit.index], into: &scratch) }
         if needs(.word) { values[.word] = input.word }
+        if needs(.place) { values[.place] = place(input.place ?? .current, &values, into: &scratch) }
 
         var dialog = pool.render(self.dialog[outcome.index], into: &scratch, values)
         let stale = outcome.isStationAnswer && input.age?.stale == true
@@ -69,12 +70,37 @@ extension LocalePhrases {
         case .yesterday:
             return pool.render(freshnessYesterday, into: &scratch, values)
         case .earlier(let day, let month, let year, let showYear):
-            values[.day] = scratch.phrase { $0.append(digitsOf: day) }
-            values[.month] = pool.render((1...12).contains(month) ? months[month - 1] : .empty, into: &scratch)
-            values[.year] = scratch.phrase { $0.append(digitsOf: year) }
-            values[.date] = pool.render(showYear ? dateWithYear : date, into: &scratch, values)
+            values[.date] = dateText(day: day, month: month, year: year, showYear: showYear, &values, into: &scratch)
             return pool.render(freshnessOlder, into: &scratch, values)
         }
+    }
+
+    /// "you", "where you were an hour ago", "where you were 3 hours ago", "where you were
+    /// yesterday", "where you were on 25 Nov".
+    private func place(_ age: LocationAge, _ values: inout SlotValues, into scratch: inout TextScratch) -> Range<Int> {
+        switch age {
+        case .current:
+            return pool.render(placeCurrent, into: &scratch)
+        case .hours(1):
+            return pool.render(placeHourAgo, into: &scratch)
+        case .hours(let hours):
+            values[.hours] = scratch.phrase { $0.append(digitsOf: hours) }
+            return pool.render(placeHoursAgo, into: &scratch, values)
+        case .yesterday:
+            return pool.render(placeYesterday, into: &scratch)
+        case .earlier(let day, let month, let year, let showYear):
+            values[.date] = dateText(day: day, month: month, year: year, showYear: showYear, &values, into: &scratch)
+            return pool.render(placeEarlier, into: &scratch, values)
+        }
+    }
+
+    /// "3 Oct", or "3 Oct 2024" with `showYear` (`clock.date`, `clock.dateWithYear`).
+    private func dateText(day: Int, month: Int, year: Int, showYear: Bool, _ values: inout SlotValues,
+                      into scratch: inout TextScratch) -> Range<Int> {
+        values[.day] = scratch.phrase { $0.append(digitsOf: day) }
+        values[.month] = pool.render((1...12).contains(month) ? months[month - 1] : .empty, into: &scratch)
+        values[.year] = scratch.phrase { $0.append(digitsOf: year) }
+        return pool.render(showYear ? dateWithYear : date, into: &scratch, values)
     }
 
     /// "6:30 AM": 12-hour clock without a leading zero, or whatever the locale's `clock.time` says;

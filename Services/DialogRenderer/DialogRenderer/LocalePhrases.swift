@@ -14,6 +14,11 @@ final class LocalePhrases: Sendable {
     let freshnessToday: CompiledTemplate
     let freshnessYesterday: CompiledTemplate
     let freshnessOlder: CompiledTemplate
+    let placeCurrent: CompiledTemplate
+    let placeHourAgo: CompiledTemplate
+    let placeHoursAgo: CompiledTemplate
+    let placeYesterday: CompiledTemplate
+    let placeEarlier: CompiledTemplate
     let time: CompiledTemplate
     let midnight: CompiledTemplate
     let noon: CompiledTemplate
@@ -62,6 +67,11 @@ final class LocalePhrases: Sendable {
         freshnessToday = required(TemplateKeys.freshnessToday)
         freshnessYesterday = required(TemplateKeys.freshnessYesterday)
         freshnessOlder = required(TemplateKeys.freshnessOlder)
+        placeCurrent = required(TemplateKeys.placeCurrent)
+        placeHourAgo = required(TemplateKeys.placeHourAgo)
+        placeHoursAgo = required(TemplateKeys.placeHoursAgo)
+        placeYesterday = required(TemplateKeys.placeYesterday)
+        placeEarlier = required(TemplateKeys.placeEarlier)
         time = required(TemplateKeys.time)
         midnight = required(TemplateKeys.midnight)
         noon = required(TemplateKeys.noon)

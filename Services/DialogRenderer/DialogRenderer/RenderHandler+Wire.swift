@@ -47,9 +47,13 @@ extension RenderHandler {
             guard let word = body.word, Self.isPlainWord(UnsafeBufferPointer(rebasing: bytes[word])) else { return nil }
             input.word = scratch.phrase { $0.append(UnsafeBufferPointer(rebasing: bytes[word])) }
         }
-        if isStationAnswer || needs(.freshness) {
-            guard let updated = body.updated else { return nil }
-            input.age = FeedAge(updated: updated, now: body.now ?? clockNow(), clock: clock)
+        if isStationAnswer || needs(.freshness) || needs(.place) {
+            let now = body.now ?? clockNow()
+            if isStationAnswer || needs(.freshness) {
+                guard let updated = body.updated else { return nil }
+                input.age = FeedAge(updated: updated, now: now, clock: clock)
+            }
+            if needs(.place) { input.place = LocationAge(at: body.locationAt, now: now, clock: clock) }
         }
         let locale = body.locale.map { UnsafeBufferPointer(rebasing: bytes[$0]) }
         let text = catalog.texts(forUTF8: locale).jsonPhrases.render(input, into: &scratch)

@@ -49,6 +49,8 @@ public struct RenderHandler: Sendable {
             case .word:
                 let word = try facts.word()
                 input.word = scratch.phrase { $0.append(text: word) }
+            case .place:
+                input.place = LocationAge(at: request.locationAt, now: renderedAt, clock: clock)
             }
         }
         guard outcome.isStationAnswer else {

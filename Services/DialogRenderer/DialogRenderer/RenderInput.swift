@@ -12,6 +12,8 @@ struct RenderInput {
     var price: Price?
     var distanceMiles: Double?
     var age: FeedAge?
+    /// How old the location the search was made from is (nil: the ask's own, said as "you").
+    var place: LocationAge?
     var radiusMiles: Double?
     var unit: DistanceUnit = Preferences.default.unit
     var word: Range<Int>?

@@ -3,8 +3,9 @@
 enum Slot: Int, CaseIterable {
     // The facts of outcome sentences and snippet cards (`Fact`).
     case station, postcode, fuel, fuelTitle, price, distance, freshness, radius, unit, word, minRadius, maxRadius
+    case place
     // The parts of phrases (`TemplateKeys.all` lists which text may use which).
-    case pounds, number, time, date, hour12, hour24, minute, ampm, day, month, year
+    case pounds, number, time, date, hour12, hour24, minute, ampm, day, month, year, hours
 
     /// The placeholder's name, as written in templates (`{fuelTitle}`).
     var name: String { Self.names[rawValue] }
@@ -28,13 +29,14 @@ enum Slot: Int, CaseIterable {
         case .word: self = .word
         case .minRadius: self = .minRadius
         case .maxRadius: self = .maxRadius
+        case .place: self = .place
         }
     }
 
     private static let names: [String] = [
         "station", "postcode", "fuel", "fuelTitle", "price", "distance", "freshness", "radius", "unit", "word",
-        "min", "max",
-        "pounds", "number", "time", "date", "hour12", "hour24", "minute", "ampm", "day", "month", "year",
+        "min", "max", "where",
+        "pounds", "number", "time", "date", "hour12", "hour24", "minute", "ampm", "day", "month", "year", "hours",
     ]
 }
 

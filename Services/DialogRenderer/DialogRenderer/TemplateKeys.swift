@@ -25,6 +25,11 @@ public enum TemplateKeys {
     static let freshnessToday = "freshness.today"
     static let freshnessYesterday = "freshness.yesterday"
     static let freshnessOlder = "freshness.older"
+    static let placeCurrent = "place.current"
+    static let placeHourAgo = "place.hourAgo"
+    static let placeHoursAgo = "place.hoursAgo"
+    static let placeYesterday = "place.yesterday"
+    static let placeEarlier = "place.earlier"
     static let time = "clock.time"
     /// Said instead of `time` at 0:00 and 12:00.
     static let midnight = "clock.midnight"
@@ -83,6 +88,11 @@ public enum TemplateKeys {
         add(freshnessToday, ["time"])
         add(freshnessYesterday, ["time"])
         add(freshnessOlder, ["date", "time"])
+        add(placeCurrent)
+        add(placeHourAgo)
+        add(placeHoursAgo, ["hours"])
+        add(placeYesterday)
+        add(placeEarlier, ["date"])
         let clockParts: Set<String> = ["hour12", "hour24", "minute", "ampm"]
         add(time, clockParts)
         add(midnight, clockParts)

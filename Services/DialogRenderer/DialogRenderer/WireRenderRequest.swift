@@ -15,6 +15,7 @@ struct WireRenderRequest {
     /// The body's fields, one bit each.
     enum Field: Int, CaseIterable {
         case outcome, locale, now, fuel, station, pricePence, distanceMiles, updated, radiusMiles, unit, word
+        case locationAt
 
         /// The field's name in the body and in `DialogOutcome.requiredFields`.
         var name: String {
@@ -30,6 +31,7 @@ struct WireRenderRequest {
             case .radiusMiles: "radiusMiles"
             case .unit: "unit"
             case .word: "word"
+            case .locationAt: "locationAt"
             }
         }
     }
@@ -49,6 +51,7 @@ struct WireRenderRequest {
     private(set) var radiusMiles: Double?
     private(set) var unit: DistanceUnit?
     private(set) var word: Range<Int>?
+    private(set) var locationAt: Date?
 
     /// Reads the body of `request` (whose frame `StrictJSON` has checked); nil declines it.
     init?(_ request: borrowing IncomingRequest) {
@@ -123,6 +126,9 @@ struct WireRenderRequest {
         case .updated:
             updated = WireValues.date(bytes, range)
             return updated != nil
+        case .locationAt:
+            locationAt = WireValues.date(bytes, range)
+            return locationAt != nil
         case .pricePence:
             pricePence = WireValues.double(bytes, range)
             return pricePence != nil
@@ -166,6 +172,7 @@ struct WireRenderRequest {
         if key.matches("unit") { return .unit }
         if key.matches("radiusMiles") { return .radiusMiles }
         if key.matches("word") { return .word }
+        if key.matches("locationAt") { return .locationAt }
         return nil
     }
 

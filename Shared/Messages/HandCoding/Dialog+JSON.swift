@@ -10,6 +10,7 @@ extension RenderRequest: JSONWritable, JSONReadable {
         if let distanceMiles { writer.key("distanceMiles", first: &first); writer.number(distanceMiles) }
         if let fuel { writer.key("fuel", first: &first); writer.string(fuel) }
         if let locale { writer.key("locale", first: &first); writer.string(locale) }
+        if let locationAt { writer.key("locationAt", first: &first); writer.date(locationAt) }
         if let now { writer.key("now", first: &first); writer.date(now) }
         writer.key("outcome", first: &first); writer.string(outcome.rawValue)
         if let pricePence { writer.key("pricePence", first: &first); writer.number(pricePence) }
@@ -33,6 +34,7 @@ extension RenderRequest: JSONWritable, JSONReadable {
             else if key.matches("pricePence") { request.pricePence = try value.nonNull?.double() }
             else if key.matches("distanceMiles") { request.distanceMiles = try value.nonNull?.double() }
             else if key.matches("updated") { request.updated = try value.nonNull?.date() }
+            else if key.matches("locationAt") { request.locationAt = try value.nonNull?.date() }
             else if key.matches("radiusMiles") { request.radiusMiles = try value.nonNull?.double() }
             else if key.matches("unit") { request.unit = try value.nonNull?.choice(DistanceUnit.self) }
             else if key.matches("word") { request.word = try value.nonNull?.string() }

@@ -16,7 +16,8 @@ public enum FallbackDialog {
             return RenderReply(dialog: "I don't know where you are. Share your location with \(appName) and ask again.")
         case .nothingInRange:
             let radius = distance(request.radiusMiles ?? Preferences.defaultRadiusMiles, unit)
-            return RenderReply(dialog: "I couldn't find any \(fuel) within \(radius) of you.",
+            let place = FallbackFreshness.place(observedAt: request.locationAt, now: request.now ?? Date())
+            return RenderReply(dialog: "I couldn't find any \(fuel) within \(radius) of \(place).",
                                value: "None within \(radius)")
         case .askFuel:
             return RenderReply(dialog: "Which fuel: unleaded, premium, diesel or super diesel?")
@@ -77,18 +78,19 @@ public enum FallbackDialog {
         let now = request.now ?? Date()
         let freshness = request.updated.map { "prices " + FallbackFreshness.phrase($0, now: now) }
         let stale = request.updated.map { FallbackFreshness.isStale($0, now: now) }
+        let place = FallbackFreshness.place(observedAt: request.locationAt, now: now)
         let said = (freshness.map { " — \($0)." } ?? ".") + (stale == true ? " These prices may be out of date." : "")
         let value = "\(station.name): \(price), \(away)"
         let snippet = Snippet(title: station.name, subtitle: "\(fuel.capitalizedFirst) · \(away)", freshness: freshness,
                               price: price, id: station.id, postcode: station.postcode, lat: station.lat,
                               lng: station.lng, pricePence: pence, stale: stale)
         if request.outcome == .directions {
-            return RenderReply(dialog: "Here are directions to \(station.name), the cheapest \(fuel) near you at "
+            return RenderReply(dialog: "Here are directions to \(station.name), the cheapest \(fuel) near \(place) at "
                 + "\(price)\(said)", value: value, snippet: snippet,
                 opensURL: mapsURL(lat: station.lat, lng: station.lng))
         }
-        return RenderReply(dialog: "The cheapest \(fuel) near you is \(station.name) at \(price), \(away) away\(said)",
-                           value: value, snippet: snippet)
+        return RenderReply(dialog: "The cheapest \(fuel) near \(place) is \(station.name) at \(price), "
+            + "\(away) away\(said)", value: value, snippet: snippet)
     }
 
     /// "£1.399", as dialog-renderer writes prices.

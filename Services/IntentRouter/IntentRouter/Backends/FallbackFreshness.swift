@@ -20,18 +20,40 @@ enum FallbackFreshness {
     /// ours still says when it was published).
     static func phrase(_ updated: Date, now: Date) -> String {
         let time = clockTime(updated)
-        let day = calendar.dateComponents([.day], from: calendar.startOfDay(for: updated),
-                                          to: calendar.startOfDay(for: now)).day ?? 0
-        switch day {
+        switch daysBack(updated, now: now) {
         case 0: return "as of \(time)"
         case 1: return "as of yesterday at \(time)"
-        default:
-            let parts = calendar.dateComponents([.year, .month, .day], from: updated)
-            let month = months[((parts.month ?? 1) - 1 + 12) % 12]
-            // The year only when the date is far from now, as the renderer does.
-            let year = abs(now.timeIntervalSince(updated)) > 180 * 86_400 ? " \(parts.year ?? 0)" : ""
-            return "as of \(parts.day ?? 1) \(month)\(year) at \(time)"
+        default: return "as of \(date(updated, now: now)) at \(time)"
         }
+    }
+
+    /// Where the search was made from, as the renderer's en-GB `place` texts say it: "you" for the
+    /// ask's own location or a stored one under an hour old, else "where you were 3 hours ago"
+    /// (hours below a day), "where you were yesterday" or "where you were on 25 Nov".
+    static func place(observedAt: Date?, now: Date) -> String {
+        guard let observedAt, now.timeIntervalSince(observedAt) >= 3600 else { return "you" }
+        let age = now.timeIntervalSince(observedAt)
+        let days = daysBack(observedAt, now: now)
+        if age < 24 * 3600 || days == 0 {
+            let hours = min(Int(age / 3600), 24)
+            return hours == 1 ? "where you were an hour ago" : "where you were \(hours) hours ago"
+        }
+        return days == 1 ? "where you were yesterday" : "where you were on \(date(observedAt, now: now))"
+    }
+
+    /// Calendar days from `date` to `now` (0: the same day).
+    private static func daysBack(_ date: Date, now: Date) -> Int {
+        let days = calendar.dateComponents([.day], from: calendar.startOfDay(for: date),
+                                           to: calendar.startOfDay(for: now))
+        return days.day ?? 0
+    }
+
+    /// "25 Nov", with the year only when the date is far from now, as the renderer does.
+    private static func date(_ date: Date, now: Date) -> String {
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        let month = months[((parts.month ?? 1) - 1 + 12) % 12]
+        let year = abs(now.timeIntervalSince(date)) > 180 * 86_400 ? " \(parts.year ?? 0)" : ""
+        return "\(parts.day ?? 1) \(month)\(year)"
     }
 
     static func isStale(_ updated: Date, now: Date) -> Bool {

@@ -73,25 +73,27 @@ final class ActionRunner {
             switch place {
             case .unknown(let outcome):
                 done(Handled(.failure, RenderRequest(outcome: outcome, fuel: fuel.rawValue)))
-            case .known(let point) where !UKArea.contains(point):
+            case .known(let point, _) where !UKArea.contains(point):
                 // Paris or 0,0: not "nothing in range", which would suggest a wider radius.
                 done(Handled(.failure, RenderRequest(outcome: .outsideCoverage, fuel: fuel.rawValue)))
-            case .known(let point):
+            case .known(let point, let observedAt):
                 let request = LookupRequest(fuel: fuel.rawValue, lat: point.lat, lng: point.lng,
                                             radiusMiles: preferences.radiusMiles, limit: 1)
                 backends.lookup.call(.lookupCheapest, request, as: LookupReply.self,
                                      deadline: ask.dataDeadline, retryable: true) { result in
-                    done(Self.lookupOutcome(result, fuel: fuel, directions: directions, preferences: preferences))
+                    done(Self.lookupOutcome(result, fuel: fuel, directions: directions, preferences: preferences,
+                                            locationAt: observedAt))
                 }
             }
         }
         if let location = ask.decision.location {
-            gathered.place = .known(location)
+            gathered.place = .known(location, observedAt: nil)
         } else {
             backends.location.call(.locationGet, UserRequest(user: ask.user), as: LocationReply.self,
                                    deadline: ask.dataDeadline) { result in
                 switch result {
-                case .success(let reply): gathered.place = .known(Coordinate(lat: reply.lat, lng: reply.lng))
+                case .success(let reply):
+                    gathered.place = .known(Coordinate(lat: reply.lat, lng: reply.lng), observedAt: reply.at)
                 case .failure(let error) where error.code == .notFound: gathered.place = .unknown(.noLocation)
                 case .failure: gathered.place = .unknown(.locationUnavailable)
                 }
@@ -117,8 +119,10 @@ final class ActionRunner {
         }
     }
 
+    /// The outcome of a lookup; `locationAt` is when the stored location searched from was
+    /// observed (nil: the ask's own), passed on to the answers that speak of where the user is.
     static func lookupOutcome(_ result: Result<LookupReply, ServiceError>, fuel: FuelCode, directions: Bool,
-                              preferences: Preferences) -> Handled {
+                              preferences: Preferences, locationAt: Date?) -> Handled {
         var render = RenderRequest(outcome: .pricesUnavailable, fuel: fuel.rawValue,
                                    radiusMiles: preferences.radiusMiles, unit: preferences.unit)
         switch result {
@@ -133,6 +137,7 @@ final class ActionRunner {
         case .success(let reply):
             guard let best = reply.results.first, let price = best.pricePence else {
                 render.outcome = .nothingInRange
+                render.locationAt = locationAt
                 return Handled(.success, render)
             }
             render.outcome = directions ? .directions : .found
@@ -140,14 +145,16 @@ final class ActionRunner {
             render.pricePence = price
             render.distanceMiles = best.distanceMiles
             render.updated = best.updated
+            render.locationAt = locationAt
             return Handled(.success, render)
         }
     }
 }
 
-/// Where the user is, or the outcome that says why that is not known.
+/// Where the user is (and, for a stored location, when they were seen there), or the outcome
+/// that says why that is not known.
 private enum Place {
-    case known(Coordinate)
+    case known(Coordinate, observedAt: Date?)
     case unknown(DialogOutcome)
 }
 
