@@ -21,11 +21,18 @@ public struct LookupRequest: Codable, Sendable {
     public var brand: String?
     /// Only this retailer's feed (slug, case-insensitive).
     public var retailer: String?
+    /// Cheapest only: when the cheapest price comes from a feed more than `laggingFeedHours` older
+    /// than the newest feed fuel-lookup holds (a feed that stopped updating), answer the cheapest
+    /// of the up-to-date feeds' prices instead, if one is in range; else the old one as usual.
+    public var preferFresh: Bool?
+
+    /// How far behind the newest feed a feed may be before `preferFresh` passes over its prices.
+    public static let laggingFeedHours = 48.0
 
     /// Inlinable: fuel-lookup's hot path builds one per request.
     @inlinable
     public init(fuel: String?, lat: Double, lng: Double, radiusMiles: Double? = nil, limit: Int? = nil,
-                maxAgeHours: Double? = nil, brand: String? = nil, retailer: String? = nil) {
+                maxAgeHours: Double? = nil, brand: String? = nil, retailer: String? = nil, preferFresh: Bool? = nil) {
         self.fuel = fuel
         self.lat = lat
         self.lng = lng
@@ -34,6 +41,7 @@ public struct LookupRequest: Codable, Sendable {
         self.maxAgeHours = maxAgeHours
         self.brand = brand
         self.retailer = retailer
+        self.preferFresh = preferFresh
     }
 }
 

@@ -114,7 +114,8 @@ struct HandCodingTests {
                                         radiusMiles: Self.maybe(Self.numbers, &random),
                                         limit: Self.maybe([1, 5, 0, -3, 1_000_000], &random),
                                         maxAgeHours: Self.maybe(Self.numbers, &random),
-                                        brand: Self.maybe(Self.texts, &random), retailer: Self.maybe(Self.texts, &random))
+                                        brand: Self.maybe(Self.texts, &random), retailer: Self.maybe(Self.texts, &random),
+                                        preferFresh: Self.maybe([true, false], &random))
             #expect(Self.handWritten(request) == (try Self.reference(request)))
 
             let results = (0..<Int.random(in: 0...3, using: &random)).map { _ in

@@ -337,6 +337,7 @@ LOOKUP_CHANGES = {
     "lat-NaN-string": {"lat": "NaN"},
     "lng-Infinity-string": {"lng": "Infinity"},
     "maxAge-negative": {"maxAgeHours": -1},
+    "preferFresh-string": {"preferFresh": "yes"},
     "brand-number": {"brand": 5},
     "retailer-number": {"retailer": 5},
 }

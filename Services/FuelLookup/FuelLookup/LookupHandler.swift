@@ -41,9 +41,23 @@ public struct LookupHandler: Sendable {
         let query = try Query(request, now: now)
         try requireReady()
         let current = holder.load()
-        let matches = current.index.cheapestRanked(fuel: fuel, at: query.point, radiusMiles: query.radius,
-                                                   limit: query.limit, filter: query.filter)
-        return LookupAnswer(ranked: matches, fuel: fuel, index: current.index, version: current.version)
+        let index = current.index
+        var matches = index.cheapestRanked(fuel: fuel, at: query.point, radiusMiles: query.radius,
+                                           limit: query.limit, filter: query.filter)
+        if request.preferFresh == true, let best = matches.first {
+            // Only when the cheapest is from a lagging feed: a second search, up-to-date feeds only.
+            let cutoff = index.newestUpdatedSeconds - LookupRequest.laggingFeedHours * 3600
+            if index.updatedSeconds(best) < cutoff {
+                // Any maxAge cut-off is older than `best`, so this one is the stricter.
+                var upToDate = query.filter
+                upToDate.now = Date(timeIntervalSinceReferenceDate: cutoff)
+                upToDate.maxAge = 0
+                let fresh = index.cheapestRanked(fuel: fuel, at: query.point, radiusMiles: query.radius,
+                                                 limit: query.limit, filter: upToDate)
+                if !fresh.isEmpty { matches = fresh }
+            }
+        }
+        return LookupAnswer(ranked: matches, fuel: fuel, index: index, version: current.version)
     }
 
     /// `nearest` before it becomes a reply value.

@@ -200,6 +200,13 @@ public struct JSONObjectReader {
         return negative ? -magnitude : magnitude
     }
 
+    /// The literal `true` or `false` of a checked value; nil for anything else.
+    public static func bool(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool? {
+        if range.count == 4, bytes[range.lowerBound] == UInt8(ascii: "t") { return true }
+        if range.count == 5, bytes[range.lowerBound] == UInt8(ascii: "f") { return false }
+        return nil
+    }
+
     /// True when the value is the literal `null`.
     public static func isNull(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         range.count == 4 && bytes[range.lowerBound] == UInt8(ascii: "n")

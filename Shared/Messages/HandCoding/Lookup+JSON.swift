@@ -12,6 +12,7 @@ extension LookupRequest: JSONWritable {
         if let limit { writer.key("limit", first: &first); writer.integer(limit) }
         writer.key("lng", first: &first); writer.number(lng)
         if let maxAgeHours { writer.key("maxAgeHours", first: &first); writer.number(maxAgeHours) }
+        if let preferFresh { writer.key("preferFresh", first: &first); writer.raw(preferFresh ? "true" : "false") }
         if let radiusMiles { writer.key("radiusMiles", first: &first); writer.number(radiusMiles) }
         if let retailer { writer.key("retailer", first: &first); writer.string(retailer) }
         writer.byte(UInt8(ascii: "}"))

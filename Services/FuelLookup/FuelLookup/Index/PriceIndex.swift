@@ -21,6 +21,8 @@ public final class PriceIndex: Sendable {
     private let allStationsTree: SpatialTree
     private let brandIDs: [String: Int32]
     private let retailerIDs: [String: Int32]
+    /// The newest feed time among the stations (seconds since the reference date; -inf when empty).
+    let newestUpdatedSeconds: Double
 
     public convenience init(stations input: [Station]) {
         self.init(stationGroups: StationGroups([input]))
@@ -36,7 +38,11 @@ public final class PriceIndex: Sendable {
         allStationsTree = contents.allStationsTree
         brandIDs = contents.brandIDs
         retailerIDs = contents.retailerIDs
+        newestUpdatedSeconds = contents.records.reduce(-Double.infinity) { max($0, $1.updatedSeconds) }
     }
+
+    /// A ranked match's feed time (seconds since the reference date).
+    func updatedSeconds(_ ranked: RankedMatch) -> Double { records[Int(ranked.rank)].updatedSeconds }
 
     /// Number of indexed stations.
     public var count: Int { records.count }

@@ -11,6 +11,7 @@ enum LookupRequestReader {
         var fuel: String?, brand: String?, retailer: String?
         var lat: Double?, lng: Double?, radiusMiles: Double?, maxAgeHours: Double?
         var limit: Int?
+        var preferFresh: Bool?
         let isObject = try incoming.forEachBodyMember { bytes, key, value throws(ServiceError) in
             guard !JSONObjectReader.isNull(bytes, value) else { return }
             if key.matches("lat") {
@@ -33,13 +34,18 @@ enum LookupRequestReader {
                 brand = try string(bytes, value, "brand")
             } else if key.matches("retailer") {
                 retailer = try string(bytes, value, "retailer")
+            } else if key.matches("preferFresh") {
+                guard let flag = JSONObjectReader.bool(bytes, value) else {
+                    throw .badRequest("preferFresh must be true or false")
+                }
+                preferFresh = flag
             }
         }
         guard isObject else { throw .badRequest("the body must be a JSON object") }
         guard let lat else { throw .badRequest("missing field \"lat\"") }
         guard let lng else { throw .badRequest("missing field \"lng\"") }
         return LookupRequest(fuel: fuel, lat: lat, lng: lng, radiusMiles: radiusMiles, limit: limit,
-                             maxAgeHours: maxAgeHours, brand: brand, retailer: retailer)
+                             maxAgeHours: maxAgeHours, brand: brand, retailer: retailer, preferFresh: preferFresh)
     }
 
     private static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ name: String)
