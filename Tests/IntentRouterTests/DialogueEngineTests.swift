@@ -130,18 +130,37 @@ struct DialogueEngineTests {
 
     @Test func radius_whenOutOfRange_explains() {
         let decision = engine.ask(user: "u1", utterance: "Ask FuelBoard to set my search radius to 60 miles")
-        #expect(decision.prompt == Prompt(code: .failure, outcome: .radiusOutOfRange, radiusMiles: 60))
+        #expect(decision.prompt == Prompt(code: .failure, outcome: .radiusOutOfRange, radiusMiles: 60, unit: .miles))
+    }
+
+    @Test func radius_inKilometresOutOfRange_explainsInKilometres() {
+        let decision = engine.ask(user: "u1", utterance: "Ask FuelBoard to set my search radius to 100 km")
+        #expect(decision.prompt == Prompt(code: .failure, outcome: .radiusOutOfRange, radiusMiles: 62.1, unit: .km))
+    }
+
+    /// 80 is out of range in miles but not in km: a bare number waits for the user's unit.
+    @Test func radius_bareNumber_isHandledWithoutAUnitNotRefusedAsMiles() {
+        let decision = engine.ask(user: "u1", utterance: "Ask FuelBoard to set my search radius to 80")
+        #expect(decision.action == .setRadius(.set(.bare(80))))
+        #expect(decision.parameters == ["radius": .number(80)])
+    }
+
+    @Test func radius_answeredWithABareNumber_isInTheUsersUnit() throws {
+        let question = engine.ask(user: "u1", utterance: "Ask FuelBoard to set my search radius")
+        #expect(question.prompt == Prompt(code: .needsValue, outcome: .askRadius))
+        let answer = engine.ask(user: "u1", utterance: "15", session: try #require(question.session))
+        #expect(answer.action == .setRadius(.set(.bare(15))))
     }
 
     @Test func radius_setClearedAndNotMentioned_areThreeDifferentThings() throws {
         #expect(engine.ask(user: "u1", utterance: "Ask FuelBoard to set my search radius to 10 miles").action ==
-                .setRadius(.set(10)))
+                .setRadius(.set(.miles(10))))
         #expect(engine.ask(user: "u1", utterance: "reset my search radius FuelBoard").action == .setRadius(.clear))
         let question = engine.ask(user: "u1", utterance: "Ask FuelBoard to set my search radius")
         #expect(question.prompt?.outcome == .askRadius)
         #expect(question.needs == "miles")
         let answer = engine.ask(user: "u1", utterance: "twelve miles", session: try #require(question.session))
-        #expect(answer.action == .setRadius(.set(12)))
+        #expect(answer.action == .setRadius(.set(.miles(12))))
         #expect(answer.parameters == ["miles": .number(12)])
     }
 

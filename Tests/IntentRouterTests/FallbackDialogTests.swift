@@ -14,6 +14,16 @@ struct FallbackDialogTests {
         }
     }
 
+    @Test(arguments: [(DistanceUnit?.none, "1 to 50", "between 1 and 50 miles"),
+                      (.miles, "1 to 50", "between 1 and 50 miles"), (.km, "2 to 80", "between 2 and 80 km")])
+    func radiusLimits_areSaidInTheUsersUnit(unit: DistanceUnit?, asked: String, refused: String) {
+        let question = FallbackDialog.render(RenderRequest(outcome: .askRadius, unit: unit), appName: "FuelBoard")
+        #expect(question.dialog.contains(asked), "\(question.dialog)")
+        #expect(question.dialog.contains(unit == .km ? "kilometres" : "miles"), "\(question.dialog)")
+        let refusal = FallbackDialog.render(RenderRequest(outcome: .radiusOutOfRange, unit: unit), appName: "FuelBoard")
+        #expect(refusal.dialog.contains(refused), "\(refusal.dialog)")
+    }
+
     /// 2025-10-09 08:53:20 UTC (9:53:20 AM on the London clock, BST).
     static let now = Date(timeIntervalSince1970: 1_760_000_000)
 

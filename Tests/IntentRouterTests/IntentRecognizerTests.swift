@@ -39,10 +39,30 @@ struct IntentRecognizerTests {
         #expect(throws: TemplateError.self) { try IntentRecognizer(appName: "???") }
     }
 
-    @Test func recognize_whenRadiusInKilometres_convertsToMiles() throws {
+    @Test func recognize_whenRadiusInKilometres_keepsTheUnitAndSummarisesMiles() throws {
         let recognizer = try IntentRecognizer()
         let call = recognizer.recognize("Ask FuelBoard to set my search radius to 8 km")
-        #expect(call == .setSearchRadius(.value(.set(5))))
+        #expect(call == .setSearchRadius(.value(.set(.km(8)))))
+        #expect(call?.slotSummary == ["miles": "5"])
+    }
+
+    @Test func recognize_whenRadiusHasNoUnitWord_isABareNumberNotMiles() throws {
+        let recognizer = try IntentRecognizer()
+        let bare = recognizer.recognize("Ask FuelBoard to set my search radius to 10")
+        #expect(bare == .setSearchRadius(.value(.set(.bare(10)))))
+        #expect(bare?.slotSummary == ["radius": "10"])
+        #expect(recognizer.recognize("Ask FuelBoard to set my search radius to ten") ==
+                .setSearchRadius(.value(.set(.bare(10)))))
+        #expect(recognizer.recognize("Ask FuelBoard to set my search radius to 10 miles") ==
+                .setSearchRadius(.value(.set(.miles(10)))))
+    }
+
+    @Test func spokenRadius_bareNumber_isReadInTheUsersUnit() {
+        #expect(SpokenRadius.bare(10).miles(usersUnit: .km) == 6.2)
+        #expect(SpokenRadius.bare(10).miles(usersUnit: .miles) == 10)
+        #expect(SpokenRadius.km(5).miles(usersUnit: .miles) == 3.1)
+        #expect(SpokenRadius.miles(5).miles(usersUnit: .km) == 5)
+        #expect(SpokenRadius.bare(10).explicitMiles == nil)
     }
 
     @Test func recognize_resetRadius_isClearNotASetting() throws {

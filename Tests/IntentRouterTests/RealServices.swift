@@ -89,6 +89,12 @@ final class RealServices {
         return try client.call(.sysStats, EmptyBody(), as: StatsBody.self).requestsByType
     }
 
+    /// `user`'s preferences as location-cache holds them.
+    func preferences(user: String = "u1") throws -> Preferences {
+        let client = try RequestClient(context: Context(), endpoint: location.endpoint, timeout: .seconds(5), retries: 0)
+        return try client.call(.preferencesGet, UserRequest(user: user), as: Preferences.self)
+    }
+
     /// Stores a location for `user` straight in location-cache, as observed `at`.
     func putLocation(_ location: Coordinate, user: String = "u1", at: Date) throws -> LocationPutReply {
         let client = try RequestClient(context: Context(), endpoint: self.location.endpoint, timeout: .seconds(5),

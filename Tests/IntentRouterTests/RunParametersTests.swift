@@ -23,7 +23,7 @@ struct RunParametersTests {
 
     @Test func radius_numberSets_nullClears_absentAsks() throws {
         #expect(try RunParameters.call(intent: "SetSearchRadius", parameters: ["miles": .number(10)]) ==
-                .setSearchRadius(.value(.set(10))))
+                .setSearchRadius(.value(.set(.miles(10)))))
         #expect(try RunParameters.call(intent: "SetSearchRadius", parameters: ["miles": .null]) ==
                 .setSearchRadius(.value(.clear)))
         #expect(try RunParameters.call(intent: "SetSearchRadius", parameters: [:]) == .setSearchRadius(.missing))

@@ -186,8 +186,9 @@ public final class IntentRouterService {
         if let location, !ActionRunner.storesLocation(decision.step) { runner.storeLocation(location, ask) }
         switch decision.step {
         case .say(let prompt):
-            let render = RenderRequest(outcome: prompt.outcome, radiusMiles: prompt.radiusMiles, word: prompt.word)
-            speaker.speak(Handled(prompt.code, render), for: ask) { reply in self.finish(key, ask, reply) }
+            runner.render(prompt, ask) { render in
+                self.speaker.speak(Handled(prompt.code, render), for: ask) { reply in self.finish(key, ask, reply) }
+            }
         case .handle(let action):
             runner.run(action, ask) { handled in
                 self.speaker.speak(handled, for: ask) { reply in self.finish(key, ask, reply) }

@@ -26,9 +26,13 @@ public enum FallbackDialog {
             return RenderReply(dialog: "\(appName) doesn't have prices for \(word). "
                 + "It knows unleaded, premium unleaded, diesel and super diesel.")
         case .askRadius:
-            return RenderReply(dialog: "How far should I search? Say a number of miles from 1 to 50.")
+            let limits = radiusLimits(unit)
+            return RenderReply(dialog: "How far should I search? Say a number of \(unitName(unit)) from "
+                + "\(limits.lowerBound) to \(limits.upperBound).")
         case .radiusOutOfRange:
-            return RenderReply(dialog: "The search radius has to be between 1 and 50 miles.")
+            let limits = radiusLimits(unit)
+            return RenderReply(dialog: "The search radius has to be between \(limits.lowerBound) and "
+                + "\(limits.upperBound) \(unit == .km ? "km" : "miles").")
         case .radiusSet:
             let radius = distance(request.radiusMiles ?? Preferences.defaultRadiusMiles, unit)
             return RenderReply(dialog: "OK, I'll search within \(radius).", value: radius)
@@ -38,7 +42,7 @@ public enum FallbackDialog {
         case .askUnit:
             return RenderReply(dialog: "Should I give distances in miles or kilometres?")
         case .unitSet:
-            let name = unit == .km ? "kilometres" : "miles"
+            let name = unitName(unit)
             return RenderReply(dialog: "OK, I'll give distances in \(name).", value: name)
         case .unitCleared:
             return RenderReply(dialog: "OK, I'll give distances in miles again.", value: "miles")
@@ -111,6 +115,17 @@ public enum FallbackDialog {
         if rounded == 1 { return unit == .km ? "1 km" : "1 mile" }
         return "\(number) \(plural)"
     }
+
+    /// The radii a user may choose (`Preferences.radiusRange`) in whole `unit`s, rounded inward
+    /// (1 to 50 miles, 2 to 80 km), as dialog-renderer says them.
+    static func radiusLimits(_ unit: DistanceUnit) -> ClosedRange<Int> {
+        let perMile = unit == .km ? Vocabulary.kilometresPerMile : 1
+        let lowest = Int((Preferences.radiusRange.lowerBound * perMile).rounded(.up))
+        let highest = Int((Preferences.radiusRange.upperBound * perMile).rounded(.down))
+        return lowest...max(lowest, highest)
+    }
+
+    private static func unitName(_ unit: DistanceUnit) -> String { unit == .km ? "kilometres" : "miles" }
 
     /// A driving-directions URL to a point.
     public static func mapsURL(lat: Double, lng: Double) -> String {

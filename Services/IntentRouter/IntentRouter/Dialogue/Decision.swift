@@ -3,7 +3,8 @@ import Messages
 /// What the handle stage does for a resolved, confirmed intent.
 public enum Action: Sendable, Equatable {
     case findCheapest(FuelCode, directions: Bool)
-    case setRadius(SettingUpdate<Double>)
+    /// A bare number is read in the user's unit (and range-checked) when handled.
+    case setRadius(SettingUpdate<SpokenRadius>)
     case setUnit(SettingUpdate<DistanceUnit>)
     case forgetLocation
 }
@@ -14,13 +15,21 @@ public struct Prompt: Sendable, Equatable {
     public var outcome: DialogOutcome
     public var word: String?
     public var radiusMiles: Double?
+    /// The unit to say distances in; nil for the user's own (read when said, for the prompts that
+    /// give the radius limits).
+    public var unit: DistanceUnit?
 
-    public init(code: AssistantCode, outcome: DialogOutcome, word: String? = nil, radiusMiles: Double? = nil) {
+    public init(code: AssistantCode, outcome: DialogOutcome, word: String? = nil, radiusMiles: Double? = nil,
+                unit: DistanceUnit? = nil) {
         self.code = code
         self.outcome = outcome
         self.word = word
         self.radiusMiles = radiusMiles
+        self.unit = unit
     }
+
+    /// Whether the words give the radius limits, so they are said in the user's unit.
+    public var speaksRadiusLimits: Bool { outcome == .askRadius || outcome == .radiusOutOfRange }
 }
 
 /// The resolve and confirm stages' verdict on one utterance: say something now, or handle.
@@ -65,11 +74,13 @@ public struct Decision: Sendable, Equatable {
 }
 
 extension Action {
-    /// The resolved parameters as the reply shows them (`null` for a cleared setting).
+    /// The resolved parameters as the reply shows them (`null` for a cleared setting; a bare
+    /// radius as `radius` until the user's unit turns it into `miles`).
     var parameters: [String: JSONValue] {
         switch self {
         case .findCheapest(let fuel, _): ["fuel": .string(fuel.rawValue)]
-        case .setRadius(.set(let miles)): ["miles": .number(miles)]
+        case .setRadius(.set(let radius)):
+            radius.explicitMiles.map { ["miles": .number($0)] } ?? ["radius": .number(radius.amount)]
         case .setRadius(.clear): ["miles": .null]
         case .setUnit(.set(let unit)): ["unit": .string(unit.rawValue)]
         case .setUnit(.clear): ["unit": .null]

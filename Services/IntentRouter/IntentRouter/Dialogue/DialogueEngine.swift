@@ -74,8 +74,13 @@ public final class DialogueEngine {
                 return open(.radius, user: user, location: location)
             case .unsupported(let text):
                 return say(.failure, .radiusOutOfRange, intent: intent, word: text)
-            case .value(.set(let miles)) where !Preferences.radiusRange.contains(miles):
-                return say(.failure, .radiusOutOfRange, intent: intent, radiusMiles: miles)
+            case .value(.set(let radius)):
+                // A bare number waits for the user's unit; one with its unit is checked now, and
+                // the limits are said in the unit the user used.
+                if let miles = radius.explicitMiles, !Preferences.radiusRange.contains(miles) {
+                    return say(.failure, .radiusOutOfRange, intent: intent, radiusMiles: miles, unit: radius.unit)
+                }
+                return handle(.setRadius(.set(radius)), intent, location)
             case .value(let update):
                 return handle(.setRadius(update), intent, location)
             }
@@ -160,8 +165,9 @@ public final class DialogueEngine {
     }
 
     private func say(_ code: AssistantCode, _ outcome: DialogOutcome, intent: Intent?, word: String? = nil,
-                     radiusMiles: Double? = nil) -> Decision {
-        Decision(step: .say(Prompt(code: code, outcome: outcome, word: word, radiusMiles: radiusMiles)), intent: intent)
+                     radiusMiles: Double? = nil, unit: DistanceUnit? = nil) -> Decision {
+        let prompt = Prompt(code: code, outcome: outcome, word: word, radiusMiles: radiusMiles, unit: unit)
+        return Decision(step: .say(prompt), intent: intent)
     }
 
     private func handle(_ action: Action, _ intent: Intent, _ location: Coordinate?) -> Decision {

@@ -14,10 +14,19 @@ final class ActionRunner {
         switch action {
         case .findCheapest(let fuel, let directions):
             findCheapest(fuel, directions: directions, ask, done: done)
-        case .setRadius(let update):
-            backends.location.call(.preferencesSet, PreferencesUpdate(user: ask.user, radiusMiles: update),
-                                   as: Preferences.self, deadline: ask.dataDeadline) { result in
-                done(Self.settingOutcome(result, outcome: update == .clear ? .radiusCleared : .radiusSet))
+        case .setRadius(.clear):
+            setRadius(.clear, ask, done: done)
+        case .setRadius(.set(let radius)):
+            if let miles = radius.explicitMiles { return setRadius(.set(miles), ask, done: done) }
+            // A bare number is in the user's unit: read it, then check the range in miles.
+            readPreferences(ask) { [self] preferences in
+                let unit = radius.unit(or: preferences.unit)
+                let miles = radius.miles(usersUnit: unit)
+                guard Preferences.radiusRange.contains(miles) else {
+                    return done(Handled(.failure, RenderRequest(outcome: .radiusOutOfRange, radiusMiles: miles,
+                                                                unit: unit)))
+                }
+                setRadius(.set(miles), ask, done: done)
             }
         case .setUnit(let update):
             backends.location.call(.preferencesSet, PreferencesUpdate(user: ask.user, unit: update),
@@ -33,6 +42,28 @@ final class ActionRunner {
                 case .failure: done(Handled(.failure, RenderRequest(outcome: .locationUnavailable)))
                 }
             }
+        }
+    }
+
+    /// Stores the radius in miles; the reply names the miles stored (a bare number's reading).
+    private func setRadius(_ update: SettingUpdate<Double>, _ ask: AskContext, done: @escaping (Handled) -> Void) {
+        backends.location.call(.preferencesSet, PreferencesUpdate(user: ask.user, radiusMiles: update),
+                               as: Preferences.self, deadline: ask.dataDeadline) { result in
+            var handled = Self.settingOutcome(result, outcome: update == .clear ? .radiusCleared : .radiusSet)
+            if case .set(let miles) = update { handled.parameters = ["miles": .number(miles)] }
+            done(handled)
+        }
+    }
+
+    /// The words of a prompt that gives the radius limits, in the user's unit (miles when
+    /// location-cache cannot say in time); other prompts as they are.
+    func render(_ prompt: Prompt, _ ask: AskContext, done: @escaping (RenderRequest) -> Void) {
+        var render = RenderRequest(outcome: prompt.outcome, radiusMiles: prompt.radiusMiles, unit: prompt.unit,
+                                   word: prompt.word)
+        guard prompt.unit == nil, prompt.speaksRadiusLimits else { return done(render) }
+        readPreferences(ask) { preferences in
+            render.unit = preferences.unit
+            done(render)
         }
     }
 

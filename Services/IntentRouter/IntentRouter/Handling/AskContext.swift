@@ -57,6 +57,8 @@ final class AskContext {
 struct Handled {
     let code: AssistantCode
     let render: RenderRequest
+    /// The parameters the reply shows, when handling resolved them further than the decision did.
+    var parameters: [String: JSONValue]?
 
     init(_ code: AssistantCode, _ render: RenderRequest) {
         self.code = code

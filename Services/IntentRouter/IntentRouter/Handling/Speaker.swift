@@ -17,14 +17,19 @@ final class Speaker {
         var request = handled.render
         request.locale = ask.locale
         request.now = ask.now
+        let decision = handled.parameters.map { parameters in
+            var decision = ask.decision
+            decision.parameters = parameters
+            return decision
+        } ?? ask.decision
         guard ContinuousClock.now < ask.renderDeadline else {
             fallbacks += 1
             let rendered = FallbackDialog.render(request, appName: appName)
-            return done(.reply(Self.reply(handled.code, request, rendered, ask.decision)))
+            return done(.reply(Self.reply(handled.code, request, rendered, decision)))
         }
         dialog.call(.dialogRender, request, as: RenderedWords.self, deadline: ask.renderDeadline) { [self] result in
             if case .success(.spliced(let raw)) = result, let spliced = Self.spliced(handled.code, request, raw,
-                                                                                   ask.decision) {
+                                                                                   decision) {
                 return done(.spliced(spliced))
             }
             var rendered: RenderReply
@@ -34,7 +39,7 @@ final class Speaker {
                 fallbacks += 1
                 rendered = FallbackDialog.render(request, appName: appName)
             }
-            done(.reply(Self.reply(handled.code, request, rendered, ask.decision)))
+            done(.reply(Self.reply(handled.code, request, rendered, decision)))
         }
     }
 

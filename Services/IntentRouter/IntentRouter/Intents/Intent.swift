@@ -24,8 +24,8 @@ public enum ParameterValue<Value: Sendable & Equatable>: Sendable, Equatable {
 public enum IntentCall: Sendable, Equatable {
     case cheapestFuel(ParameterValue<FuelCode>)
     case directionsToCheapestFuel(ParameterValue<FuelCode>)
-    /// Set to miles, or cleared back to the default.
-    case setSearchRadius(ParameterValue<SettingUpdate<Double>>)
+    /// Set to a radius (with its unit, or a bare number in the user's unit), or cleared back to the default.
+    case setSearchRadius(ParameterValue<SettingUpdate<SpokenRadius>>)
     case setDistanceUnit(ParameterValue<SettingUpdate<DistanceUnit>>)
     case forgetMyLocation
     case help
@@ -42,7 +42,8 @@ public enum IntentCall: Sendable, Equatable {
     }
 
     /// The parameters as the reply shows them and the sentence tests check them: `fuel`,
-    /// `unsupportedFuel`, `miles` (a number or `clear`), `unit` (`km`, `miles` or `clear`).
+    /// `unsupportedFuel`, `miles` (a number or `clear`), `radius` (a bare number, in the user's unit),
+    /// `unit` (`km`, `miles` or `clear`).
     public var slotSummary: [String: String] {
         switch self {
         case .cheapestFuel(let fuel), .directionsToCheapestFuel(let fuel):
@@ -55,7 +56,9 @@ public enum IntentCall: Sendable, Equatable {
             switch radius {
             case .missing: return [:]
             case .unsupported(let text): return ["miles": text]
-            case .value(.set(let miles)): return ["miles": NumberWords.format(miles)]
+            case .value(.set(let radius)):
+                if let miles = radius.explicitMiles { return ["miles": NumberWords.format(miles)] }
+                return ["radius": NumberWords.format(radius.amount)]
             case .value(.clear): return ["miles": "clear"]
             }
         case .setDistanceUnit(let unit):

@@ -60,15 +60,14 @@ public struct IntentRecognizer: Sendable {
         return .value(code)
     }
 
-    /// Miles from `{miles}` and an optional `{radiusUnit}` (kilometres are converted).
-    static func radius(_ slots: [String: SlotMatch]) -> ParameterValue<SettingUpdate<Double>> {
+    /// The radius from `{miles}` and an optional `{radiusUnit}`; without a unit the number is a
+    /// bare one, read later in the user's own unit.
+    static func radius(_ slots: [String: SlotMatch]) -> ParameterValue<SettingUpdate<SpokenRadius>> {
         guard let slot = slots["miles"], let text = slot.value else { return .missing }
         if text == "clear" { return .value(.clear) }
         guard let number = Double(text), number.isFinite else { return .unsupported(slot.text) }
-        if slots["radiusUnit"]?.value == DistanceUnit.km.rawValue {
-            return .value(.set((number / Vocabulary.kilometresPerMile * 10).rounded() / 10))
-        }
-        return .value(.set(number))
+        let unit = slots["radiusUnit"]?.value.flatMap(DistanceUnit.init(rawValue:))
+        return .value(.set(SpokenRadius(number, unit)))
     }
 
     static func unit(_ slot: SlotMatch?) -> ParameterValue<SettingUpdate<DistanceUnit>> {

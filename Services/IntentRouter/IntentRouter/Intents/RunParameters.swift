@@ -42,12 +42,14 @@ public enum RunParameters {
         }
     }
 
-    /// `miles`: a number sets, `null` clears, absent asks.
-    static func miles(_ parameters: [String: JSONValue]) throws(ServiceError) -> ParameterValue<SettingUpdate<Double>> {
+    /// `miles`: a number sets (in miles, whatever the user's unit), `null` clears, absent asks.
+    static func miles(_ parameters: [String: JSONValue])
+        throws(ServiceError) -> ParameterValue<SettingUpdate<SpokenRadius>>
+    {
         switch parameters["miles"] {
         case nil: return .missing
         case .null?: return .value(.clear)
-        case .number(let miles)? where miles.isFinite: return .value(.set(miles))
+        case .number(let miles)? where miles.isFinite: return .value(.set(.miles(miles)))
         default: throw .badRequest("parameter \"miles\" must be a number of miles, or null to reset it")
         }
     }

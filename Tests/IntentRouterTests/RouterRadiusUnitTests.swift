@@ -1,0 +1,70 @@
+import Foundation
+import IntentRouter
+import Messages
+import Testing
+
+/// A radius said without a unit word is in the user's own unit, and the radius limits are said
+/// in it, through the router and the real location-cache and dialog-renderer.
+@Suite(.serialized)
+struct RouterRadiusUnitTests {
+    @Test func kmUser_bareNumber_isStoredAsKilometresAndReadBackInThem() throws {
+        let services = try RealServices()
+        defer { services.stop() }
+        _ = try services.ask("Ask FuelBoard to use kilometres")
+        let set = try services.ask("Ask FuelBoard to set my search radius to 10")
+        #expect(set.outcome == .radiusSet)
+        #expect(set.dialog.contains("within 10 km"), "\(set.dialog)")
+        #expect(set.parameters == ["miles": .number(6.2)])
+        #expect(try services.preferences().radiusMiles == 6.2)
+        // A unit word keeps its unit.
+        _ = try services.ask("Ask FuelBoard to set my search radius to 10 miles")
+        #expect(try services.preferences().radiusMiles == 10)
+    }
+
+    /// The question gives the limits in kilometres, also in the router's own English, and the
+    /// bare answer is in kilometres.
+    @Test(arguments: [false, true])
+    func kmUser_radiusQuestion_saysKilometresAndTheAnswerIsInThem(dialogDown: Bool) throws {
+        let services = try RealServices(dialogDown: dialogDown)
+        defer { services.stop() }
+        _ = try services.ask("Ask FuelBoard to use kilometres")
+        let question = try services.ask("Ask FuelBoard to set my search radius")
+        #expect(question.code == .needsValue)
+        #expect(question.dialog.contains("2 to 80"), "\(question.dialog)")
+        #expect(question.dialog.contains(dialogDown ? "kilometres" : "80 km"), "\(question.dialog)")
+        let answer = try services.ask("15", session: question.session)
+        #expect(answer.outcome == .radiusSet)
+        #expect(answer.dialog.contains("within 15 km"), "\(answer.dialog)")
+        #expect(try services.preferences().radiusMiles == 9.3)
+    }
+
+    @Test func kmUser_bareOne_isRefusedInKilometres_andEightyIsAllowed() throws {
+        let services = try RealServices()
+        defer { services.stop() }
+        _ = try services.ask("Ask FuelBoard to use kilometres")
+        let refused = try services.ask("Ask FuelBoard to set my search radius to 1")
+        #expect(refused.code == .failure)
+        #expect(refused.outcome == .radiusOutOfRange)
+        #expect(refused.dialog.contains("between 2 and 80 km"), "\(refused.dialog)")
+        #expect(try services.preferences().radiusMiles == Preferences.defaultRadiusMiles)
+        let eighty = try services.ask("Ask FuelBoard to set my search radius to 80")
+        #expect(eighty.outcome == .radiusSet, "\(eighty.dialog)")
+        #expect(try services.preferences().radiusMiles == 49.7)
+    }
+
+    @Test func milesUser_bareNumbersAreMiles_andKilometresStayKilometres() throws {
+        let services = try RealServices()
+        defer { services.stop() }
+        let question = try services.ask("Ask FuelBoard to set my search radius")
+        #expect(question.dialog.contains("1 to 50 miles"), "\(question.dialog)")
+        let set = try services.ask("ten", session: question.session)
+        #expect(set.dialog.contains("within 10 miles"), "\(set.dialog)")
+        #expect(try services.preferences().radiusMiles == 10)
+        let refused = try services.ask("Ask FuelBoard to set my search radius to 60")
+        #expect(refused.outcome == .radiusOutOfRange)
+        #expect(refused.dialog.contains("between 1 and 50 miles"), "\(refused.dialog)")
+        let kilometres = try services.ask("Ask FuelBoard to set my search radius to 5 km")
+        #expect(kilometres.outcome == .radiusSet)
+        #expect(try services.preferences().radiusMiles == 3.1)
+    }
+}
