@@ -111,6 +111,21 @@ final class RealServices {
 
     /// Two stations near Selby, sent inline as a CMA feed; returns the version it created.
     /// The cheaper diesel is at the farther one (about 2 miles), the nearer one is within a mile.
+    /// Ingests one more retailer's CMA feed and waits until every loaded fuel-lookup has it.
+    func ingest(retailer: String, feed: String) throws {
+        let client = try RequestClient(context: Context(), endpoint: try ingest.endpoint(event: "listening"),
+                                       timeout: .seconds(20), retries: 0)
+        let body = Data(#"{"retailer":"\#(retailer)","feed":\#(feed)}"#.utf8)
+        let data = try client.callRaw(MessageType.ingestFeed.rawValue, rawBody: body)
+        let version = try JSONCoding.makeDecoder().decode(Reply<IngestFeedReply>.self, from: data).result().version
+        for lookup in lookups.prefix(lookupEndpoints.count) where lookup.isRunning {
+            try lookup.waitForLog(timeout: .seconds(20)) { line in
+                guard line.contains("index swapped"), let range = line.range(of: "version=") else { return false }
+                return UInt64(line[range.upperBound...].prefix { $0.isNumber }) ?? 0 >= version
+            }
+        }
+    }
+
     private static func ingestFeed(at endpoint: String) throws -> UInt64 {
         let feed = """
             {"last_updated": "29/11/2025 06:30:00", "stations": [

@@ -180,6 +180,23 @@ struct RouterWithRealServicesTests {
         #expect(elapsed < .milliseconds(1500), "took \(elapsed)")
     }
 
+    /// The "test" feed (29 Nov, cheapest diesel 139.9 at "far") falls 3 days behind a newer feed:
+    /// its price no longer wins over an up-to-date one in range.
+    @Test func cheapest_fromAFeedThatStoppedUpdating_givesWayToAnUpToDatePrice() throws {
+        let services = try RealServices()
+        defer { services.stop() }
+        #expect(try services.ask("Ask FuelBoard for the cheapest diesel near me", at: RealServices.selby)
+            .snippet?.id == "test/far")
+        try services.ingest(retailer: "fresh", feed: """
+            {"last_updated": "02/12/2025 06:30:00", "stations": [
+              {"site_id": "one", "brand": "ESSO", "address": "Barlby Road, Selby", "postcode": "YO8 5BJ",
+               "location": {"latitude": 53.7900, "longitude": -1.0600}, "prices": {"B7": 142.9}}]}
+            """)
+        let reply = try services.ask("Ask FuelBoard for the cheapest diesel near me", at: RealServices.selby)
+        #expect(reply.snippet?.id == "fresh/one", "\(reply.dialog)")
+        #expect(reply.snippet?.pricePence == 142.9)
+    }
+
     @Test func dialogRendererDown_stillAnswersWithBuiltInEnglish() throws {
         let services = try RealServices(dialogDown: true)
         defer { services.stop() }

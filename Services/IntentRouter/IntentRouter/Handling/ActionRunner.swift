@@ -108,8 +108,9 @@ final class ActionRunner {
                 // Paris or 0,0: not "nothing in range", which would suggest a wider radius.
                 done(Handled(.failure, RenderRequest(outcome: .outsideCoverage, fuel: fuel.rawValue)))
             case .known(let point, let observedAt):
+                // A feed that stopped updating does not win over up-to-date prices (fuel-lookup decides).
                 let request = LookupRequest(fuel: fuel.rawValue, lat: point.lat, lng: point.lng,
-                                            radiusMiles: preferences.radiusMiles, limit: 1)
+                                            radiusMiles: preferences.radiusMiles, limit: 1, preferFresh: true)
                 backends.lookup.call(.lookupCheapest, request, as: LookupReply.self,
                                      deadline: ask.dataDeadline, retryable: true) { result in
                     done(Self.lookupOutcome(result, fuel: fuel, directions: directions, preferences: preferences,
