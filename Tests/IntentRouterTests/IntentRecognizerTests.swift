@@ -43,7 +43,7 @@ struct IntentRecognizerTests {
         let recognizer = try IntentRecognizer()
         let call = recognizer.recognize("Ask FuelBoard to set my search radius to 8 km")
         #expect(call == .setSearchRadius(.value(.set(.km(8)))))
-        #expect(call?.slotSummary == ["miles": "5"])
+        #expect(call?.slotSummary == ["miles": "4.97"])
     }
 
     @Test func recognize_whenRadiusHasNoUnitWord_isABareNumberNotMiles() throws {
@@ -58,9 +58,9 @@ struct IntentRecognizerTests {
     }
 
     @Test func spokenRadius_bareNumber_isReadInTheUsersUnit() {
-        #expect(SpokenRadius.bare(10).miles(usersUnit: .km) == 6.2)
+        #expect(SpokenRadius.bare(10).miles(usersUnit: .km) == 6.21)
         #expect(SpokenRadius.bare(10).miles(usersUnit: .miles) == 10)
-        #expect(SpokenRadius.km(5).miles(usersUnit: .miles) == 3.1)
+        #expect(SpokenRadius.km(5).miles(usersUnit: .miles) == 3.11)
         #expect(SpokenRadius.miles(5).miles(usersUnit: .km) == 5)
         #expect(SpokenRadius.bare(10).explicitMiles == nil)
     }

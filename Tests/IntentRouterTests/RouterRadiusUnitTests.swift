@@ -14,8 +14,8 @@ struct RouterRadiusUnitTests {
         let set = try services.ask("Ask FuelBoard to set my search radius to 10")
         #expect(set.outcome == .radiusSet)
         #expect(set.dialog.contains("within 10 km"), "\(set.dialog)")
-        #expect(set.parameters == ["miles": .number(6.2)])
-        #expect(try services.preferences().radiusMiles == 6.2)
+        #expect(set.parameters == ["miles": .number(6.21)])
+        #expect(try services.preferences().radiusMiles == 6.21)
         // A unit word keeps its unit.
         _ = try services.ask("Ask FuelBoard to set my search radius to 10 miles")
         #expect(try services.preferences().radiusMiles == 10)
@@ -35,7 +35,18 @@ struct RouterRadiusUnitTests {
         let answer = try services.ask("15", session: question.session)
         #expect(answer.outcome == .radiusSet)
         #expect(answer.dialog.contains("within 15 km"), "\(answer.dialog)")
-        #expect(try services.preferences().radiusMiles == 9.3)
+        #expect(try services.preferences().radiusMiles == 9.32)
+    }
+
+    /// Read back as said: a tenth of a mile made 2 km "1.9 km", 3 km "3.1 km", 7 km "6.9 km".
+    @Test func kmUser_smallRadii_readBackAsSaid() throws {
+        let services = try RealServices()
+        defer { services.stop() }
+        _ = try services.ask("Ask FuelBoard to use kilometres")
+        for number in [2, 3, 7] {
+            let set = try services.ask("Ask FuelBoard to set my search radius to \(number)")
+            #expect(set.dialog.contains("within \(number) km"), "\(set.dialog)")
+        }
     }
 
     @Test func kmUser_bareOne_isRefusedInKilometres_andEightyIsAllowed() throws {
@@ -49,7 +60,7 @@ struct RouterRadiusUnitTests {
         #expect(try services.preferences().radiusMiles == Preferences.defaultRadiusMiles)
         let eighty = try services.ask("Ask FuelBoard to set my search radius to 80")
         #expect(eighty.outcome == .radiusSet, "\(eighty.dialog)")
-        #expect(try services.preferences().radiusMiles == 49.7)
+        #expect(try services.preferences().radiusMiles == 49.71)
     }
 
     @Test func milesUser_bareNumbersAreMiles_andKilometresStayKilometres() throws {
@@ -65,6 +76,6 @@ struct RouterRadiusUnitTests {
         #expect(refused.dialog.contains("between 1 and 50 miles"), "\(refused.dialog)")
         let kilometres = try services.ask("Ask FuelBoard to set my search radius to 5 km")
         #expect(kilometres.outcome == .radiusSet)
-        #expect(try services.preferences().radiusMiles == 3.1)
+        #expect(try services.preferences().radiusMiles == 3.11)
     }
 }

@@ -20,11 +20,12 @@ public struct SpokenRadius: Codable, Sendable, Equatable {
     /// The unit the amount is in: the one said, else `usersUnit`.
     public func unit(or usersUnit: DistanceUnit) -> DistanceUnit { unit ?? usersUnit }
 
-    /// The radius in miles (kilometres rounded to a tenth of a mile), reading a bare number in
-    /// `usersUnit`.
+    /// The radius in miles (kilometres rounded to a hundredth of a mile, close enough that the
+    /// radius reads back as said: 2 km is 1.24 miles, "2 km"; a tenth made it 1.2, "1.9 km"),
+    /// reading a bare number in `usersUnit`.
     public func miles(usersUnit: DistanceUnit) -> Double {
         guard unit(or: usersUnit) == .km else { return amount }
-        return (amount / Vocabulary.kilometresPerMile * 10).rounded() / 10
+        return (amount / Vocabulary.kilometresPerMile * 100).rounded() / 100
     }
 
     /// The radius in miles when the unit was said; nil for a bare number.
