@@ -43,6 +43,8 @@ public enum DialogOutcome: String, Codable, Sendable, CaseIterable {
     case notUnderstood
     /// The user is outside the area FuelBoard has prices for (the UK).
     case outsideCoverage
+    /// A setting (radius, unit) could not be changed: location-cache is down or slow.
+    case settingsUnavailable
 }
 
 /// `dialog.render` request body: an outcome and the facts it needs.

@@ -54,7 +54,9 @@ struct WireMembersTests {
     @Test func requestsInABatch_areAnsweredAsOnTheirOwn() throws {
         let requests = try CheckedRequests(serving: Fixtures.handler)
         var frames: [String] = []
-        for (index, var request) in WireRenderTests.routerRequests(count: 300, seed: 31).enumerated() {
+        // Enough requests that several are station answers whatever the outcomes' number (at most
+        // ReplyServer.maxBatchRequests in one batch).
+        for (index, var request) in WireRenderTests.routerRequests(count: 900, seed: 31).enumerated() {
             request.now = WireRenderTests.now  // so the replies do not depend on the clock
             let body = try WireRenderTests.json(request)
             frames.append(#"{"v":1,"id":\#(index),"type":"dialog.render","body":\#(body)}"#)

@@ -69,7 +69,8 @@ struct RouterServiceTests {
     /// Paris, New York, 0,0: told FuelBoard covers the UK, not "nothing within 5 miles", and no
     /// lookup is made.
     @Test(arguments: [Coordinate(lat: 48.8566, lng: 2.3522), Coordinate(lat: 40.7128, lng: -74.006),
-                      Coordinate(lat: 0, lng: 0)])
+                      Coordinate(lat: 0, lng: 0), Coordinate(lat: 50.9513, lng: 1.8587),
+                      Coordinate(lat: 53.3498, lng: -6.2603)])
     func ask_fromOutsideTheUK_saysFuelBoardCoversTheUK(point: Coordinate) throws {
         let down = try unservedEndpoint()
         let lookup = try SilentBackend()
@@ -82,6 +83,19 @@ struct RouterServiceTests {
         #expect(reply.outcome == .outsideCoverage)
         #expect(reply.dialog == "FuelBoard only has fuel prices for the UK, and you seem to be outside it.")
         #expect(lookup.drain() == 0)
+    }
+
+    @Test(arguments: ["Ask FuelBoard to set my search radius to 10 miles", "Ask FuelBoard to use kilometres"])
+    func aSetting_whenLocationCacheIsDown_saysNothingChanged(utterance: String) throws {
+        let down = try unservedEndpoint()
+        let router = try RouterHarness.start(location: down, lookup: down, dialog: down)
+        defer { router.stop() }
+        let reply = try RouterHarness.client(router).call(.assistantAsk, AssistantAskRequest(
+            user: "u1", utterance: utterance), as: AssistantReply.self)
+        #expect(reply.code == .failure)
+        #expect(reply.outcome == .settingsUnavailable)
+        #expect(reply.dialog.hasPrefix("I can't reach your saved settings right now, so nothing has changed."),
+                "\(reply.dialog)")
     }
 
     @Test func forget_whenLocationCacheIsDown_saysTheLocationCouldNotBeReached() throws {

@@ -30,6 +30,7 @@ extension DialogOutcome {
         case .failure: 21
         case .notUnderstood: 22
         case .outsideCoverage: 23
+        case .settingsUnavailable: 24
         }
     }
 

@@ -74,21 +74,34 @@ struct LoadPlan {
 
     /// Query points: jittered around stations (within ~2 miles) or uniform over the UK, to six
     /// decimals (about 10 cm), the precision a phone's location arrives with.
+    /// Points the assistant would answer "outside the UK" for (the Irish Sea edge of the box, a
+    /// station's jitter across the Irish border) are drawn again, up to `redraws` times.
     static func points(_ kind: Points, stations: [Coordinate], count: Int, seed: UInt64) -> [Coordinate] {
         var random = SeededRandom(seed: seed &+ 1)
         func sixDecimals(_ degrees: Double) -> Double { (degrees * 1e6).rounded() / 1e6 }
+        func covered(_ draw: () -> Coordinate) -> Coordinate {
+            var point = draw()
+            for _ in 0..<redraws where !UKArea.includesUser(at: point) { point = draw() }
+            return point
+        }
         if kind == .uniform || stations.isEmpty {
             return (0..<count).map { _ in
-                Coordinate(lat: sixDecimals(random.uniform(latitudes.lowerBound, latitudes.upperBound)),
-                           lng: sixDecimals(random.uniform(longitudes.lowerBound, longitudes.upperBound)))
+                covered {
+                    Coordinate(lat: sixDecimals(random.uniform(latitudes.lowerBound, latitudes.upperBound)),
+                               lng: sixDecimals(random.uniform(longitudes.lowerBound, longitudes.upperBound)))
+                }
             }
         }
         return (0..<count).map { _ in
             let base = stations[random.below(stations.count)]
-            return Coordinate(lat: sixDecimals(base.lat + random.uniform(-0.03, 0.03)),
-                              lng: sixDecimals(base.lng + random.uniform(-0.045, 0.045)))
+            return covered {
+                Coordinate(lat: sixDecimals(base.lat + random.uniform(-0.03, 0.03)),
+                           lng: sixDecimals(base.lng + random.uniform(-0.045, 0.045)))
+            }
         }
     }
+
+    static let redraws = 20
 
     /// The whole request frame for request number `sequence`.
     func frame(_ sequence: Int) -> Data {

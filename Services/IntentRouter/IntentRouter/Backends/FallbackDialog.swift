@@ -47,7 +47,7 @@ public enum FallbackDialog {
         case .unitCleared:
             return RenderReply(dialog: "OK, I'll give distances in miles again.", value: "miles")
         case .confirmForget:
-            return RenderReply(dialog: "Do you want me to forget your location?")
+            return RenderReply(dialog: "Do you want me to forget your location and settings? Please say yes or no.")
         case .forgotten:
             return RenderReply(dialog: "Done. I've forgotten your location.")
         case .notForgotten:
@@ -68,6 +68,9 @@ public enum FallbackDialog {
             return RenderReply(dialog: "Sorry, I didn't catch that. You can ask \(appName) for the cheapest fuel near "
                 + "you, for directions to it, to set your search radius, to use miles or kilometres, or to forget "
                 + "your location.")
+        case .settingsUnavailable:
+            return RenderReply(dialog: "I can't reach your saved settings right now, so nothing has changed. "
+                + "Please try again in a moment.")
         case .outsideCoverage:
             return RenderReply(dialog: "\(appName) only has fuel prices for the UK, and you seem to be outside it.")
         }

@@ -89,6 +89,10 @@ final class ActionRunner {
 
     static func settingOutcome(_ result: Result<Preferences, ServiceError>, outcome: DialogOutcome) -> Handled {
         guard case .success(let preferences) = result else {
+            // Unreachable or silent: say nothing changed, rather than "something went wrong".
+            if case .failure(let error) = result, error.code == .unavailable || error.code == .timeout {
+                return Handled(.failure, RenderRequest(outcome: .settingsUnavailable))
+            }
             return Handled(.failure, RenderRequest(outcome: .failure))
         }
         return Handled(.success, RenderRequest(outcome: outcome, radiusMiles: preferences.radiusMiles,
@@ -104,7 +108,7 @@ final class ActionRunner {
             switch place {
             case .unknown(let outcome):
                 done(Handled(.failure, RenderRequest(outcome: outcome, fuel: fuel.rawValue)))
-            case .known(let point, _) where !UKArea.contains(point):
+            case .known(let point, _) where !UKArea.includesUser(at: point):
                 // Paris or 0,0: not "nothing in range", which would suggest a wider radius.
                 done(Handled(.failure, RenderRequest(outcome: .outsideCoverage, fuel: fuel.rawValue)))
             case .known(let point, let observedAt):
