@@ -68,6 +68,8 @@ public struct ForgetReply: Codable, Sendable {
 /// The distance unit a user hears.
 public enum DistanceUnit: String, Codable, Sendable, CaseIterable {
     case miles, km
+
+    public static let kilometresPerMile = 1.609344
 }
 
 /// A user's preferences (`preferences.get` reply, `preferences.set` result).
@@ -79,6 +81,15 @@ public struct Preferences: Codable, Sendable, Equatable {
     public static let defaultRadiusMiles = 5.0
     public static let radiusRange: ClosedRange<Double> = 1...50
     public static let `default` = Preferences(radiusMiles: defaultRadiusMiles, unit: .miles)
+
+    /// `radiusRange` in whole units of `unit`, rounded inward: 1...50 miles, 2...80 km (what the
+    /// assistant says a user may choose).
+    public static func radiusLimits(in unit: DistanceUnit) -> ClosedRange<Int> {
+        let perMile = unit == .km ? DistanceUnit.kilometresPerMile : 1
+        let lowest = Int((radiusRange.lowerBound * perMile).rounded(.up))
+        let highest = Int((radiusRange.upperBound * perMile).rounded(.down))
+        return lowest...max(lowest, highest)
+    }
 
     public init(radiusMiles: Double, unit: DistanceUnit) {
         self.radiusMiles = radiusMiles

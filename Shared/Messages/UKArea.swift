@@ -14,15 +14,15 @@ public enum UKArea {
     }
 
     /// Whether a user at `point` is in the UK, as far as the box less two cut-outs tells: the
-    /// French coast opposite Kent (Calais, Boulogne) and the Republic of Ireland (south of
+    /// French coast (Calais, Boulogne; Normandy south of the Isle of Wight) and the Republic of Ireland (south of
     /// Northern Ireland, and west of its border). Never wrong for Great Britain, the islands or
     /// Northern Ireland; a few Irish places by the border (Donegal, Monaghan) count as in, and
     /// get "nothing in range" or a station across the border.
     public static func includesUser(at point: Coordinate) -> Bool {
         guard contains(point) else { return false }
-        let isFrenchCoast = point.lat < 51.0 && point.lng > 1.45
+        let isFrenchCoast = (point.lat < 51.0 && point.lng > 1.45) || (point.lat < 50.5 && point.lng > -1.0)
         let isIrelandSouthOfNorthernIreland = point.lat >= 51.35 && point.lat < 54.0 && point.lng < -5.45
-        let isIrelandWestOfTheBorder = point.lat >= 54.0 && point.lng < -8.2
+        let isIrelandWestOfTheBorder = point.lat >= 54.0 && point.lat < 55.5 && point.lng < -8.2
         return !(isFrenchCoast || isIrelandSouthOfNorthernIreland || isIrelandWestOfTheBorder)
     }
 }

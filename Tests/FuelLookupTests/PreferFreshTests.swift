@@ -52,6 +52,14 @@ struct PreferFreshTests {
         #expect(try Self.cheapest(stations, preferFresh: true) == ["old/1"])
     }
 
+    /// A feed dated a week ahead (a day/month swap) does not make every honest feed "lagging".
+    @Test func aFeedDatedAhead_doesNotMakeTheCurrentOnesLag() throws {
+        let ahead = TestStations.make(id: "ahead/1", location: Self.nearby, prices: [.e10: Price(tenths: 1599)],
+                                      retailer: "ahead", updated: Self.now + 7 * 86_400)
+        #expect(try Self.cheapest([ahead, Self.upToDate()], preferFresh: true) == ["new/1"])
+        #expect(try Self.cheapest([ahead, Self.upToDate(), Self.lagging()], preferFresh: true) == ["new/1"])
+    }
+
     @Test func aFeedBehindByLessThanTheLag_isNotPassedOver() throws {
         let recent = TestStations.make(id: "old/1", location: Self.nearby, prices: [.e10: Price(tenths: 1200)],
                                        retailer: "old", updated: Self.now - 47 * 3600)

@@ -85,7 +85,8 @@ struct RouterServiceTests {
         #expect(lookup.drain() == 0)
     }
 
-    @Test(arguments: ["Ask FuelBoard to set my search radius to 10 miles", "Ask FuelBoard to use kilometres"])
+    @Test(arguments: ["Ask FuelBoard to set my search radius to 10 miles", "Ask FuelBoard to use kilometres",
+                      "Ask FuelBoard to set my search radius to 10"])
     func aSetting_whenLocationCacheIsDown_saysNothingChanged(utterance: String) throws {
         let down = try unservedEndpoint()
         let router = try RouterHarness.start(location: down, lookup: down, dialog: down)

@@ -2,16 +2,7 @@ import Messages
 
 /// Distances and radii as people say them aloud, in the user's unit.
 extension LocalePhrases {
-    static let kilometresPerMile = 1.609344
-
-    /// The radii a user may choose (`Preferences.radiusRange`) in whole units, rounded inward so
-    /// that every one offered is accepted: 1...50 miles, 2...80 km.
-    static func radiusLimits(_ unit: DistanceUnit) -> ClosedRange<Int> {
-        let perMile = unit == .km ? kilometresPerMile : 1
-        let lowest = Int((Preferences.radiusRange.lowerBound * perMile).rounded(.up))
-        let highest = Int((Preferences.radiusRange.upperBound * perMile).rounded(.down))
-        return lowest...max(lowest, highest)
-    }
+    static let kilometresPerMile = DistanceUnit.kilometresPerMile
 
     /// A distance given in miles, spoken in `unit` (see `distance(_:_:_:into:)`).
     func distance(miles: Double, _ unit: DistanceUnit, _ values: inout SlotValues,

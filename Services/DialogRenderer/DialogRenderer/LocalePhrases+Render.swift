@@ -25,7 +25,7 @@ extension LocalePhrases {
             values[.radius] = distance(miles: miles, input.unit, &values, into: &scratch)
         }
         if needs(.minRadius) || needs(.maxRadius) {
-            let limits = Self.radiusLimits(input.unit)
+            let limits = Preferences.radiusLimits(in: input.unit)
             values[.minRadius] = scratch.phrase { $0.append(digitsOf: limits.lowerBound) }
             values[.maxRadius] = distance(Double(limits.upperBound), input.unit, &values, into: &scratch)
         }

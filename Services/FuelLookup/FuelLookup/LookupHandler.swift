@@ -46,7 +46,10 @@ public struct LookupHandler: Sendable {
                                            limit: query.limit, filter: query.filter)
         if request.preferFresh == true, let best = matches.first {
             // Only when the cheapest is from a lagging feed: a second search, up-to-date feeds only.
-            let cutoff = index.newestUpdatedSeconds - LookupRequest.laggingFeedHours * 3600
+            // A feed dated ahead of now (a day/month swap) is not the measure of up to date: the
+            // newest counts at most an hour ahead.
+            let newest = min(index.newestUpdatedSeconds, now.timeIntervalSinceReferenceDate + 3600)
+            let cutoff = newest - LookupRequest.laggingFeedHours * 3600
             if index.updatedSeconds(best) < cutoff {
                 // Any maxAge cut-off is older than `best`, so this one is the stricter.
                 var upToDate = query.filter

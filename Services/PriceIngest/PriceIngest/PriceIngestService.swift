@@ -68,7 +68,7 @@ public final class PriceIngestService {
         do {
             body = try request.decodeBody(IngestFeedRequest.self)
             retailer = try RetailerName.slug(body.retailer)
-            force = try ForceField.read(from: request)
+            force = body.force ?? false  // a non-boolean is refused by the decoder, naming the field
         } catch let error as FeedError {
             return request.reply(error: error.serviceError)
         } catch {

@@ -26,11 +26,11 @@ public enum FallbackDialog {
             return RenderReply(dialog: "\(appName) doesn't have prices for \(word). "
                 + "It knows unleaded, premium unleaded, diesel and super diesel.")
         case .askRadius:
-            let limits = radiusLimits(unit)
+            let limits = Preferences.radiusLimits(in: unit)
             return RenderReply(dialog: "How far should I search? Say a number of \(unitName(unit)) from "
                 + "\(limits.lowerBound) to \(limits.upperBound).")
         case .radiusOutOfRange:
-            let limits = radiusLimits(unit)
+            let limits = Preferences.radiusLimits(in: unit)
             return RenderReply(dialog: "The search radius has to be between \(limits.lowerBound) and "
                 + "\(limits.upperBound) \(unit == .km ? "km" : "miles").")
         case .radiusSet:
@@ -117,15 +117,6 @@ public enum FallbackDialog {
         let number = rounded == rounded.rounded() ? "\(Int(rounded))" : NumberWords.format(rounded)
         if rounded == 1 { return unit == .km ? "1 km" : "1 mile" }
         return "\(number) \(plural)"
-    }
-
-    /// The radii a user may choose (`Preferences.radiusRange`) in whole `unit`s, rounded inward
-    /// (1 to 50 miles, 2 to 80 km), as dialog-renderer says them.
-    static func radiusLimits(_ unit: DistanceUnit) -> ClosedRange<Int> {
-        let perMile = unit == .km ? Vocabulary.kilometresPerMile : 1
-        let lowest = Int((Preferences.radiusRange.lowerBound * perMile).rounded(.up))
-        let highest = Int((Preferences.radiusRange.upperBound * perMile).rounded(.down))
-        return lowest...max(lowest, highest)
     }
 
     private static func unitName(_ unit: DistanceUnit) -> String { unit == .km ? "kilometres" : "miles" }

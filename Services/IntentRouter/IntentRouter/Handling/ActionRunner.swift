@@ -18,8 +18,14 @@ final class ActionRunner {
             setRadius(.clear, ask, done: done)
         case .setRadius(.set(let radius)):
             if let miles = radius.explicitMiles { return setRadius(.set(miles), ask, done: done) }
-            // A bare number is in the user's unit: read it, then check the range in miles.
-            readPreferences(ask) { [self] preferences in
+            // A bare number is in the user's unit: read it (with the data deadline: a change of
+            // settings need not hurry), then check the range in miles. Without the unit nothing is
+            // guessed: a guess could store 10 km as 10 miles.
+            backends.location.call(.preferencesGet, UserRequest(user: ask.user), as: Preferences.self,
+                                   deadline: ask.dataDeadline) { [self] result in
+                guard case .success(let preferences) = result else {
+                    return done(Handled(.failure, RenderRequest(outcome: .settingsUnavailable)))
+                }
                 let unit = radius.unit(or: preferences.unit)
                 let miles = radius.miles(usersUnit: unit)
                 guard Preferences.radiusRange.contains(miles) else {

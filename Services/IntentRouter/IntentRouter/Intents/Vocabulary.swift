@@ -19,7 +19,7 @@ public enum Vocabulary {
         (DistanceUnit.miles.rawValue, ["miles", "mile", "mi"]),
     ]
 
-    public static let kilometresPerMile = 1.609344
+    public static let kilometresPerMile = DistanceUnit.kilometresPerMile
 
     /// Every slot list of the grammar, with the app's spoken forms.
     public static func slotLists(appName: String) -> [SlotList] {

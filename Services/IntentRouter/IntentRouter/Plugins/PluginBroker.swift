@@ -45,6 +45,9 @@ final class PluginBroker {
     var unreadableReplies: UInt64 = 0
     /// Lines about refused replies (unreadable or unusable), at most 20 a second.
     var replyLines = LogThrottle(perSecond: 20, leftOutEvent: "refused plugin replies not logged")
+    /// Lines about refused frames (registrations, wrong versions), at most 20 a second: a peer may
+    /// send thousands of frames a second.
+    var refusalLines = LogThrottle(perSecond: 20, leftOutEvent: "plugin refusals not logged")
 
     struct Pending {
         let instance: PluginInstance
@@ -185,8 +188,10 @@ final class PluginBroker {
 
     func refuse(_ routingID: Data, _ refusal: PluginRefusal, service: String = "-", instance: String = "-") {
         refusals += 1
-        logger.notice("plugin refused", metadata: ["code": refusal.code, "reason": refusal.reason,
-                                                   "service": service, "instance": instance])
+        if refusalLines.admit(logging: logger) {
+            logger.notice("plugin refused", metadata: ["code": refusal.code, "reason": refusal.reason,
+                                                       "service": service, "instance": instance])
+        }
         send(routingID, PluginRefused(code: refusal.code, reason: refusal.reason, reregister: false))
     }
 
@@ -222,6 +227,7 @@ final class PluginBroker {
     /// unreadable-reply lines left out once that flood has stopped.
     func tick(now: ContinuousClock.Instant) {
         if replyLines.hasLeftOut { replyLines.flush(logging: logger) }
+        if refusalLines.hasLeftOut { refusalLines.flush(logging: logger) }
         for instance in Array(registry.byRoutingID.values) {
             if now - instance.lastHeard > instance.expiresAfter {
                 expiries += 1
