@@ -180,6 +180,9 @@ public struct PluginRequest: Codable, Sendable {
     public var user: String
     public var session: String?
     public var location: Coordinate?
+    /// When `location` was observed, for a last-known location from location-cache (it may be hours
+    /// old); absent when the location came with the ask itself, or there is none.
+    public var locationAt: Date?
     public var locale: String?
     public var now: Date?
     /// Milliseconds left to answer; later replies are dropped (the user has heard a failure).
@@ -190,7 +193,7 @@ public struct PluginRequest: Codable, Sendable {
 
     public init(id: String, stage: PluginStage, intent: String, parameters: [String: JSONValue], user: String,
                 session: String?, location: Coordinate?, locale: String?, now: Date?, deadlineMs: Int,
-                confirmed: Bool? = nil) {
+                confirmed: Bool? = nil, locationAt: Date? = nil) {
         self.id = id
         self.stage = stage
         self.intent = intent
@@ -198,6 +201,7 @@ public struct PluginRequest: Codable, Sendable {
         self.user = user
         self.session = session
         self.location = location
+        self.locationAt = locationAt
         self.locale = locale
         self.now = now
         self.deadlineMs = deadlineMs

@@ -53,7 +53,9 @@ struct PluginLocationSharingTests {
         }
         let handle: StageHandler = { request in
             let location = request.location.map { "\($0.lat),\($0.lng)" }
-            return .success("You asked.", value: location ?? "none")
+            // A last-known location says when it was observed.
+            let observed = request.locationAt.map { " observed \(Int($0.timeIntervalSince1970))" } ?? ""
+            return .success("You asked.", value: (location ?? "none") + observed)
         }
         return IntentDefinition("WhereAmI", parameters: [TestIntents.fuelParameter],
                                 phrases: ["[ask] {app} [to] locate me", "[ask] {app} [to] locate me for {fuel}"],
@@ -87,22 +89,28 @@ struct PluginLocationSharingTests {
         #expect(try harness.listing().first?.locationIntents == ["WhereAmI"])
     }
 
-    @Test func anAskWithoutALocation_sendsTheLastKnownOne() throws {
+    @Test func anAskWithoutALocation_sendsTheLastKnownOne_withWhenItWasObserved() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plugin-location-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let location = try Self.locationCache(directory)
         defer { location.stop() }
         let client = try RequestClient(context: Context(), endpoint: location.endpoint, timeout: .seconds(5), retries: 0)
-        _ = try client.call(.locationPut, LocationPutRequest(user: "known", lat: 51.5, lng: -0.12), as: LocationPutReply.self)
+        let at = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 3 * 3600).rounded())
+        _ = try client.call(.locationPut, LocationPutRequest(user: "known", lat: 51.5, lng: -0.12, at: at),
+                            as: LocationPutReply.self)
         let harness = try PluginHarness(location: location.endpoint)
         defer { harness.stop() }
         try harness.start("where", [Self.whereAmI(usesLocation: true), TestIntents.fuelFact()])
+        let stored = "51.5,-0.12 observed \(Int(at.timeIntervalSince1970))"
 
-        #expect(try harness.ask("Ask FuelBoard to locate me", user: "known").value == "51.5,-0.12")
+        #expect(try harness.ask("Ask FuelBoard to locate me", user: "known").value == stored)
         // A shortcut's assistant.run too.
         let run = try harness.client.call(.assistantRun, AssistantRunRequest(user: "known", intent: "WhereAmI"),
                                           as: AssistantReply.self)
-        #expect(run.value == "51.5,-0.12")
+        #expect(run.value == stored)
+        // The ask's own location has no "observed": it is where the user is now.
+        #expect(try harness.ask("Ask FuelBoard to locate me", user: "known", location: Self.here).value
+            == "53.7838,-1.0664")
         // Nobody known: the service is still asked, with no location.
         let unknown = try harness.ask("Ask FuelBoard to locate me", user: "stranger")
         #expect(unknown.code == .success)

@@ -36,7 +36,10 @@ extension IntentRouterService {
         }
         backends.location.call(.locationGet, UserRequest(user: ask.user), as: LocationReply.self,
                                deadline: ask.started + configuration.deadline / 4) { [plugins] result in
-            if case .success(let known) = result { ask.location = Coordinate(lat: known.lat, lng: known.lng) }
+            if case .success(let known) = result {
+                ask.location = Coordinate(lat: known.lat, lng: known.lng)
+                ask.locationAt = known.at
+            }
             plugins.start(intent: intent, parameters: parameters, ask, confirmed: confirmed)
         }
     }

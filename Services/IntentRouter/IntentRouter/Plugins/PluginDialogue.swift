@@ -10,6 +10,8 @@ final class PluginAsk {
     let now: Date?
     /// The ask's location, else the session's.
     var location: Coordinate?
+    /// When `location` was observed, when it is a last-known one (nil: it came with an ask).
+    var locationAt: Date?
     let started: ContinuousClock.Instant
     let deadline: ContinuousClock.Instant
     let responder: Responder
@@ -67,7 +69,10 @@ final class PluginDialogue {
     /// Continues session `session` with an utterance. False when the utterance answers nothing
     /// but starts something new (the session is closed; the caller treats it as fresh).
     func answer(_ session: PluginSession, _ utterance: NormalizedUtterance, _ ask: PluginAsk) -> Bool {
-        ask.location = ask.location ?? session.location
+        if ask.location == nil {
+            ask.location = session.location
+            ask.locationAt = session.locationAt
+        }
         let next = ask
         if recognizer.followUp(utterance, among: [.cancel]) != nil {
             sessions.close(session.id)
@@ -142,7 +147,8 @@ final class PluginDialogue {
         // Where the user is goes only to an intent that declared it needs it.
         let request = PluginRequest(id: "", stage: stage, intent: intent, parameters: parameters, user: ask.user,
                                     session: nil, location: grammar.usesLocation ? ask.location : nil,
-                                    locale: ask.locale, now: ask.now, deadlineMs: 0, confirmed: confirmed ? true : nil)
+                                    locale: ask.locale, now: ask.now, deadlineMs: 0, confirmed: confirmed ? true : nil,
+                                    locationAt: grammar.usesLocation ? ask.locationAt : nil)
         ask.instance = broker.call(entry, request, deadline: ask.deadline - .milliseconds(20),
                                    prefer: ask.instance) { [self] outcome in
             switch outcome {
@@ -173,7 +179,7 @@ final class PluginDialogue {
         func openSession(_ awaiting: PluginAwaiting, _ code: AssistantCode, needs: String?,
                          options: [PluginOption]?) {
             let session = sessions.open(user: ask.user, intent: intent, parameters: parameters, awaiting: awaiting,
-                                        location: ask.location) { id in
+                                        location: ask.location, locationAt: ask.locationAt) { id in
                 AssistantReply(code: code, dialog: dialog ?? "Sorry?", session: id, intent: intent,
                                parameters: parameters, needs: needs, service: service, result: result.result,
                                options: options)

@@ -1,3 +1,4 @@
+import Foundation
 import Messages
 
 /// What an open plug-in session waits for.
@@ -18,6 +19,8 @@ struct PluginSession {
     var parameters: [String: JSONValue]
     let awaiting: PluginAwaiting
     let location: Coordinate?
+    /// When `location` was observed, when it is a last-known one.
+    let locationAt: Date?
     /// The question as it was asked, to ask again after an answer that answers nothing.
     let question: AssistantReply
     var misunderstandings = 0
@@ -40,14 +43,16 @@ final class PluginSessionStore {
     var count: Int { sessions.count }
 
     func open(user: String, intent: String, parameters: [String: JSONValue], awaiting: PluginAwaiting,
-              location: Coordinate?, question: (String) -> AssistantReply) -> PluginSession {
+              location: Coordinate?, locationAt: Date? = nil,
+              question: (String) -> AssistantReply) -> PluginSession {
         if sessions.count >= maxSessions { purgeExpired() }
         if sessions.count >= maxSessions, let oldest = sessions.values.min(by: { $0.expiresAt < $1.expiresAt }) {
             sessions[oldest.id] = nil
         }
         let id = SessionStore.newID()
         let session = PluginSession(id: id, user: user, intent: intent, parameters: parameters, awaiting: awaiting,
-                                    location: location, question: question(id), expiresAt: now() + timeToLive)
+                                    location: location, locationAt: locationAt, question: question(id),
+                                    expiresAt: now() + timeToLive)
         sessions[id] = session
         return session
     }
