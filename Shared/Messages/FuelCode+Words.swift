@@ -3,7 +3,7 @@
 extension FuelCode {
     /// Words and codes, as said, for each fuel FuelBoard prices.
     public static let words: [(code: FuelCode, words: [String])] = [
-        (.e10, ["unleaded", "petrol", "E10", "E 10", "E ten", "regular unleaded", "standard unleaded",
+        (.e10, ["unleaded", "un leaded", "petrol", "E10", "E 10", "E ten", "regular unleaded", "standard unleaded",
                 "normal unleaded", "unleaded petrol", "regular petrol", "normal petrol", "standard petrol",
                 "ordinary petrol"]),
         (.e5, ["premium", "super unleaded", "E5", "E 5", "E five", "premium unleaded", "premium petrol",

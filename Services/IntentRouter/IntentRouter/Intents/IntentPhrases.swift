@@ -14,7 +14,7 @@ public enum IntentPhrases {
             | (check|compare) | which is)
             """,
         "cheapest": """
-            (cheapest [(price|prices) (for|on|of)] | lowest price[s] (for|on|of) | lowest priced | least expensive \
+            (cheapest [(price|prices) (for|on|of)] | cheap | cheaper | lowest price[s] (for|on|of) | lowest priced | least expensive \
             | best price[s] (for|on|of) | best priced | best value | cheapest place (for|to get|to buy))
             """,
         "fuel": "[({fuel} [fuel] | fuel)] [(station|stations|garage|garages|forecourt|pump|prices|price)]",
