@@ -45,6 +45,8 @@ public enum DialogOutcome: String, Codable, Sendable, CaseIterable {
     case outsideCoverage
     /// A setting (radius, unit) could not be changed: location-cache is down or slow.
     case settingsUnavailable
+    /// An answer to a question whose session has ended (timed out, cancelled, or not this user's).
+    case sessionExpired
 }
 
 /// `dialog.render` request body: an outcome and the facts it needs.

@@ -102,17 +102,20 @@ struct DialogueEngineTests {
             let cancelled = engine.ask(user: "u1", utterance: word, session: session)
             #expect(cancelled.prompt == Prompt(code: .cancelled, outcome: .cancelled), "\(word)")
             let after = engine.ask(user: "u1", utterance: "10 miles", session: session)
-            #expect(after.prompt?.outcome == .notUnderstood, "the session is closed after \(word)")
+            #expect(after.prompt?.outcome == .sessionExpired, "the session is closed after \(word)")
         }
     }
 
-    @Test func session_whenExpired_answerIsTreatedAsFreshUtterance() throws {
+    @Test func session_whenExpired_anAnswerIsToldTheQuestionTimedOut() throws {
         let question = engine.ask(user: "u1", utterance: "Ask FuelBoard for the cheapest fuel near me")
         let session = try #require(question.session)
         clock.advance(by: .seconds(31))
         let late = engine.ask(user: "u1", utterance: "diesel", session: session)
         #expect(late.action == nil)
-        #expect(late.prompt == Prompt(code: .failure, outcome: .notUnderstood))
+        #expect(late.prompt == Prompt(code: .failure, outcome: .sessionExpired))
+        // A whole new question in an expired session is still answered as one.
+        let fresh = engine.ask(user: "u1", utterance: "Ask FuelBoard for the cheapest diesel near me", session: session)
+        #expect(fresh.action != nil || fresh.prompt?.outcome != .sessionExpired)
     }
 
     @Test func session_whenJustBeforeExpiry_stillAnswers() throws {

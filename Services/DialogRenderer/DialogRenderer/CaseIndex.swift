@@ -31,6 +31,7 @@ extension DialogOutcome {
         case .notUnderstood: 22
         case .outsideCoverage: 23
         case .settingsUnavailable: 24
+        case .sessionExpired: 25
         }
     }
 

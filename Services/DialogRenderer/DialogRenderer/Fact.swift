@@ -58,7 +58,7 @@ extension DialogOutcome {
         case .askRadius, .radiusOutOfRange: [.minRadius, .maxRadius]
         case .noPrices, .noLocation, .askFuel, .askUnit, .confirmForget,
              .forgotten, .notForgotten, .cancelled, .help, .pricesUnavailable, .locationUnavailable, .failure,
-             .notUnderstood, .outsideCoverage, .settingsUnavailable:
+             .notUnderstood, .outsideCoverage, .settingsUnavailable, .sessionExpired:
             []
         }
     }

@@ -68,6 +68,9 @@ public enum FallbackDialog {
             return RenderReply(dialog: "Sorry, I didn't catch that. You can ask \(appName) for the cheapest fuel near "
                 + "you, for directions to it, to set your search radius, to use miles or kilometres, or to forget "
                 + "your location.")
+        case .sessionExpired:
+            return RenderReply(dialog: "Sorry, I'm no longer waiting for an answer to that. "
+                + "Please ask me again from the start.")
         case .settingsUnavailable:
             return RenderReply(dialog: "I can't reach your saved settings right now, so nothing has changed. "
                 + "Please try again in a moment.")

@@ -48,6 +48,8 @@ public final class DialogueEngine {
         if recognizer.followUp(utterance, among: [.cancel]) != nil {
             return say(.cancelled, .cancelled, intent: nil)
         }
+        // An answer ("diesel") to a question whose session has ended: say so, not "didn't catch that".
+        if sessionID != nil { return say(.failure, .sessionExpired, intent: nil) }
         return say(.failure, .notUnderstood, intent: nil)
     }
 
