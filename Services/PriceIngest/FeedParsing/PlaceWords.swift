@@ -1,5 +1,11 @@
 /// Word lists that help pick a locality out of a free-text UK address. All entries are lower-case.
 enum PlaceWords {
+    /// Cities with so many stations that "<brand> <city>" would not tell them apart when spoken.
+    static let bigCities: Set<String> = [
+        "london", "birmingham", "manchester", "glasgow", "leeds", "liverpool", "sheffield", "bristol",
+        "edinburgh", "cardiff", "belfast", "leicester", "nottingham", "newcastle", "newcastle upon tyne",
+    ]
+
     /// Counties, regions and nations: dropped from the end of an address before picking the locality.
     static let regions: Set<String> = [
         "bedfordshire", "beds", "berkshire", "berks", "buckinghamshire", "bucks", "cambridgeshire", "cambs",

@@ -27,8 +27,19 @@ enum StationName {
     /// anything before `near`/`nr` are dropped first. With several parts, the last part is used whole when it
     /// has one or two words and does not end in a street word (`104 BRADFORD STREET, BOLTON` -> `Bolton`);
     /// otherwise, and for addresses with no commas (`Tesco Express Doncaster Road Brayton Selby`), see
-    /// `phraseLocality`.
+    /// `phraseLocality`. In a big city (`PlaceWords.bigCities`), whose name alone would be dozens of
+    /// stations' ("Asda London"), the district or street before it is used (`Bugsby Way, Charlton,
+    /// London` -> `Charlton`; `112 Vallance Road, London` -> `Vallance Road`).
     static func locality(of address: String) -> [String] {
+        let place = townOrStreet(of: address)
+        let city = place.joined(separator: " ")
+        guard PlaceWords.bigCities.contains(city.lowercased()),
+              let cityStart = address.range(of: city, options: [.backwards, .caseInsensitive]) else { return place }
+        let specific = townOrStreet(of: String(address[..<cityStart.lowerBound]))
+        return specific.isEmpty ? place : specific
+    }
+
+    private static func townOrStreet(of address: String) -> [String] {
         var parts = Word.parts(of: address).compactMap { part -> [Word]? in
             var words = withoutTrailingRegion(withoutTrailingPostcode(part))
             if let near = words.lastIndex(where: { PlaceWords.nearWords.contains($0.lower) }) {
