@@ -74,14 +74,11 @@ public struct IngestFeedRequest: Codable, Sendable {
     public var retailer: String
     public var feed: JSONValue?
     public var url: String?
-    /// True to store a feed older than the one stored for the retailer (refused `conflict` otherwise).
-    public var force: Bool?
 
-    public init(retailer: String, feed: JSONValue? = nil, url: String? = nil, force: Bool? = nil) {
+    public init(retailer: String, feed: JSONValue? = nil, url: String? = nil) {
         self.retailer = retailer
         self.feed = feed
         self.url = url
-        self.force = force
     }
 }
 

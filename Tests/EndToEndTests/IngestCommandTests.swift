@@ -21,25 +21,23 @@ struct IngestCommandTests {
         #expect(try cli.waitForExit(timeout: .seconds(60)) == 69, "\(cli.log)")
     }
 
-    /// An older copy of a feed changes nothing (exit 1, conflict) unless --force says it is meant.
-    @Test func anOlderFeed_isRefusedUnlessForced() throws {
+    /// An older feed replaces the stored one, as asked, and the progress line says it was older.
+    @Test func anOlderFeed_isStoredWithTheWarningShown() throws {
         let stack = try DataPathStack(startLookup: false)
         let newer = try stack.writeFeed(FeedFixtures.feed(FeedFixtures.selby, lastUpdated: "29/11/2026 06:30:00"),
                                         name: "newer")
         let older = try stack.writeFeed(FeedFixtures.feed(FeedFixtures.selby, lastUpdated: "20/11/2026 06:30:00"),
                                         name: "older")
-        func ingest(_ file: URL, _ extra: [String] = []) throws -> (status: Int32, log: String) {
+        func ingest(_ file: URL) throws -> (status: Int32, log: String) {
             let cli = try ServiceProcess("fuelboard", ["ingest", file.path, "--retailer", "tesco",
-                                                       "--ingest", stack.ingestEndpoint] + extra)
+                                                       "--ingest", stack.ingestEndpoint])
             let status = try cli.waitForExit(timeout: .seconds(60))
             return (status, cli.log)
         }
         #expect(try ingest(newer).status == 0)
-        let refused = try ingest(older)
-        #expect(refused.status == 1, "\(refused.log)")
-        #expect(refused.log.contains("conflict") && refused.log.contains("is older than the stored one"), "\(refused.log)")
-        let forced = try ingest(older, ["--force"])
-        #expect(forced.status == 0, "\(forced.log)")
+        let replaced = try ingest(older)
+        #expect(replaced.status == 0, "\(replaced.log)")
+        #expect(replaced.log.contains("older_feed"), "\(replaced.log)")
     }
 
     @Test func aMissingFile_saysSoInOneReadableLine() throws {

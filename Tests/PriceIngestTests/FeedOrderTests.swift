@@ -60,6 +60,6 @@ struct FeedOrderTests {
         #expect(refusal.code == .conflict)
         #expect(refusal.message.contains("25/11/2025 11:00:00"))
         #expect(refusal.message.contains("30/11/2025 11:00:00"))
-        #expect(refusal.message.contains("\"force\": true"))
+        #expect(refusal.message.contains("nothing was changed"))
     }
 }

@@ -5,8 +5,9 @@ import PriceIngest
 import TestSupport
 import Testing
 
-/// ingest.feed against a real service and SQLite file: a feed older than the stored one must not
-/// roll a retailer's prices back unless forced.
+/// ingest.feed against a real service and SQLite file: a request replaces the retailer's stations
+/// as the contract says, even with a feed older than the stored one, and says so (a poll's older
+/// copy is refused: PolledOlderFeedTests).
 struct OlderFeedIngestTests {
     private static let newer = "30/11/2025 11:00:00"
     private static let older = "25/11/2025 11:00:00"
@@ -18,48 +19,26 @@ struct OlderFeedIngestTests {
         state?.stations.map { $0.prices[.b7]?.tenths } ?? []
     }
 
-    @Test func ingestFeed_whenOlderThanStored_isConflictNamingBothTimesAndChangesNothing() throws {
-        try withTemporaryDirectory { directory in
-            let before = try IngestHarness.with(directory: directory) { harness in
-                #expect(try harness.ingest(newerFeed).ok)
-                let before = try #require(try harness.state(of: "asda"))
-                let reply = try harness.ingest(olderFeed)
-                #expect(!reply.ok && reply.body == nil)
-                #expect(reply.error?.code == .conflict)
-                let message = reply.error?.message ?? ""
-                #expect(message.contains(Self.older) && message.contains(Self.newer), "\(message)")
-                #expect(message.contains("nothing was changed"))
-
-                let after = try #require(try harness.state(of: "asda"))
-                #expect(after.version == before.version)
-                #expect(after.stations == before.stations)
-                let status = try #require(try harness.status().first { $0.retailer == "asda" })
-                #expect(status.lastError == message)
-                #expect(status.updated == FeedTimestamp.parse(Self.newer))
-                return before
-            }
-            // The SQLite file itself, reopened once the service has closed it.
-            let store = try StationStore(directory: directory)
-            #expect(store.version == 1)
-            #expect(try store.stations(retailer: "asda") == before.stations)
-            let feed = try #require(try store.feed("asda"))
-            #expect(feed.updated == FeedTimestamp.parse(Self.newer))
-            #expect(feed.isFailing)
-        }
-    }
-
-    @Test func ingestFeed_whenOlderThanStored_publishesNothing() throws {
+    @Test func ingestFeed_whenOlderThanStored_replacesTheStationsAndWarnsNamingBothTimes() throws {
         try withTemporaryDirectory { directory in
             try IngestHarness.with(directory: directory) { harness in
                 #expect(try harness.ingest(newerFeed).ok)
+                let reply = try harness.ingest(olderFeed)
+                let body = try #require(reply.body)
+                #expect(body.version == 2)
+                #expect(body.warningsByKind["older_feed"] == 1)
+                #expect(body.warnings.contains { $0.contains(Self.older) && $0.contains(Self.newer) })
+                #expect(diesel(try harness.state(of: "asda")) == [1499, 1509, 1519])
                 #expect(try harness.nextUpdate().version == 1)
-                #expect(try harness.ingest(olderFeed).error?.code == .conflict)
-                #expect(try harness.ingest(olderFeed, retailer: "tesco").ok)
-                // Updates go out in order: had the refused feed been published, it would come first.
-                let next = try harness.nextUpdate()
-                #expect(next.retailer == "tesco")
-                #expect(next.version == 2)
+                #expect(try harness.nextUpdate().version == 2)
+                // And the newer feed applies again, with no warning.
+                let again = try harness.ingest(newerFeed)
+                #expect(again.body?.version == 3)
+                #expect(again.body?.warningsByKind["older_feed"] == nil)
+                #expect(diesel(try harness.state(of: "asda")) == [1399, 1409, 1419])
             }
+            let store = try StationStore(directory: directory)
+            #expect(store.version == 3)
         }
     }
 
@@ -70,7 +49,7 @@ struct OlderFeedIngestTests {
                 let again = try harness.ingest(newerFeed)
                 #expect(again.body?.version == 2)
                 #expect(again.body?.accepted == 3)
-                #expect(again.ok && again.body?.warningsByKind["older_feed_forced"] == nil)
+                #expect(again.ok && again.body?.warningsByKind["older_feed"] == nil)
                 #expect(diesel(try harness.state(of: "asda")) == [1399, 1409, 1419])
 
                 let corrected = TestFeeds.document(lastUpdated: Self.newer, sites: TestFeeds.selby(diesel: 135.9))
@@ -94,42 +73,7 @@ struct OlderFeedIngestTests {
         }
     }
 
-    @Test func ingestFeed_withForce_restoresAnOlderFeedAndSaysSo() throws {
-        try withTemporaryDirectory { directory in
-            try IngestHarness.with(directory: directory) { harness in
-                #expect(try harness.ingest(newerFeed).ok)
-                #expect(try harness.ingest(olderFeed, force: "false").error?.code == .conflict)
-
-                let forced = try harness.ingest(olderFeed, force: "true")
-                let body = try #require(forced.body)
-                #expect(body.version == 2)
-                #expect(body.warningsByKind["older_feed_forced"] == 1)
-                #expect(body.warnings.contains { $0.contains(Self.older) && $0.contains(Self.newer) })
-                #expect(diesel(try harness.state(of: "asda")) == [1499, 1509, 1519])
-                #expect(try harness.nextUpdate().version == 1)
-                #expect(try harness.nextUpdate().version == 2)
-
-                // The restored feed is now the stored one: the newer feed applies again, unforced.
-                #expect(try harness.ingest(newerFeed).body?.version == 3)
-                #expect(diesel(try harness.state(of: "asda")) == [1399, 1409, 1419])
-            }
-        }
-    }
-
-    @Test(arguments: [#""yes""#, "1", "{}", "[true]"])
-    func ingestFeed_whenForceIsNotABoolean_isBadRequestNamingIt(force: String) throws {
-        try withTemporaryDirectory { directory in
-            try IngestHarness.with(directory: directory) { harness in
-                #expect(try harness.ingest(newerFeed).ok)
-                let reply = try harness.ingest(olderFeed, force: force)
-                #expect(reply.error?.code == .badRequest)
-                #expect(reply.error?.message.contains("force") == true)
-                #expect(diesel(try harness.state(of: "asda")) == [1399, 1409, 1419])
-            }
-        }
-    }
-
-    @Test func ingestFeed_fromAnOlderURL_isRefusedUnlessForced() throws {
+    @Test func ingestFeed_fromAnOlderURL_isAppliedWithTheWarning() throws {
         try withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("feeds/asda-old.json")
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(),
@@ -137,14 +81,8 @@ struct OlderFeedIngestTests {
             try olderFeed.write(to: file)
             try IngestHarness.with(directory: directory.appendingPathComponent("data")) { harness in
                 #expect(try harness.ingest(newerFeed).ok)
-                let refused = try harness.ingest(url: file)
-                #expect(refused.error?.code == .conflict)
-                let status = try #require(try harness.status().first { $0.retailer == "asda" })
-                #expect(status.lastErrorSource == file.absoluteString)
-                #expect(diesel(try harness.state(of: "asda")) == [1399, 1409, 1419])
-
-                let forced = try harness.ingest(url: file, force: "true")
-                #expect(forced.body?.warningsByKind["older_feed_forced"] == 1)
+                let reply = try harness.ingest(url: file)
+                #expect(reply.body?.warningsByKind["older_feed"] == 1)
                 #expect(diesel(try harness.state(of: "asda")) == [1499, 1509, 1519])
             }
         }

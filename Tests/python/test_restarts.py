@@ -209,8 +209,7 @@ def test_priceIngest_whenKilledMidIngest_keepsTheOldOrTheNewFeedWhole(stack, zmq
     old_feed = feed("mfg")
     new_version = stack.ingest_client.call("ingest.feed", {"retailer": "mfg", "feed": new_feed})["version"]
     new_state = stations_of(stack.ingest_client, "mfg")
-    # The older feed goes back on purpose ("force"): an older feed is otherwise refused.
-    version = stack.ingest_client.call("ingest.feed", {"retailer": "mfg", "feed": old_feed, "force": True})["version"]
+    version = stack.ingest_client.call("ingest.feed", {"retailer": "mfg", "feed": old_feed})["version"]
     old_state = stations_of(stack.ingest_client, "mfg")
     assert new_state != old_state and new_version < version
     payload = json.dumps({"v": 1, "id": "mid", "type": "ingest.feed",
@@ -238,7 +237,7 @@ def test_priceIngest_whenKilledMidIngest_keepsTheOldOrTheNewFeedWhole(stack, zmq
             if state == new_state:
                 assert stored_version == version + 1
                 outcomes.append((delay, "new", acknowledged))
-                version = client.call("ingest.feed", {"retailer": "mfg", "feed": old_feed, "force": True})["version"]
+                version = client.call("ingest.feed", {"retailer": "mfg", "feed": old_feed})["version"]
             else:
                 assert stored_version == version
                 outcomes.append((delay, "old", acknowledged))

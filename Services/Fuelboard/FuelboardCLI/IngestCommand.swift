@@ -2,20 +2,19 @@ import Foundation
 import Messages
 import ServiceKit
 
-/// `fuelboard ingest FILE|DIR|URL [--retailer NAME] [--force]`: sends feeds to price-ingest.
+/// `fuelboard ingest FILE|DIR|URL [--retailer NAME]`: sends feeds to price-ingest.
 enum IngestCommand {
     static let spec = (
-        usage: "FILE|DIRECTORY|URL [--retailer NAME] [--force]",
+        usage: "FILE|DIRECTORY|URL [--retailer NAME]",
         summary: """
             Sends CMA price feeds to price-ingest. A file is sent inline; a directory sends every *.json
             file in it (each file's name is its retailer); an http(s):// or file:// URL is fetched by
-            price-ingest itself. Prints one progress line per feed and a summary. A feed older than the
-            one stored for its retailer is refused (conflict) and changes nothing, unless --force.
-            Exits 1 when a feed failed, 69 when price-ingest does not answer.
+            price-ingest itself. Prints one progress line per feed and a summary (a feed older than the one
+            stored for its retailer replaces it, with an older_feed warning). Exits 1 when a feed failed,
+            69 when price-ingest does not answer.
             """,
         options: [
             OptionSpec("--retailer", value: "NAME", help: "the retailer (feed) name; default: the file name"),
-            OptionSpec("--force", help: "store a feed even when it is older than the stored one (a deliberate rollback)"),
         ]
     )
 
@@ -36,7 +35,6 @@ enum IngestCommand {
             throw ConfigurationError("ingest needs exactly one FILE, DIRECTORY or URL (see --help)")
         }
         let jobs = try plan(target, retailer: cli.arguments.value("--retailer"))
-        let force = cli.arguments.has("--force")
         // A large feed may take price-ingest minutes, so the ingest waits long; a silent
         // endpoint is found by a ping within --timeout instead.
         guard cli.answers(cli.topology.ingest) else {
@@ -47,7 +45,7 @@ enum IngestCommand {
         let client = try cli.client(cli.topology.ingest, timeout: max(cli.timeout, .seconds(120)), retries: 0)
         var outcomes: [Outcome] = []
         for (number, job) in jobs.enumerated() {
-            let outcome = send(job, client, force: force)
+            let outcome = send(job, client)
             outcomes.append(outcome)
             CLIContext.printStatus("[\(number + 1)/\(jobs.count)] " + describe(outcome))
         }
@@ -97,15 +95,14 @@ enum IngestCommand {
                                url: nil, file: $0) }
     }
 
-    static func send(_ job: Job, _ client: RequestClient, force: Bool = false) -> Outcome {
+    static func send(_ job: Job, _ client: RequestClient) -> Outcome {
         var sent = false
         do {
             let replyData: Data
             if let url = job.url {
                 sent = true
                 replyData = try client.callRaw(MessageType.ingestFeed.rawValue,
-                                               rawBody: try JSONCoding.encode(IngestFeedRequest(retailer: job.retailer, url: url,
-                                                                                                   force: force ? true : nil)))
+                                               rawBody: try JSONCoding.encode(IngestFeedRequest(retailer: job.retailer, url: url)))
             } else if let file = job.file {
                 let feed: Data
                 do {
@@ -118,7 +115,6 @@ enum IngestCommand {
                 }
                 var body = Data(#"{"retailer":"#.utf8)
                 body.append(try JSONCoding.encode(job.retailer))
-                if force { body.append(Data(#","force":true"#.utf8)) }
                 body.append(Data(#","feed":"#.utf8))
                 body.append(feed)
                 body.append(Data("}".utf8))

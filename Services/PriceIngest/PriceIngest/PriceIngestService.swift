@@ -6,8 +6,9 @@ import Synchronization
 import ZeroMQ
 
 /// price-ingest: takes retailer feeds, validates and normalises them, commits them to SQLite,
-/// then publishes each accepted retailer state on PUB with a new version. A feed older than the one
-/// stored for its retailer is refused unless forced (`FeedOrder`), so prices never roll back by accident.
+/// then publishes each accepted retailer state on PUB with a new version. A polled copy older than the
+/// feed stored for its retailer is refused (`FeedOrder`), so a poll never rolls prices back; an
+/// ingest.feed request replaces them as asked (the contract), with a warning.
 ///
 /// One loop thread owns the store, the ROUTER and the PUB sockets. URL fetches run on a
 /// background queue and hand their bytes back to the loop over an inproc PULL socket, so slow
@@ -23,8 +24,8 @@ public final class PriceIngestService {
     private let fetchResults: Socket
     private let fetchResultsEndpoint: String
     private let context: Context
-    /// Deferred `ingest.feed` replies waiting for a fetch, by ticket, with the request's `force`.
-    private var pending: [UInt64: (responder: Responder, force: Bool)] = [:]
+    /// Deferred `ingest.feed` replies waiting for a fetch, by ticket.
+    private var pending: [UInt64: Responder] = [:]
     private var nextTicket: UInt64 = 1
     private var fetchesInFlight = Set<String>()
 
@@ -64,11 +65,9 @@ public final class PriceIngestService {
     private func handleIngest(_ request: IncomingRequest) -> ReplyServer.Outcome {
         let body: IngestFeedRequest
         let retailer: String
-        let force: Bool
         do {
             body = try request.decodeBody(IngestFeedRequest.self)
             retailer = try RetailerName.slug(body.retailer)
-            force = body.force ?? false  // a non-boolean is refused by the decoder, naming the field
         } catch let error as FeedError {
             return request.reply(error: error.serviceError)
         } catch {
@@ -84,7 +83,7 @@ public final class PriceIngestService {
             }
             do {
                 return request.reply(try ingest(data, retailer: retailer, source: nil, requestID: request.logID,
-                                                force: force))
+                                                refusesOlder: false))
             } catch {
                 return request.reply(error: error)
             }
@@ -93,7 +92,7 @@ public final class PriceIngestService {
             let (outcome, responder) = request.deferReply()
             let ticket = nextTicket
             nextTicket += 1
-            pending[ticket] = (responder, force)
+            pending[ticket] = responder
             startFetch(retailer: retailer, url: url, ticket: ticket)
             return outcome
         default:
@@ -125,15 +124,14 @@ public final class PriceIngestService {
     private func fetchCompleted(_ frames: [Data]) {
         guard let message = FetchResultMessage(frames: frames) else { return }
         fetchesInFlight.remove("\(message.retailer) \(message.url)")
-        let waiting = message.ticket.flatMap { pending.removeValue(forKey: $0) }
-        let responder = waiting?.responder
+        let responder = message.ticket.flatMap { pending.removeValue(forKey: $0) }
         switch message.outcome {
         case .success(let data):
             do {
-                // A polled fetch is never forced: an older copy than the stored feed changes nothing.
+                // A poll's older copy of the stored feed changes nothing; a request's URL is applied.
                 let reply = try ingest(data, retailer: message.retailer, source: message.url,
                                        requestID: message.ticket.map { "fetch-\($0)" } ?? "poll",
-                                       force: waiting?.force ?? false)
+                                       refusesOlder: responder == nil)
                 responder?.reply(reply)
             } catch {
                 responder?.fail(error)

@@ -9,8 +9,9 @@ let main = ServiceMain(
         Takes UK retailers' CMA open-data fuel price feeds (ingest.feed with an inline feed or a URL,
         or a polled feeds list), validates and normalises them, stores them in SQLite under the data
         directory, and publishes every accepted change with a version on the --ingest-pub endpoint.
-        A feed older than the one stored for its retailer changes nothing (a `conflict` reply, recorded
-        in ingest.status) unless ingest.feed is sent with "force": true; polled feeds are never forced.
+        An ingest.feed replaces the retailer's stations even with a feed older than the stored one (the
+        reply warns older_feed); a polled copy older than the stored feed changes nothing (recorded in
+        ingest.status).
         """,
     options: [
         OptionSpec("--feeds", value: "FILE", help: "feeds to poll: one 'RETAILER URL' per line"),

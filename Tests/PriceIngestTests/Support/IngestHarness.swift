@@ -56,17 +56,16 @@ final class IngestHarness {
         _ = try nextPublished(topic: PriceTopic.heartbeat)
     }
 
-    /// Sends `ingest.feed` for `feed` (`force` is the JSON text of a `"force"` member, if any).
-    func ingest(_ feed: Data, retailer: String = "asda", force: String? = nil) throws -> Reply<IngestFeedReply> {
+    /// Sends `ingest.feed` for `feed`.
+    func ingest(_ feed: Data, retailer: String = "asda") throws -> Reply<IngestFeedReply> {
         try decodeReply(client.callRaw(MessageType.ingestFeed.rawValue,
-                                       rawBody: TestFeeds.ingestBody(retailer: retailer, feed: feed, force: force)))
+                                       rawBody: TestFeeds.ingestBody(retailer: retailer, feed: feed)))
     }
 
     /// Sends `ingest.feed` with a URL for the service to fetch.
-    func ingest(url: URL, retailer: String = "asda", force: String? = nil) throws -> Reply<IngestFeedReply> {
-        var body = #"{"retailer":"\#(retailer)","url":"\#(url.absoluteString)""#
-        if let force { body += #","force":\#(force)"# }
-        return try decodeReply(client.callRaw(MessageType.ingestFeed.rawValue, rawBody: Data((body + "}").utf8)))
+    func ingest(url: URL, retailer: String = "asda") throws -> Reply<IngestFeedReply> {
+        let body = #"{"retailer":"\#(retailer)","url":"\#(url.absoluteString)"}"#
+        return try decodeReply(client.callRaw(MessageType.ingestFeed.rawValue, rawBody: Data(body.utf8)))
     }
 
     /// `ingest.status`: every feed record.

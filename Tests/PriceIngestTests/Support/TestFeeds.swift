@@ -30,11 +30,10 @@ enum TestFeeds {
         return (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])) ?? Data()
     }
 
-    /// The ingest.feed body for `feed`, with a `"force"` member holding `force`'s JSON text when given.
-    static func ingestBody(retailer: String, feed: Data, force: String? = nil) -> Data {
+    /// The ingest.feed body for `feed`.
+    static func ingestBody(retailer: String, feed: Data) -> Data {
         var body = Data(#"{"retailer":"\#(retailer)","feed":"#.utf8)
         body.append(feed)
-        if let force { body.append(Data(#","force":\#(force)"#.utf8)) }
         body.append(Data("}".utf8))
         return body
     }

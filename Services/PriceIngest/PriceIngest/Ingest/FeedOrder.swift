@@ -2,9 +2,9 @@ import FeedParsing
 import Foundation
 import Messages
 
-/// Keeps a retailer's prices from going back in time: a feed whose `last_updated` is older than the
-/// stored feed's (a late or cached copy, a poller that fetched an old copy, an old file re-run)
-/// changes nothing unless the ingest is forced. The same time is not older: re-ingesting is allowed.
+/// Keeps a poll from taking a retailer's prices back in time: a polled copy whose `last_updated` is
+/// older than the stored feed's (a late or cached copy) changes nothing. An ingest.feed request
+/// replaces the stations as asked, with a warning naming both times. The same time is not older.
 ///
 /// Only a feed's own times are compared. A feed without a readable `last_updated` is dated by its
 /// fetch time (the parser then sets `updated` to `fetchedAt` exactly), and a time further ahead of
@@ -14,8 +14,8 @@ struct FeedOrder {
     /// How far ahead of its fetch a feed's time may be and still count (the parser's `futureTolerance`).
     var futureTolerance: TimeInterval
 
-    /// The `warningsByKind` key of a forced ingest that replaced a newer stored feed.
-    static let forcedKind = "older_feed_forced"
+    /// The `warningsByKind` key of an ingest that replaced a newer stored feed.
+    static let olderKind = "older_feed"
 
     /// The stored feed's time when `parsed` is older than it, else nil (no stored feed, the same or a
     /// later time, or a time that cannot be ordered).
@@ -36,12 +36,12 @@ struct FeedOrder {
     static func refusal(retailer: String, feedTime: Date, storedTime: Date) -> ServiceError {
         ServiceError(.conflict, "\(retailer) feed dated \(FeedTimestamp.text(feedTime)) is older than the stored one "
             + "dated \(FeedTimestamp.text(storedTime)) (UK time): nothing was changed "
-            + "(send \"force\": true to restore an older feed on purpose)")
+            + "(send it with ingest.feed to restore an older feed on purpose)")
     }
 
-    /// The reply's warning for a forced ingest of a feed older than the stored one.
-    static func forcedWarning(feedTime: Date, storedTime: Date) -> String {
-        "\(forcedKind): forced, this feed dated \(FeedTimestamp.text(feedTime)) replaced a newer one dated "
+    /// The reply's warning for an ingest of a feed older than the stored one.
+    static func olderWarning(feedTime: Date, storedTime: Date) -> String {
+        "\(olderKind): this feed dated \(FeedTimestamp.text(feedTime)) replaced a newer one dated "
             + "\(FeedTimestamp.text(storedTime)) (UK time)"
     }
 }

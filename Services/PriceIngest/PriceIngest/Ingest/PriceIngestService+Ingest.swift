@@ -7,8 +7,9 @@ extension PriceIngestService {
     /// Parses, validates, commits and publishes one feed. Nothing is stored if it fails.
     ///
     /// A feed older than the stored one is refused with `conflict` (recorded in the feed's status,
-    /// logged, nothing published) unless `force` is set; see `FeedOrder`.
-    func ingest(_ data: Data, retailer: String, source: String?, requestID: String, force: Bool = false)
+    /// logged, nothing published) when `refusesOlder` (a poll), else applied with an `older_feed`
+    /// warning (an ingest.feed request replaces the stations, as the contract says); see `FeedOrder`.
+    func ingest(_ data: Data, retailer: String, source: String?, requestID: String, refusesOlder: Bool)
         throws(ServiceError) -> IngestFeedReply
     {
         let fetchedAt = Date()
@@ -28,7 +29,7 @@ extension PriceIngestService {
                                                       "reason": message, "summary": parsed.summary])
             throw ServiceError.badRequest(message + " (" + Self.sentences(parsed).joined(separator: "; ") + ")")
         }
-        let replacedNewer = try checkOrder(parsed, force: force, source: source, requestID: requestID)
+        let replacedNewer = try checkOrder(parsed, refusesOlder: refusesOlder, source: source, requestID: requestID)
         let version: UInt64
         do {
             version = try store.replaceRetailer(retailer, stations: parsed.stations, updated: parsed.updated,
@@ -44,10 +45,10 @@ extension PriceIngestService {
         var warnings = Self.sentences(parsed)
         var warningsByKind = parsed.warnings
         if let replacedNewer {
-            let warning = FeedOrder.forcedWarning(feedTime: parsed.updated, storedTime: replacedNewer)
-            metadata["forced"] = warning
+            let warning = FeedOrder.olderWarning(feedTime: parsed.updated, storedTime: replacedNewer)
+            metadata["older"] = warning
             warnings.append(warning)
-            warningsByKind[FeedOrder.forcedKind] = 1
+            warningsByKind[FeedOrder.olderKind] = 1
         }
         logger.info("feed ingested", metadata: metadata)
         return IngestFeedReply(
@@ -56,10 +57,10 @@ extension PriceIngestService {
             warnings: warnings, refusedByReason: parsed.refused, warningsByKind: warningsByKind)
     }
 
-    /// Refuses `parsed` with `conflict` when it is older than the stored feed and not forced (the
+    /// Refuses `parsed` with `conflict` when it is older than the stored feed and `refusesOlder` (the
     /// refusal is recorded in the feed's status and logged in one line). Returns the stored feed's
-    /// time when a forced feed is about to replace a newer one, else nil.
-    private func checkOrder(_ parsed: ParsedFeed, force: Bool, source: String?, requestID: String)
+    /// time when an older feed is about to replace a newer one, else nil.
+    private func checkOrder(_ parsed: ParsedFeed, refusesOlder: Bool, source: String?, requestID: String)
         throws(ServiceError) -> Date?
     {
         let stored: FeedRecord?
@@ -71,7 +72,7 @@ extension PriceIngestService {
         }
         let order = FeedOrder(futureTolerance: parser.futureTolerance)
         guard let storedTime = order.storedTimeNewer(than: parsed, stored: stored) else { return nil }
-        if force { return storedTime }
+        if !refusesOlder { return storedTime }
         let refusal = FeedOrder.refusal(retailer: parsed.retailer, feedTime: parsed.updated, storedTime: storedTime)
         recordFailure(retailer: parsed.retailer, message: refusal.message, source: source)
         var metadata = ["svc.request.id": requestID, "retailer": parsed.retailer, "reason": refusal.message]
