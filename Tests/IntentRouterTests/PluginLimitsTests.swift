@@ -11,11 +11,8 @@ struct PluginLimitsTests {
     private static func answer(_ fields: String) throws -> AssistantReply {
         let harness = try PluginHarness()
         defer { harness.stop() }
-        let peer = PluginRawPeer(endpoint: harness.plugins,
-                                 register: PluginRawPeer.register(service: "sayer", instance: "s1",
-                                                                  intents: [Self.intent])) { request in
-            PluginRawPeer.reply(request.id, fields)
-        }
+        let peer = PluginRawPeer.answering(fields, at: harness.plugins, service: "sayer", instance: "s1",
+                                           intent: Self.intent)
         defer { peer.stop() }
         guard peer.isRegistered else { throw PluginTestError("sayer did not register") }
         return try harness.ask("Ask FuelBoard to say something")

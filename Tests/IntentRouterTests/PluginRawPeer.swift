@@ -76,6 +76,15 @@ final class PluginRawPeer: Sendable {
 
     func stop() { context.shutdown() }
 
+    /// A peer registered as `service` (instance `instance`) with one intent given as JSON text,
+    /// answering every request with `fields`.
+    static func answering(_ fields: String, at endpoint: String, service: String, instance: String,
+                          intent: String) -> PluginRawPeer {
+        PluginRawPeer(endpoint: endpoint, register: register(service: service, instance: instance, intents: [intent])) {
+            reply($0.id, fields)
+        }
+    }
+
     /// A `plugin.register` frame for `service` with the intents given as JSON text.
     static func register(service: String, instance: String, intents: [String], v: String = "1") -> String {
         #"{"v":\#(v),"type":"plugin.register","service":"\#(service)","instance":"\#(instance)","#

@@ -27,11 +27,8 @@ struct PluginUnusableAnswerTests {
     func anUnusableAnswer_failsTheAsk_andIsRefusedNamingTheRequestAndTheFault(fields: String, fault: String) throws {
         let harness = try PluginHarness()
         defer { harness.stop() }
-        let peer = PluginRawPeer(endpoint: harness.plugins,
-                                 register: PluginRawPeer.register(service: "picker", instance: "p1",
-                                                                  intents: [Self.intent])) { request in
-            PluginRawPeer.reply(request.id, fields)
-        }
+        let peer = PluginRawPeer.answering(fields, at: harness.plugins, service: "picker", instance: "p1",
+                                           intent: Self.intent)
         defer { peer.stop() }
         #expect(peer.isRegistered)
         let reply = try harness.ask("Ask FuelBoard to pick something")

@@ -68,28 +68,20 @@ struct RouterWithRealServicesTests {
         #expect(reply.opensURL?.contains("53.812") == true)
     }
 
-    /// An answer made from a position stored hours ago says so, also in the router's own English.
-    @Test(arguments: [false, true])
-    func askWithoutLocation_fromOneStoredHoursAgo_saysWhereTheUserWas(dialogDown: Bool) throws {
+    /// An answer made from a position stored hours ago says so, also in the router's own English;
+    /// one stored minutes ago is "near you".
+    @Test(arguments: [(false, 3 * 3600, "near where you were 3 hours ago"),
+                      (true, 3 * 3600, "near where you were 3 hours ago"),
+                      (false, 20 * 60, "near you"), (true, 20 * 60, "near you")])
+    func askWithoutLocation_fromAStoredOne_saysHowOldItIs(dialogDown: Bool, age: Int, place: String) throws {
         let services = try RealServices(dialogDown: dialogDown, locationClock: RealServices.now)
         defer { services.stop() }
-        #expect(try services.putLocation(RealServices.selby, at: RealServices.now - 3 * 3600).stored)
+        #expect(try services.putLocation(RealServices.selby, at: RealServices.now - TimeInterval(age)).stored)
         let reply = try services.ask("Ask FuelBoard for the cheapest diesel near me")
         #expect(reply.outcome == .found)
-        #expect(reply.dialog.hasPrefix("The cheapest diesel near where you were 3 hours ago is "), "\(reply.dialog)")
+        #expect(reply.dialog.hasPrefix("The cheapest diesel \(place) is "), "\(reply.dialog)")
         let directions = try services.ask("Get directions to the cheapest diesel near me FuelBoard")
-        #expect(directions.dialog.contains(", the cheapest diesel near where you were 3 hours ago at "),
-                "\(directions.dialog)")
-    }
-
-    @Test(arguments: [false, true])
-    func askWithoutLocation_fromOneStoredMinutesAgo_saysNearYou(dialogDown: Bool) throws {
-        let services = try RealServices(dialogDown: dialogDown, locationClock: RealServices.now)
-        defer { services.stop() }
-        #expect(try services.putLocation(RealServices.selby, at: RealServices.now - 20 * 60).stored)
-        let reply = try services.ask("Ask FuelBoard for the cheapest diesel near me")
-        #expect(reply.outcome == .found)
-        #expect(reply.dialog.hasPrefix("The cheapest diesel near you is "), "\(reply.dialog)")
+        #expect(directions.dialog.contains(", the cheapest diesel \(place) at "), "\(directions.dialog)")
     }
 
     /// The ask's own position is where the user is now, whatever location-cache held before.
