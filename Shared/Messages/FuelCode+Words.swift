@@ -22,6 +22,15 @@ extension FuelCode {
         "avgas", "gas", "propane", "paraffin",
     ]
 
+    /// How an unpriced fuel heard as `said` (lower-case words) is named back: as `unpricedWords` writes
+    /// it, with letters said one by one joined ("l p g" and "lpg" are "LPG", "ev charging" is "EV
+    /// charging"); anything else as heard.
+    public static func unpricedName(_ said: String) -> String {
+        guard let written = unpricedWords.first(where: { $0.lowercased() == said }) else { return said }
+        let words = written.split(separator: " ")
+        return words.allSatisfy({ $0.count == 1 }) ? words.joined() : written
+    }
+
     /// A fuel from its code or a word for it in `words`, ignoring case and treating hyphens,
     /// underscores and runs of spaces as one space ("Super-Unleaded", "b7"); nil for anything else.
     public init?(word: String) {

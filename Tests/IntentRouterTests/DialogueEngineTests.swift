@@ -47,7 +47,7 @@ struct DialogueEngineTests {
         let question = engine.ask(user: "u1", utterance: "Ask FuelBoard for the cheapest fuel near me")
         let answer = engine.ask(user: "u1", utterance: "LPG", session: try #require(question.session))
         #expect(answer.prompt?.outcome == .unsupportedFuel)
-        #expect(answer.prompt?.word == "lpg")
+        #expect(answer.prompt?.word == "LPG")
         #expect(engine.sessions.count == 0)
     }
 

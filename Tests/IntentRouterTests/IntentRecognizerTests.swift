@@ -16,9 +16,10 @@ struct IntentRecognizerTests {
 
     @Test func recognize_whenFuelNotSupported_saysWhichWord() throws {
         let recognizer = try IntentRecognizer()
-        for word in ["hydrogen", "LPG", "electric", "charging"] {
-            #expect(recognizer.recognize("Ask FuelBoard for the cheapest \(word) near me") ==
-                    .cheapestFuel(.unsupported(word.lowercased())))
+        for (said, named) in [("hydrogen", "hydrogen"), ("LPG", "LPG"), ("lpg", "LPG"), ("l p g", "LPG"),
+                              ("electric", "electric"), ("charging", "charging"), ("EV charging", "EV charging")] {
+            #expect(recognizer.recognize("Ask FuelBoard for the cheapest \(said) near me") ==
+                    .cheapestFuel(.unsupported(named)))
         }
     }
 

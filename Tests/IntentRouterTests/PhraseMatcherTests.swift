@@ -117,6 +117,18 @@ struct PhraseMatcherTests {
         #expect(NumberWords.parse(["banana"], at: 0) == nil)
     }
 
+    @Test(arguments: [
+        (["a", "mile"], 1.0, 1), (["an", "hour"], 1, 1), (["a", "hundred"], 100, 2), (["one", "hundred"], 100, 2),
+        (["half", "a", "mile"], 0.5, 2), (["half"], 0.5, 1), (["two", "and", "a", "half"], 2.5, 4),
+        (["7", "and", "a", "half", "miles"], 7.5, 4), (["twenty", "one", "and", "a", "half"], 21.5, 5),
+        (["a", "mile", "and", "a", "half"], 1, 1), (["one", "and", "a"], 1, 1), (["half", "and", "a", "half"], 0.5, 1),
+    ])
+    func numbers_whenSpokenWithArticlesOrHalves_parse(words: [String], value: Double, length: Int) {
+        let parsed = NumberWords.parse(words, at: 0)
+        #expect(parsed?.value == value, "\(words)")
+        #expect(parsed?.length == length, "\(words)")
+    }
+
     @Test func numbers_fromOneToFifty_allParseAsWords() {
         let units = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
         let teens = ["ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",

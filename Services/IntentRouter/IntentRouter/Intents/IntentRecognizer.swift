@@ -56,7 +56,9 @@ public struct IntentRecognizer: Sendable {
 
     static func fuel(_ slot: SlotMatch?) -> ParameterValue<FuelCode> {
         guard let slot else { return .missing }
-        guard let value = slot.value, let code = FuelCode(code: value) else { return .unsupported(slot.text) }
+        guard let value = slot.value, let code = FuelCode(code: value) else {
+            return .unsupported(FuelCode.unpricedName(slot.text))
+        }
         return .value(code)
     }
 

@@ -65,31 +65,44 @@ public struct SlotList: Sendable {
     }
 }
 
-/// Numbers said as digits or English words, up to ninety-nine and "a hundred".
+/// Numbers said as digits or English words, up to ninety-nine and "a hundred", with "a" / "an"
+/// for one ("within a mile"), "half" / "half a" for a half ("half a mile") and "... and a half"
+/// after a number ("two and a half miles").
 public enum NumberWords {
     static let units = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
                         "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
                         "eighteen", "nineteen"]
     static let tens = ["twenty": 20, "thirty": 30, "forty": 40, "fourty": 40, "fifty": 50, "sixty": 60,
                        "seventy": 70, "eighty": 80, "ninety": 90]
+    static let articles: Set<String> = ["a", "an"]
 
     /// The number starting at `position` and how many words it used, or nil.
     public static func parse(_ words: [String], at position: Int) -> (value: Double, length: Int)? {
+        guard let number = wholeOrHalf(words, at: position) else { return nil }
+        let next = position + number.length
+        if number.value >= 1, next + 3 <= words.count, words[next] == "and", articles.contains(words[next + 1]),
+           words[next + 2] == "half" {
+            return (number.value + 0.5, number.length + 3)
+        }
+        return number
+    }
+
+    private static func wholeOrHalf(_ words: [String], at position: Int) -> (value: Double, length: Int)? {
         guard position < words.count else { return nil }
         let word = words[position]
+        let following = position + 1 < words.count ? words[position + 1] : nil
         if word.first?.isNumber == true, let value = Double(word), value.isFinite { return (value, 1) }
-        if let unit = units.firstIndex(of: word) { return (Double(unit), 1) }
+        if let unit = units.firstIndex(of: word) {
+            return following == "hundred" && unit == 1 ? (100, 2) : (Double(unit), 1)
+        }
         if let ten = tens[word] {
-            if position + 1 < words.count, let unit = units.firstIndex(of: words[position + 1]),
-               (1 ... 9).contains(unit) {
+            if let following, let unit = units.firstIndex(of: following), (1 ... 9).contains(unit) {
                 return (Double(ten + unit), 2)
             }
             return (Double(ten), 1)
         }
-        if (word == "a" || word == "one"), position + 1 < words.count, words[position + 1] == "hundred" {
-            return (100, 2)
-        }
-        if word == "half" { return (0.5, 1) }
+        if articles.contains(word) { return following == "hundred" ? (100, 2) : (1, 1) }
+        if word == "half" { return following.map(articles.contains) == true ? (0.5, 2) : (0.5, 1) }
         return nil
     }
 

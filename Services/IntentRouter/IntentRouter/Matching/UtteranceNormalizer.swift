@@ -15,7 +15,7 @@ public struct UtteranceNormalizer: Sendable {
     public static let defaultSkipPhrases: [[String]] = [
         ["what", "is"], ["can", "you"], ["could", "you"], ["would", "you"], ["will", "you"], ["right", "now"],
         ["thank", "you"], ["hey"], ["hi"], ["hello"], ["please"], ["ok"], ["okay"], ["so"], ["um"], ["umm"],
-        ["uh"], ["er"], ["erm"], ["whats"], ["now"], ["thanks"], ["kindly"], ["quickly"],
+        ["uh"], ["er"], ["erm"], ["oh"], ["och"], ["well"], ["whats"], ["now"], ["thanks"], ["kindly"], ["quickly"],
     ]
 
     /// Utterances longer than this many words are cut (nobody says more to an assistant).
