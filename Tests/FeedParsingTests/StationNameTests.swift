@@ -35,6 +35,14 @@ struct StationNameTests {
         ("Texaco", "Global fuel sticklepath service station Sticklepath hill, Devon", "Texaco Sticklepath Hill"),
         ("Asda", "Abbey Park - North London Road, Coventry", "Asda Coventry"),
         ("Tesco", "Tesco Stores Ltd Bridge Road Rainham RM13 9YZ", "Tesco Rainham"),
+        // Hyphenated towns are cased as one, however the feed cased them.
+        ("Esso", "London Road, Stoke-on-trent", "Esso Stoke-on-Trent"),
+        ("Esso", "Mansfield Road, Sutton-In-Ashfield", "Esso Sutton-in-Ashfield"),
+        ("Shell", "Locking Road, Weston-Super-Mare", "Shell Weston-super-Mare"),
+        ("BP", "Barlow Moor Road, Chorlton-Cum-Hardy", "BP Chorlton-cum-Hardy"),
+        ("Asda", "Tyn-Y-Parc Road", "Asda Tyn-y-Parc Road"),
+        ("Esso", "Scotswood Road, Benwell, Newcastle-upon-Tyne", "Esso Benwell"),
+        ("Texaco", "Unit 4, Retail Park-Leckwith Road, Cardiff", "Texaco Retail Park-Leckwith Road"),
     ])
     func name_isBrandAndLocality(brand: String, address: String, expected: String) throws {
         #expect(try name(brand: brand, address: address) == expected)

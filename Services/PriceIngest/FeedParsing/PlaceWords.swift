@@ -3,7 +3,7 @@ enum PlaceWords {
     /// Cities with so many stations that "<brand> <city>" would not tell them apart when spoken.
     static let bigCities: Set<String> = [
         "london", "birmingham", "manchester", "glasgow", "leeds", "liverpool", "sheffield", "bristol",
-        "edinburgh", "cardiff", "belfast", "leicester", "nottingham", "newcastle", "newcastle upon tyne",
+        "edinburgh", "cardiff", "belfast", "leicester", "nottingham", "newcastle", "newcastle upon tyne", "newcastle-upon-tyne",
     ]
 
     /// Counties, regions and nations: dropped from the end of an address before picking the locality.

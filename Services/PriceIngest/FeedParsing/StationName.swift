@@ -103,11 +103,13 @@ enum StationName {
         return Array(words[start...])
     }
 
-    /// Words cased for speaking: single-case words title-cased, connectors after the first lower-cased.
+    /// Words cased for speaking: single-case words title-cased, connectors after the first lower-cased,
+    /// hyphenated place names cased as one (`Stoke-on-trent` -> `Stoke-on-Trent`).
     private static func spoken(_ words: [Word]) -> [String] {
         words.enumerated().map { index, word in
             if index > 0, PlaceWords.connectors.contains(word.lower) { return word.lower }
-            return TextNormaliser.isSingleCase(word.text) ? TextNormaliser.titleCased(word.text) : word.text
+            if TextNormaliser.isSingleCase(word.text) { return TextNormaliser.titleCased(word.text) }
+            return word.text.contains("-") ? TextNormaliser.placeCased(word.text) : word.text
         }
     }
 }

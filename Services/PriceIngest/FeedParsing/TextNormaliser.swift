@@ -73,6 +73,25 @@ enum TextNormaliser {
     /// True when the text holds at least one letter.
     static func hasLetter<S: StringProtocol>(_ text: S) -> Bool { text.unicodeScalars.contains(where: isLetter) }
 
+    /// Small words inside hyphenated place names only (`Weston-super-Mare`, `Chorlton-cum-Hardy`, `Tyn-y-Parc`).
+    private static let placeConnectors: Set<String> = connectors.union(["the", "cum", "sub", "super", "y", "en", "next"])
+
+    /// A hyphenated place name cased as one whatever the feed did (`Stoke-on-trent`, `Sutton-In-Ashfield`,
+    /// `Weston-Super-Mare` -> `Stoke-on-Trent`, `Sutton-in-Ashfield`, `Weston-super-Mare`): the first part
+    /// and every part but a connector capitalised. A word whose parts are not each one case or
+    /// capitalised (`McColl-x`) or that holds a digit is returned as it is.
+    static func placeCased(_ word: String) -> String {
+        let parts = word.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count > 1, !word.contains(where: \.isNumber), parts.allSatisfy({ part in
+            part.isEmpty || isSingleCase(String(part)) || isSingleCase(String(part.dropFirst()))
+        }) else { return word }
+        return parts.enumerated().map { index, part in
+            let lower = part.lowercased()
+            if index > 0, placeConnectors.contains(lower) { return lower }
+            return lower.prefix(1).uppercased() + lower.dropFirst()
+        }.joined(separator: "-")
+    }
+
     /// Title case, word by word (`104 BRADFORD STREET, BOLTON` -> `104 Bradford Street, Bolton`).
     ///
     /// Parts joined by `-` or `/` are cased one by one; parts holding a digit (`PO4`, `A143`), known
