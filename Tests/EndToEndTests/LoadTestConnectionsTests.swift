@@ -20,7 +20,7 @@ struct LoadTestConnectionsTests {
                                          logger: Logger(label: "peers", level: .error))
             server.on("lookup.cheapest") { request in
                 peers.seen.withLock { _ = $0.insert(request.route.first ?? Data()) }
-                return request.reply(bodyJSON: Array("{}".utf8))
+                return request.reply(bodyJSON: Array(#"{"results":[]}"#.utf8))
             }
             return server
         }

@@ -17,7 +17,7 @@ struct LoadTestRunEndTests {
             var seen = 0
             server.on("lookup.cheapest") { [unowned server] request in
                 seen += 1
-                if seen <= answered { return request.reply(bodyJSON: Array("{}".utf8)) }
+                if seen <= answered { return request.reply(bodyJSON: Array(#"{"results":[]}"#.utf8)) }
                 let (outcome, responder) = request.deferReply()
                 if let holdFor { server.after(holdFor) { responder.reply(JSONBody()) } }
                 return outcome
@@ -26,7 +26,8 @@ struct LoadTestRunEndTests {
         }
     }
 
-    private struct JSONBody: Encodable {}
+    /// A lookup reply with nothing in range, as the contract writes it.
+    private struct JSONBody: Encodable { var results: [Int] = [] }
 
     private static func loadtest(_ endpoint: String, _ arguments: [String]) throws -> ServiceProcess {
         try ServiceProcess("fuelboard", ["loadtest", "--lookup", endpoint, "--points", "uniform", "--warmup", "0s",

@@ -17,7 +17,7 @@ struct LoadTestWarmUpTests {
             var seen = 0
             server.on("lookup.cheapest") { request in
                 seen += 1
-                return seen > dropped ? request.reply(bodyJSON: Array("{}".utf8)) : request.deferReply().0
+                return seen > dropped ? request.reply(bodyJSON: Array(#"{"results":[]}"#.utf8)) : request.deferReply().0
             }
             return server
         }

@@ -18,16 +18,23 @@ enum LoadTestCommand {
             latency counts from each request's intended send time (it sleeps between sends on a timer
             and polls through the last 100 µs before each; --spin polls through the last millisecond,
             for the most punctual sends at the cost of a core from ~1,000 requests/s). Pings the
-            endpoint first. Prints a progress line every second. Requests still unanswered when the
-            run ends are counted: those sent longer than --timeout before count as timed out; the
-            younger ones are reported as "unanswered", still in flight at the end (a closed loop
-            always ends with up to N of them), and do not fail the run. --requests N runs until N
-            are answered or timed out (--duration, when given, still ends it). Ctrl-C ends the run
-            early and reports what was measured (exit 130; 143 for SIGTERM). Exits 1 when any
-            request failed, timed out or got an invalid reply, when the server stopped answering
-            (a second without a reply while a request waited that then got none in time), when
-            --duration ended the run before --requests, or when no reply came at all; 69 when the
-            endpoint does not answer a ping; 64 on a bad option (checked before the run).
+            endpoint first. Prints a progress line every second (warm-up included). Every reply's
+            envelope is checked; a lookup's content too (the fuel asked, every station within the
+            radius, prices 50-500p, the order, the limit): every reply up to 1,000 a second per
+            generator thread, then every 16th. Requests still unanswered when the run ends: those
+            sent longer than --timeout before count as timed out; the younger ones are "unanswered",
+            still in flight at the end (a closed loop always ends with up to N of them), and do not
+            fail the run. The open loop reports the requests due, sent and answered, and counts the
+            ones unanswered at the end (in flight or never sent) in its latencies at their age then,
+            a lower bound. --requests N runs until N are answered or timed out (--duration, when
+            given, still ends it). Ctrl-C ends the run early and reports what was measured.
+            --json: every field is described in the README ("The --json report").
+            Exit status: 0 passed; 1 a request failed, timed out or got an invalid reply, the
+            server stopped answering (a second without a reply while a request waited that then got
+            none in time), --duration ended the run before --requests, or no reply came at all;
+            3 an open loop fell BEHIND the rate offered (nothing else failed); 69 the endpoint does
+            not answer a ping; 64 a bad option (checked before the run); 73 the --svg chart could
+            not be written after the run (the report is printed); 130 Ctrl-C (143 SIGTERM).
             """,
         options: [
             OptionSpec("--target", value: "NAME", help: "lookup (default) or router"),
@@ -36,7 +43,7 @@ enum LoadTestCommand {
             OptionSpec("--rate", value: "R", help: "requests per second, open loop (not with --concurrency)"),
             OptionSpec("--connections", value: "N",
                        help: "sockets to spread requests over, as N clients (default: one per thread; "
-                           + "at most 64 per thread)"),
+                           + "at most \(ParallelLoad.maxConnectionsPerThread) per thread)"),
             OptionSpec("--threads", value: "N",
                        help: "generator threads, each with its share of the load (default 1)"),
             OptionSpec("--spin", help: "open loop: poll through the last millisecond before each send"),
@@ -70,10 +77,12 @@ enum LoadTestCommand {
             return ServiceMain.ExitCode.unavailable
         }
         let stations = options.points == .stations ? try stationLocations(cli) : []
+        var pointsUsed = options.points
         if options.points == .stations && stations.isEmpty {
             CLIContext.printStatus("no stations loaded (or price-ingest unreachable): using uniform points")
+            pointsUsed = .uniform
         }
-        let queryPoints = LoadPlan.points(options.points, stations: stations, count: 20_000, seed: options.seed)
+        let queryPoints = LoadPlan.points(pointsUsed, stations: stations, count: 20_000, seed: options.seed)
         let plan = try LoadPlan.make(target: options.target, type: options.type, points: queryPoints, count: 20_000,
                                      seed: options.seed, radius: options.radius, fuel: options.fuel)
         CLIContext.printStatus("loading \(settings.endpoint) with \(options.type.rawValue): "
@@ -94,9 +103,19 @@ enum LoadTestCommand {
         }
         // Several generator threads get as many ZeroMQ I/O threads, so one does not carry them all.
         let context = settings.threads == 1 ? cli.zmq : Context(ioThreads: Int32(settings.threads))
-        let load = ParallelLoad(settings: settings, plan: plan, context: context)
+        var loadSettings = settings
+        loadSettings.warmupProgress = { replies, left in
+            CLIContext.printStatus(LoadReport.warmupLine(replies: replies, left: left))
+        }
+        let run = LoadReport.RunInfo(startedAt: Date(), fuel: options.target == .lookup ? options.fuel : nil,
+                                     radiusMiles: options.target == .lookup ? options.radius : nil,
+                                     pointsAsked: options.points.rawValue,
+                                     pointsUsed: pointsUsed == options.points ? pointsUsed.rawValue
+                                         : "uniform (no stations from price-ingest)",
+                                     seed: options.seed)
+        let load = ParallelLoad(settings: loadSettings, plan: plan, context: context)
         let result = try load.run { second in CLIContext.printStatus(LoadReport.progressLine(second)) }
-        let report = LoadReport(settings: settings, plan: plan, result: result)
+        let report = LoadReport(settings: settings, plan: plan, result: result, run: run)
         if options.target == .router && !cli.arguments.has("--keep-users") {
             LoadUsers.forget(at: cli.topology.location, cli)
         }
@@ -106,13 +125,14 @@ enum LoadTestCommand {
                 try LoadChart.write(LoadChart.svg(report), to: path)
                 CLIContext.printStatus("chart written to \(path)")
             } catch {
+                // The report is out; the run's verdict is in it. This status says the chart is missing.
                 CLIContext.printError(error.description)
-                return ServiceMain.ExitCode.failure
+                return LoadReport.chartExitCode
             }
         }
         // Interrupted: 128 + the signal, as a shell reports it (130 for Ctrl-C, 143 for SIGTERM).
         if report.interrupted { return 128 + max(interruption.load(ordering: .relaxed), 2) }
-        return report.failed ? ServiceMain.ExitCode.failure : ServiceMain.ExitCode.success
+        return report.exitCode
     }
 
     /// Locations of every loaded station, from price-ingest's snapshot. A price-ingest that does

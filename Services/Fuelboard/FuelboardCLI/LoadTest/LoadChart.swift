@@ -3,44 +3,91 @@ import Foundation
 /// Draws a load report as an SVG a person can open: latency over time (p50 and p99 per second)
 /// and the latency distribution (latency at each percentile), both on round-numbered axes.
 enum LoadChart {
-    static let width = 900.0, panelHeight = 260.0, margin = 60.0
+    static let width = 900.0, panelHeight = 260.0, rateHeight = 130.0, margin = 60.0
     static var plotWidth: Double { width - 2 * margin }
+    static let p50Color = "#1f77b4", p99Color = "#d62728", repliesColor = "#9ecae1", failedColor = "#d62728"
+    static let silentColor = "#e0e0e0", stalledColor = "#f4b6b6", distributionColor = "#2ca02c"
 
     static func svg(_ report: LoadReport) -> String {
-        let title = "\(report.service) (\(report.type)): \(Int(report.throughput)) req/s, \(report.mode) loop"
+        let verdict = report.interruptedDuringWarmup ? "INTERRUPTED in the warm-up"
+            : report.failed ? "FAILED" : report.fellBehind ? "BEHIND" : nil
+        let title = (verdict.map { "\($0): " } ?? "")
+            + "\(report.service) (\(report.type)): \(Int(report.throughput)) req/s, \(report.mode) loop"
             + (report.noReplies ? ", no replies" : "")
         let load = report.rate.map { "\(LoadReport.format(rate: $0)) req/s offered" }
             ?? "\(report.concurrency ?? 1) in flight"
         let subtitle = "\(report.endpoint), \(load), \(report.connections) connection"
             + (report.connections == 1 ? "" : "s") + String(format: ", %.1f s measured", report.seconds)
-            + (report.interrupted ? " (interrupted)" : "") + ", \(Date().formatted(.iso8601))"
+            + (report.interrupted ? " (interrupted)" : "") + ", \(report.startedAt)"
+        let why = report.failed ? report.failures.joined(separator: "; ")
+            : report.fellBehind ? "the server did not keep up with the rate offered" : nil
+        let latencyTop = 100.0, rateTop = latencyTop + panelHeight + margin
+        let distributionTop = rateTop + rateHeight + margin
         var svg = """
-            <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(panelHeight * 2 + margin * 3))" \
-            font-family="sans-serif" font-size="12">
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" \
+            height="\(Int(distributionTop + panelHeight + margin))" font-family="sans-serif" font-size="12">
             <rect width="100%" height="100%" fill="white"/>
-            <text x="\(margin)" y="22" font-size="15">\(escape(title))</text>
+            <text x="\(margin)" y="22" font-size="15"\(verdict == nil ? "" : " fill=\"#b00000\"")>\(escape(title))</text>
             <text x="\(margin)" y="38" fill="#555">\(escape(subtitle))</text>
 
             """
-        svg += latencyOverTime(report.perSecond, top: margin)
-        svg += distribution(report.distribution, top: margin + panelHeight + margin)
+        if let why { svg += "<text x=\"\(margin)\" y=\"54\" fill=\"#b00000\">\(escape(why))</text>\n" }
+        svg += legend(y: 72, rate: report.rate != nil)
+        svg += latencyOverTime(report.perSecond, top: latencyTop)
+        svg += throughputOverTime(report.perSecond, rate: report.rate, top: rateTop)
+        svg += distribution(report.distribution, top: distributionTop)
         return svg + "</svg>\n"
     }
 
-    /// Panel 1: p50 and p99 of each second, seconds on x (0 to the run's length).
+    /// Panel 1: p50 and p99 of each second, seconds on x (0 to the run's length). A second without
+    /// replies has no latency: the lines break there, over a band saying so (red when stalled).
     static func latencyOverTime(_ seconds: [LoadRunner.Second], top: Double) -> String {
-        let yAxis = ChartAxis(upTo: (seconds.map(\.p99).max() ?? 0) / 1000 * 1.05, maxSteps: 5)
-        // A last part of a second ends where the run did (2.5 s), not at a whole second.
+        let yAxis = ChartAxis(upTo: (seconds.compactMap(\.p99).max() ?? 0) / 1000 * 1.05, maxSteps: 5)
+        let (ends, xAxis, xTicks) = timeAxis(seconds)
+        var svg = axes(top: top, title: "latency over time (ms)", yAxis: yAxis, xTicks: xTicks, xLabel: "second")
+        svg += silentBands(seconds, ends: ends, xMax: xAxis.max, top: top, height: panelHeight)
+        for (series, color) in [(seconds.map(\.p50), p50Color), (seconds.map(\.p99), p99Color)] {
+            // Runs of seconds with replies, each its own line (a lone one a dot).
+            var run: [(x: Double, y: Double)] = []
+            for (end, micros) in zip(ends, series) + [(0, nil)] {
+                if let micros {
+                    run.append(point(x: end / xAxis.max, y: micros / 1000 / yAxis.max, top: top))
+                    continue
+                }
+                if run.count == 1, let only = run.first {
+                    svg += String(format: "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%@\"/>\n", only.x, only.y,
+                                  color)
+                } else if run.count > 1 {
+                    svg += polyline(run, color: color)
+                }
+                run = []
+            }
+        }
+        return svg
+    }
+
+    /// Where each second ends (a last part of a second ends where the run did, 2.5 s, not at a
+    /// whole second), and the time axis.
+    static func timeAxis(_ seconds: [LoadRunner.Second])
+        -> (ends: [Double], axis: ChartAxis, ticks: [(position: Double, label: String)]) {
         let ends = seconds.map { Double($0.second - 1) + ($0.seconds ?? 1) }
         let xAxis = ChartAxis(upTo: ends.last ?? 0, maxSteps: 10, integers: true)
-        let xTicks = xAxis.ticks.map { (position: $0.value / xAxis.max, label: $0.label) }
-        var svg = axes(top: top, title: "latency over time (ms): p50 blue, p99 red", yAxis: yAxis,
-                       xTicks: xTicks, xLabel: "second")
-        for (series, color) in [(seconds.map(\.p50), "#1f77b4"), (seconds.map(\.p99), "#d62728")] {
-            let points = zip(ends, series).map { end, micros in
-                point(x: end / xAxis.max, y: micros / 1000 / yAxis.max, top: top)
-            }
-            svg += polyline(points, color: color)
+        return (ends, xAxis, xAxis.ticks.map { (position: $0.value / xAxis.max, label: $0.label) })
+    }
+
+    /// Shaded bands over the seconds without a reply: grey "no replies", red "stalled".
+    static func silentBands(_ seconds: [LoadRunner.Second], ends: [Double], xMax: Double, top: Double,
+                            height: Double) -> String {
+        var svg = ""
+        for (second, end) in zip(seconds, ends) where second.requests == 0 {
+            let length = second.seconds ?? 1
+            let left = margin + plotWidth * (end - length) / xMax, right = margin + plotWidth * end / xMax
+            let stalled = second.stalled == true
+            svg += String(format: "<rect class=\"%@\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%@\"/>",
+                          stalled ? "stalled" : "no-replies", left, top, right - left, height,
+                          stalled ? stalledColor : silentColor)
+            svg += String(format: "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\" fill=\"#700\">",
+                          (left + right) / 2, top + 14) + (stalled ? "stalled" : "no replies") + "</text>\n"
         }
         return svg
     }
@@ -63,30 +110,36 @@ enum LoadChart {
         let points = valid.enumerated().map { index, pair in
             point(x: Double(index) * spacing, y: min(pair[1] / 1000 / yAxis.max, 1), top: top)
         }
-        svg += polyline(points, color: "#2ca02c")
+        svg += polyline(points, color: distributionColor)
         if clipped, let last = points.last {
             svg += String(format: "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#2ca02c\">", last.x - 6,
-                          last.y + 14) + "max \(String(format: "%.3g", highest / 1000)) ms, off the scale</text>\n"
+                          last.y + 14) + "max \(formatMilliseconds(highest / 1000)) ms, off the scale</text>\n"
         }
         svg += points.map { String(format: "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#2ca02c\"/>\n", $0.x, $0.y) }
             .joined()
         return svg
     }
 
-    /// The SVG position of a point at fractions `x` and `y` of a panel's width and height.
-    private static func point(x: Double, y: Double, top: Double) -> (x: Double, y: Double) {
-        (margin + plotWidth * x, top + panelHeight - panelHeight * y)
+    /// 2004.3 -> "2004", 12.34 -> "12.3", 0.0567 -> "0.057": whole milliseconds from 100 up.
+    static func formatMilliseconds(_ value: Double) -> String {
+        value >= 100 ? String(format: "%.0f", value) : value >= 1 ? String(format: "%.1f", value)
+            : String(format: "%.3f", value)
     }
 
-    private static func polyline(_ points: [(x: Double, y: Double)], color: String) -> String {
+    /// The SVG position of a point at fractions `x` and `y` of a panel's width and height.
+    static func point(x: Double, y: Double, top: Double, height: Double = panelHeight) -> (x: Double, y: Double) {
+        (margin + plotWidth * x, top + height - height * y)
+    }
+
+    static func polyline(_ points: [(x: Double, y: Double)], color: String) -> String {
         let list = points.map { String(format: "%.1f,%.1f", $0.x, $0.y) }.joined(separator: " ")
         return "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" points=\"\(list)\"/>\n"
     }
 
     /// A panel's frame, title, y grid lines with their labels and x tick labels.
-    private static func axes(top: Double, title: String, yAxis: ChartAxis,
-                             xTicks: [(position: Double, label: String)], xLabel: String) -> String {
-        let left = margin, bottom = top + panelHeight
+    static func axes(top: Double, title: String, yAxis: ChartAxis, xTicks: [(position: Double, label: String)],
+                     xLabel: String, height: Double = panelHeight) -> String {
+        let left = margin, bottom = top + height, panelHeight = height
         var text = "<text x=\"\(left)\" y=\"\(top - 8)\">\(escape(title))</text>\n"
         text += "<rect x=\"\(left)\" y=\"\(top)\" width=\"\(plotWidth)\" height=\"\(panelHeight)\" "
             + "fill=\"none\" stroke=\"#888\"/>\n"
@@ -109,7 +162,7 @@ enum LoadChart {
         return text
     }
 
-    private static func escape(_ text: String) -> String {
+    static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
     }
 }

@@ -20,6 +20,8 @@ struct LoadPlan {
     /// Request bodies (the envelope and id are written around them per request).
     let bodies: [[UInt8]]
     let typeName: String
+    /// What each lookup body asks (same order as `bodies`), to check its reply; empty for the router.
+    var queries: [LookupQuery] = []
 
     /// UK bounding box used for uniform points.
     static let latitudes = 50.0...58.6
@@ -31,6 +33,7 @@ struct LoadPlan {
         let fuels = ["E10", "B7", "E5", "SDV"]
         let fuelWords = Self.fuelWords
         var bodies: [Data] = []
+        var queries: [LookupQuery] = []
         bodies.reserveCapacity(count)
         for index in 0..<count {
             let point = points[random.below(points.count)]
@@ -40,6 +43,7 @@ struct LoadPlan {
                 let chosenFuel = fuel == "mixed" ? fuels[random.below(fuels.count)] : fuel
                 body = try JSONCoding.encode(LookupRequest(fuel: chosenFuel, lat: point.lat, lng: point.lng,
                                                            radiusMiles: radius, limit: 1))
+                queries.append(LookupQuery(fuel: chosenFuel, point: point, radiusMiles: radius, limit: 1))
             case .router:
                 let word = fuelWords[random.below(fuelWords.count)]
                 let phrasing = Self.askPhrasings[random.below(Self.askPhrasings.count)]
@@ -50,7 +54,7 @@ struct LoadPlan {
             }
             bodies.append(body)
         }
-        return LoadPlan(target: target, bodies: bodies.map { Array($0) }, typeName: type.rawValue)
+        return LoadPlan(target: target, bodies: bodies.map { Array($0) }, typeName: type.rawValue, queries: queries)
     }
 
     /// The users a router load test asks as (`load-0` ... `load-4999`); their locations are stored
@@ -102,6 +106,11 @@ struct LoadPlan {
     }
 
     static let redraws = 20
+
+    /// The query of request number `sequence`, when its reply's content can be checked.
+    func query(_ sequence: Int) -> LookupQuery? {
+        queries.isEmpty ? nil : queries[sequence % queries.count]
+    }
 
     /// The whole request frame for request number `sequence`.
     func frame(_ sequence: Int) -> Data {

@@ -1,8 +1,42 @@
 import Foundation
 import ServiceKit
 
-/// The final report of a load test, for people (`text`, in LoadReportText.swift) and machines (`--json`).
+/// The final report of a load test, for people (`text`, in LoadReportText.swift) and machines
+/// (`--json`, every field described in the README's "The --json report"). Latencies are in µs,
+/// times in seconds.
 struct LoadReport: Codable {
+    /// What shaped the run besides `LoadRunner.Settings`: for the report's `options`.
+    struct RunInfo: Codable {
+        /// When the run started (ISO 8601, UTC).
+        var startedAt = Date()
+        var fuel: String?
+        var radiusMiles: Double?
+        /// `--points` as asked, and the points used (uniform when no station could be read).
+        var pointsAsked = "uniform"
+        var pointsUsed = "uniform"
+        var seed: UInt64 = 1
+    }
+
+    /// The options a run was made with, as given or defaulted.
+    struct Options: Codable {
+        var target: String
+        var type: String
+        var fuel: String?
+        var radiusMiles: Double?
+        var points: String
+        var pointsAsked: String
+        var seed: UInt64
+        var concurrency: Int?
+        var rate: Double?
+        var connections: Int
+        var threads: Int
+        var durationSeconds: Double?
+        var requests: Int?
+        var warmupSeconds: Double
+        var timeoutSeconds: Double
+        var spin: Bool
+    }
+
     struct Percentiles: Codable {
         var p50: Double
         var p90: Double
@@ -12,6 +46,11 @@ struct LoadReport: Codable {
         var mean: Double
     }
 
+    /// 2: this layout (perSecond p50/p99 null without replies, options, scheduled and sent...).
+    var schemaVersion = Self.schemaVersion
+    static let schemaVersion = 2
+    var startedAt: String
+    var options: Options
     var target: String
     var endpoint: String
     var type: String
@@ -25,23 +64,44 @@ struct LoadReport: Codable {
     /// Generator threads that sent them.
     var threads: Int
     var seconds: Double
+    /// Open loop: requests due on the schedule while measuring; closed loop: `sent`.
+    var scheduled: Int
+    /// Requests sent while measuring.
+    var sent: Int
+    /// Open loop: requests due that never went out before the end (the generator fell behind).
+    var unsent: Int
     /// Replies to requests sent while measuring (errors included).
     var requests: Int
     var throughput: Double
-    /// Latency of the `requests` replies; all 0 when there were none.
+    /// Latency of the `requests` replies and, in an open loop, of the `unansweredInLatency`
+    /// requests at their age at the end; all 0 when there were none.
     var latencyMicroseconds: Percentiles
+    /// Open loop: requests unanswered at the end (in flight or never sent), in the latencies at
+    /// their age then (a lower bound).
+    var unansweredInLatency: Int
+    /// The open loop's server did not keep up with the rate offered (see `fellBehindNow`).
+    var fellBehind = false
     /// Failed requests by code: the service's error codes, and for assistant answers that failed
     /// `failure:<outcome>` (`failure:pricesUnavailable`).
     var errorsByCode: [String: Int]
     /// Assistant answers by outcome (`found`, `nothingInRange`...); absent for lookups.
     var outcomes: [String: Int]?
     var invalidReplies: Int
+    /// Why replies failed validation, by reason.
+    var invalidByReason: [String: Int]
+    /// Lookup replies whose content was checked against their query; `contentCheck` says which.
+    var contentChecked: Int
+    var contentCheck: String?
     /// Replies that came after their request had been counted as timed out (not invalid).
     var lateReplies: Int
     /// Measured seconds in which no reply came although requests were waiting: the server stopped.
     var stalledSeconds: Int
+    /// The longest time with no reply while a request waited (per generator thread), in seconds.
+    var longestGapSeconds: Double
     /// Ctrl-C ended the run early: the figures cover the time until then.
     var interrupted: Bool
+    /// Ctrl-C came during the warm-up: nothing was measured (`warmupSeconds` is how long it ran).
+    var interruptedDuringWarmup: Bool
     /// `--requests`: how many were asked for (answered or timed out by the end, unless the run
     /// stopped at `--duration` or was interrupted).
     var requestsAsked: Int?
@@ -54,18 +114,45 @@ struct LoadReport: Codable {
     /// not failures (a closed loop always ends with up to `concurrency` of them).
     var unanswered: Int
     var timeoutSeconds: Double
-    /// Replies to requests sent during the warm-up, not counted in `requests`.
+    /// Replies to requests sent during the warm-up, not counted in `requests`, and how many of
+    /// them came only after it (an overloaded server still working through the warm-up's requests).
     var warmupRequests: Int
+    var warmupRepliesAfterWarmup: Int
     var warmupSeconds: Double
     /// The load generator's own CPU time while it measured (all its threads), in seconds.
     var generatorCpuSeconds: Double?
+    /// The generator's CPU time per measured reply, in µs.
+    var generatorCpuMicrosecondsPerReply: Double?
+    /// Each measured second: replies, errors, timeouts, invalid, p50/p99 in µs (null without replies).
     var perSecond: [LoadRunner.Second]
-    /// (percentile, µs) pairs for the distribution chart.
+    /// [percentile, µs] pairs (0, 50, 75, 90 ... 99.99, 100 = max) for the distribution chart.
     var distribution: [[Double]]
 
-    init(settings: LoadRunner.Settings, plan: LoadPlan, result: LoadRunner.Result) {
+    init(settings: LoadRunner.Settings, plan: LoadPlan, result: LoadRunner.Result, run: RunInfo = RunInfo()) {
         let histogram = result.histogram
         let seconds = Self.seconds(result.elapsed)
+        startedAt = run.startedAt.formatted(.iso8601)
+        options = Options(target: plan.target.rawValue, type: plan.typeName, fuel: run.fuel,
+                          radiusMiles: run.radiusMiles, points: run.pointsUsed, pointsAsked: run.pointsAsked,
+                          seed: run.seed, concurrency: settings.rate == nil ? settings.concurrency : nil,
+                          rate: settings.rate, connections: settings.connections, threads: settings.threads,
+                          durationSeconds: settings.duration == LoadTestOptions.longestDuration ? nil
+                              : Self.seconds(settings.duration),
+                          requests: settings.maxRequests, warmupSeconds: Self.seconds(settings.warmup),
+                          timeoutSeconds: Self.seconds(settings.timeout), spin: settings.spin)
+        sent = result.sent
+        unsent = result.unsent
+        scheduled = result.sent + result.unsent
+        unansweredInLatency = result.unansweredInLatency
+        invalidByReason = result.invalidByReason
+        contentChecked = result.contentChecked
+        contentCheck = plan.queries.isEmpty ? nil
+            : "lookups: fuel, radius, price \(Int(LookupCheck.plausiblePence.lowerBound))-"
+                + "\(Int(LookupCheck.plausiblePence.upperBound))p, order and limit; every reply up to "
+                + "\(LoadSession.checkAllUpTo) a second on each generator thread, then every \(LoadSession.sampleEvery)th"
+        longestGapSeconds = Self.rounded(Self.seconds(result.longestGap), 3)
+        interruptedDuringWarmup = result.interruptedInWarmupAfter != nil
+        warmupRepliesAfterWarmup = result.warmupRepliesAfter
         target = plan.target.rawValue
         endpoint = settings.endpoint
         type = plan.typeName
@@ -79,9 +166,12 @@ struct LoadReport: Codable {
         // Whole requests a second, but hundredths below 100 (an open loop at 0.5/s is not "1").
         let rateMeasured = seconds > 0 ? Double(result.completed) / seconds : 0
         throughput = rateMeasured < 100 ? (rateMeasured * 100).rounded() / 100 : rateMeasured.rounded()
-        latencyMicroseconds = Percentiles(p50: histogram.quantile(0.5), p90: histogram.quantile(0.9),
-                                          p99: histogram.quantile(0.99), p999: histogram.quantile(0.999),
-                                          max: histogram.maxMicroseconds, mean: histogram.meanMicroseconds)
+        latencyMicroseconds = Percentiles(p50: Self.micros(histogram.quantile(0.5)),
+                                          p90: Self.micros(histogram.quantile(0.9)),
+                                          p99: Self.micros(histogram.quantile(0.99)),
+                                          p999: Self.micros(histogram.quantile(0.999)),
+                                          max: Self.micros(histogram.maxMicroseconds),
+                                          mean: Self.micros(histogram.meanMicroseconds))
         errorsByCode = result.errorsByCode
         outcomes = plan.target == .router ? result.outcomes : nil
         invalidReplies = result.invalidReplies
@@ -93,14 +183,27 @@ struct LoadReport: Codable {
         unanswered = result.unanswered
         timeoutSeconds = Self.seconds(settings.timeout)
         warmupRequests = result.warmupCompleted
-        warmupSeconds = Self.seconds(settings.warmup)
-        generatorCpuSeconds = result.generatorCPU.map { (Self.seconds($0) * 1000).rounded() / 1000 }
+        warmupSeconds = Self.seconds(result.interruptedInWarmupAfter.map { min($0, settings.warmup) } ?? settings.warmup)
+        warmupSeconds = Self.rounded(warmupSeconds, 3)
+        generatorCpuSeconds = result.generatorCPU.map { Self.rounded(Self.seconds($0), 3) }
+        generatorCpuMicrosecondsPerReply = result.generatorCPU.flatMap { cpu in
+            result.completed > 0 ? Self.rounded(Self.seconds(cpu) * 1e6 / Double(result.completed), 3) : nil
+        }
         perSecond = result.seconds
         distribution = [0.0, 0.5, 0.75, 0.9, 0.95, 0.99, 0.995, 0.999, 0.9999, 1.0].map {
-            [$0 * 100, histogram.quantile($0)]
+            [Self.rounded($0 * 100, 2), Self.micros(histogram.quantile($0))]
         }
+        fellBehind = fellBehindNow
         failures = failureReasons
         failed = !failures.isEmpty
+    }
+
+    /// µs to three decimals (a nanosecond): no float noise in the JSON.
+    static func micros(_ value: Double) -> Double { rounded(value, 3) }
+
+    static func rounded(_ value: Double, _ decimals: Int) -> Double {
+        let scale = pow(10, Double(decimals))
+        return (value * scale).rounded() / scale
     }
 
     static func seconds(_ duration: Duration) -> Double {
@@ -127,6 +230,9 @@ struct LoadReport: Codable {
     /// answering for a second or more, or nothing answered at all. Requests merely in flight at
     /// the end (`unanswered`) do not fail a run.
     var failureReasons: [String] {
+        if interruptedDuringWarmup {
+            return ["interrupted during the warm-up (after \(Self.format(seconds: warmupSeconds))): nothing was measured"]
+        }
         var reasons = noReplies ? [noRepliesReason] : []
         let failedRequests = errorsByCode.values.reduce(0, +)
         if failedRequests > 0 { reasons.append("\(Self.count(failedRequests, "request")) failed") }
@@ -149,9 +255,23 @@ struct LoadReport: Codable {
         "\(number) " + (number == 1 ? one : many ?? one + "s")
     }
 
-    /// The open loop's replies per second under 90% of the rate offered: the server fell behind.
-    var fellBehind: Bool {
+    /// The open loop's replies per second under 90% of the rate offered, or more than a tenth of
+    /// the requests due unanswered at the end (never sent or still in flight): the server (or
+    /// the generator) fell behind the schedule.
+    var fellBehindNow: Bool {
         guard let rate, !interrupted, seconds >= 1 else { return false }
-        return throughput < rate * 0.9
+        return throughput < rate * 0.9 || Double(unansweredInLatency) > Double(max(scheduled, 1)) * 0.1
     }
+
+    /// The exit status for this report: 1 failed, 3 behind the rate offered (and nothing
+    /// failed), else 0. Interruptions and chart errors are the command's.
+    var exitCode: Int32 {
+        if failed { return ServiceMain.ExitCode.failure }
+        return fellBehind ? Self.behindExitCode : ServiceMain.ExitCode.success
+    }
+
+    /// An open loop the server could not keep up with (`fellBehind`).
+    static let behindExitCode: Int32 = 3
+    /// The chart could not be written after the run (EX_CANTCREAT); the report was printed.
+    static let chartExitCode: Int32 = 73
 }

@@ -12,28 +12,46 @@ extension LoadReport {
                 + (connections == 1 ? " on 1 connection" : " over \(connections) connections")
                 + (threads == 1 ? "" : " from \(threads) generator threads"),
             "requests    \(Self.count(requests, "reply", "replies")) in \(String(format: "%.2f", seconds)) s"
-                + (interrupted ? " (interrupted: Ctrl-C ended the run early)" : ""),
-            warmupSeconds > 0
-                ? "warm-up     \(Self.count(warmupRequests, "reply", "replies")) in "
-                    + "\(Self.format(seconds: warmupSeconds)) first, not counted"
-                : "warm-up     none",
+                + (interrupted ? " (interrupted: Ctrl-C ended the run early)" : "")
+                + (rate != nil && !interruptedDuringWarmup
+                    ? "; \(scheduled) requests due on the schedule, \(sent) sent"
+                        + (unsent > 0 ? " (\(unsent) never sent: the generator fell behind)" : "") : ""),
+            warmupLine,
             "throughput  \(Self.format(rate: throughput)) req/s" + (fellBehind
                 ? String(format: ": BEHIND, %.0f%% of the rate offered (the server could not keep up)",
                          throughput / (rate ?? 1) * 100) : ""),
-            "latency     " + (noReplies ? "no replies"
+            "latency     " + (noReplies
+                ? "no replies" + (unansweredInLatency > 0 ? "; the \(unansweredInLatency) requests unanswered at the end "
+                    + String(format: "had waited up to %.1f s", l.max / 1e6) : "")
                 : "p50 \(ms(l.p50))  p90 \(ms(l.p90))  p99 \(ms(l.p99))  p99.9 \(ms(l.p999))  max \(ms(l.max))"),
         ]
+        if unansweredInLatency > 0 && !noReplies {
+            lines.append("            of \(requests + unansweredInLatency) requests: \(requests) answered and "
+                + "\(unansweredInLatency) unanswered at the end, counted at their age then (a lower bound)")
+        }
         if let outcomes, !outcomes.isEmpty {
             lines.append("answers     " + outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
                 .joined(separator: ", "))
         }
         let errors = errorsByCode.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
         lines.append("errors      " + (errors.isEmpty ? "none" : errors.joined(separator: ", ")))
-        lines.append("invalid     \(Self.count(invalidReplies, "reply", "replies")) failed validation, "
+        let reasons = invalidByReason.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+        lines.append("invalid     \(Self.count(invalidReplies, "reply", "replies")) failed validation"
+            + (reasons.isEmpty ? "" : " (" + reasons.joined(separator: ", ") + ")") + ", "
             + "\(timeouts) timed out (no reply within the \(Self.format(seconds: timeoutSeconds)) --timeout)"
             + (lateReplies > 0 ? ", \(lateReplies) of them answered later" : ""))
+        if contentCheck != nil {
+            lines.append("checked     content of \(contentChecked) of \(requests + invalidReplies) replies (fuel, radius, "
+                + "price, order; all up to \(LoadSession.checkAllUpTo)/s per thread, then every "
+                + "\(LoadSession.sampleEvery)th)")
+        }
         lines.append("unanswered  \(unanswered) still in flight at the end, sent within the timeout: "
-            + (concurrency.map { "normal up to \($0) in a closed loop, " } ?? "") + "not failures")
+            + (concurrency.map { "normal up to \($0) in a closed loop, " } ?? "in the latencies at their age, ")
+            + "not failures")
+        if longestGapSeconds >= 1 {
+            lines.append(String(format: "gap         longest without a reply while a request waited: %.1f s",
+                                longestGapSeconds))
+        }
         if stalledSeconds > 0 {
             lines.append("stalled     no reply at all in \(Self.count(stalledSeconds, "second")) while requests "
                 + "were waiting: the server stopped answering")
@@ -52,6 +70,9 @@ extension LoadReport {
         }
         if failed {
             lines.append("FAILED      " + failures.joined(separator: "; "))
+        } else if fellBehind {
+            lines.append("BEHIND      the server did not keep up with \(Self.format(rate: rate ?? 0)) req/s "
+                + "(exit \(Self.behindExitCode))")
         }
         return lines.joined(separator: "\n")
     }
@@ -59,6 +80,19 @@ extension LoadReport {
     /// 20000 -> "20000", 0.5 -> "0.5".
     static func format(rate: Double) -> String {
         rate >= 10 ? String(format: "%.0f", rate) : String(format: "%g", rate)
+    }
+
+    /// The warm-up: its replies (and those to its requests that came after it), or its interruption.
+    var warmupLine: String {
+        if interruptedDuringWarmup {
+            return "warm-up     interrupted after \(Self.format(seconds: warmupSeconds)) "
+                + "(\(Self.count(warmupRequests - warmupRepliesAfterWarmup, "reply", "replies"))): nothing was measured"
+        }
+        guard warmupSeconds > 0 else { return "warm-up     none" }
+        let during = warmupRequests - warmupRepliesAfterWarmup
+        return "warm-up     \(Self.count(during, "reply", "replies")) in \(Self.format(seconds: warmupSeconds)) first"
+            + (warmupRepliesAfterWarmup > 0
+                ? ", and \(warmupRepliesAfterWarmup) more to its requests after it; none counted" : ", not counted")
     }
 
     /// Why a run without a measured reply failed, in plain words.
@@ -80,9 +114,18 @@ extension LoadReport {
         let rate = second.seconds.map { Double(second.requests) / max($0, 0.001) } ?? Double(second.requests)
         var line = label + String(format: " %6.0f req/s  errors %d", rate, second.errors)
         if second.timeouts > 0 { line += "  timeouts \(second.timeouts)" }
-        line += second.requests == 0 ? (second.stalled == true ? "  no replies: stalled" : "  no replies")
-            : String(format: "  p50 %.3f ms  p99 %.3f ms", second.p50 / 1000, second.p99 / 1000)
+        if second.invalid > 0 { line += "  invalid \(second.invalid)" }
+        if let p50 = second.p50, let p99 = second.p99, second.requests > 0 {
+            line += String(format: "  p50 %.3f ms  p99 %.3f ms", p50 / 1000, p99 / 1000)
+        } else {
+            line += second.stalled == true ? "  no replies: stalled" : "  no replies"
+        }
         return line
+    }
+
+    /// The line printed each second of the warm-up.
+    static func warmupLine(replies: Int, left: Duration) -> String {
+        String(format: "warming up: %d replies, %.0fs left", replies, max(0, LoadReport.seconds(left)).rounded(.up))
     }
 
     /// 5 -> "5 s", 0.3 -> "300 ms".

@@ -28,6 +28,9 @@ struct LoadRunner {
         /// Open loop: poll through the last millisecond before each send instead of the last 100 µs
         /// (the most punctual sends, for a core kept busy).
         var spin = false
+        /// Called about every second of the warm-up with the replies so far (every thread's) and
+        /// the time left; one thread is given it.
+        var warmupProgress: (@Sendable (Int, Duration) -> Void)?
     }
 
     /// One second of the run, for the progress line and the latency-over-time chart.
@@ -37,13 +40,30 @@ struct LoadRunner {
         var errors: Int
         /// Requests found unanswered past the timeout in this second.
         var timeouts: Int
-        var p50: Double
-        var p99: Double
+        /// Latency percentiles of the second's replies in µs; nil (null in JSON) when none came.
+        var p50: Double?
+        var p99: Double?
         /// The last second's length when the run ended inside it (nil: a whole second).
         var seconds: Double? = nil
         /// No reply came in this second while requests had been waiting since before it: the
         /// server stopped answering (nil: it answered).
         var stalled: Bool? = nil
+        /// Replies in this second that failed validation.
+        var invalid = 0
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(second, forKey: .second)
+            try container.encode(requests, forKey: .requests)
+            try container.encode(errors, forKey: .errors)
+            try container.encode(timeouts, forKey: .timeouts)
+            try container.encode(invalid, forKey: .invalid)
+            // Null, not absent, for a second without replies: there is no latency to draw.
+            try container.encode(p50.map(LoadReport.micros), forKey: .p50)
+            try container.encode(p99.map(LoadReport.micros), forKey: .p99)
+            try container.encodeIfPresent(seconds, forKey: .seconds)
+            try container.encodeIfPresent(stalled, forKey: .stalled)
+        }
     }
 
     struct Result {
@@ -69,7 +89,26 @@ struct LoadRunner {
         /// The generator's own CPU time (all its threads) while it measured.
         var generatorCPU: Duration?
         var seconds: [Second] = []
+        /// Measured requests sent, and (open loop) those due by the end that never went out: the
+        /// generator or its connection was behind the schedule.
+        var sent = 0
+        var unsent = 0
+        /// Open loop: requests unanswered at the end (in flight or never sent) counted in the
+        /// latencies at their age then, a lower bound of theirs.
+        var unansweredInLatency = 0
+        /// Replies whose content was checked against their query (lookups), and why replies failed validation.
+        var contentChecked = 0
+        var invalidByReason: [String: Int] = [:]
+        /// Replies to warm-up requests that came after the warm-up (in `warmupCompleted` too).
+        var warmupRepliesAfter = 0
+        /// Ctrl-C came during the warm-up, this long after the start: nothing was measured.
+        var interruptedInWarmupAfter: Duration?
+        /// The longest time in the measured run with no reply at all while a request waited.
+        var longestGap: Duration = .zero
     }
+
+    /// Replies during the warm-up, over every thread, for its progress line.
+    static let warmupReplies = Atomic<Int>(0)
 
     let settings: Settings
     let plan: LoadPlan

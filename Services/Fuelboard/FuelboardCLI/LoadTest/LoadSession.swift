@@ -27,6 +27,8 @@ struct LoadSession {
     private var watched = Set<Int>()
     /// Requests sent for measuring (at or after `measureFrom`), against `--requests`.
     private var measuredSent = 0
+    /// Measured requests whose reply failed validation (settled, against `--requests`).
+    private var measuredInvalid = 0
     private let start: ContinuousClock.Instant
     private let measureFrom: ContinuousClock.Instant
     private var end: ContinuousClock.Instant
@@ -37,6 +39,13 @@ struct LoadSession {
 
     private var second = SecondTally()
     private var nextSecond: ContinuousClock.Instant
+    private var nextWarmupLine: ContinuousClock.Instant
+    /// Whether lookup replies' content is checked (see `checksContent`), and the replies seen this second.
+    private let readsContent: Bool
+    private let nearest: Bool
+    private var repliesThisSecond = 0
+    /// When the last reply of any kind came (for the longest gap without one).
+    private var lastReply: ContinuousClock.Instant
 
     private var frame: [UInt8] = []
     private var members: [StrictJSON.Member] = []
@@ -47,13 +56,22 @@ struct LoadSession {
         var histogram = LatencyHistogram()
         var errors = 0
         var timeouts = 0
+        var invalid = 0
         var index = 0
     }
+
+    /// Every reply's content is checked up to this many a second on a thread, then every
+    /// `sampleEvery`th reply: a full check costs the generator CPU that a benchmark at 150,000
+    /// replies a second would take from the server it measures.
+    static let checkAllUpTo = 1000
+    static let sampleEvery = 16
 
     init(settings: LoadRunner.Settings, plan: LoadPlan, context: Context) throws {
         self.settings = settings
         self.plan = plan
         readsAnswers = plan.target == .router
+        readsContent = plan.target == .lookup && !plan.queries.isEmpty
+        nearest = plan.typeName == MessageType.lookupNearest.rawValue
         for _ in 0..<settings.connections {
             let socket = try Socket(context, .dealer)
             socket.linger = .zero
@@ -77,6 +95,8 @@ struct LoadSession {
         nextOpenLoopSend = start + settings.openLoopOffset
         nextExpiryCheck = start + .milliseconds(100)
         nextSecond = measureFrom + .seconds(1)
+        nextWarmupLine = start + .seconds(1)
+        lastReply = start
     }
 
     mutating func run(progress: (LoadRunner.Second, LatencyHistogram) -> Void) throws -> LoadRunner.Result {
@@ -89,6 +109,9 @@ struct LoadSession {
             if cpuAtMeasureStart == nil && now >= measureFrom { cpuAtMeasureStart = ProcessCPU.used() }
             if LoadRunner.stopRequested.load(ordering: .relaxed) {
                 result.interrupted = true
+                if now < measureFrom && result.interruptedInWarmupAfter == nil {
+                    result.interruptedInWarmupAfter = now - start
+                }
                 end = min(end, now)
             }
             if now >= end || hasEnoughReplies { break }
@@ -113,6 +136,10 @@ struct LoadSession {
             let checked = ContinuousClock.now
             if checked >= nextExpiryCheck { try expireOld(at: checked) }
             if checked >= nextSecond { closeSecond(at: nextSecond, progress) }
+            if checked >= nextWarmupLine && checked < measureFrom {
+                settings.warmupProgress?(LoadRunner.warmupReplies.load(ordering: .relaxed), measureFrom - checked)
+                nextWarmupLine += .seconds(1)
+            }
         }
         finish(progress)
         if let cpuAtMeasureStart, let used = ProcessCPU.used() { result.generatorCPU = used - cpuAtMeasureStart }
@@ -130,7 +157,7 @@ struct LoadSession {
     /// With `--requests`: every measured request has been answered or has timed out.
     private var hasEnoughReplies: Bool {
         guard let limit = settings.maxRequests else { return false }
-        return result.completed + result.timeouts >= limit
+        return result.completed + result.timeouts + measuredInvalid >= limit
     }
 
     /// Sends the next request on connection `connection`. Its latency counts from `intended`
@@ -139,47 +166,92 @@ struct LoadSession {
         plan.frame(sequence, into: &frame)
         let at = intended ?? .now
         inFlight[sequence] = LoadRunner.Sent(at: at, connection: connection)
-        if at >= measureFrom { measuredSent += 1 }
+        if at >= measureFrom {
+            measuredSent += 1
+            result.sent += 1
+        }
         try sockets[connection].send(delimiter, then: frame)
         sequence += 1
     }
 
     /// Takes one reply off connection `connection` if there is one; false when none is waiting.
     /// Its latency ends when it came off the socket, before the generator reads and checks it.
-    /// A closed loop sends the next request on the same connection, as its client would.
+    /// A closed loop sends the next request on the same connection, as its client would, after
+    /// any reply to one of its requests: valid, invalid or late.
     private mutating func receiveOne(from connection: Int) throws -> Bool {
-        let scan: ReplyScan?
+        var scan: ReplyScan?
         var arrived = ContinuousClock.now
+        var looseID: Int?
+        var problem: String?
         do {
-            scan = try sockets[connection].receiveLastFrame(dontWait: true) { _, payload in
+            let checking = readsContent
+                && (repliesThisSecond < Self.checkAllUpTo || repliesThisSecond % Self.sampleEvery == 0)
+            scan = try sockets[connection].receiveLastFrame(dontWait: true) { [plan, nearest] _, payload in
                 arrived = ContinuousClock.now
-                return ReplyScan.read(payload.bindMemory(to: UInt8.self), members: &members, answers: readsAnswers)
+                let bytes = payload.bindMemory(to: UInt8.self)
+                guard let scan = ReplyScan.read(bytes, members: &members, answers: readsAnswers, list: checking) else {
+                    looseID = ReplyScan.looseID(bytes)
+                    return nil
+                }
+                if checking, scan.ok, let query = plan.query(scan.id) {
+                    problem = LookupCheck.problem(in: bytes, members: members, query: query, nearest: nearest)?.rawValue
+                        ?? ""
+                }
+                return scan
             }
         } catch {
             if error.isTimeout { return false }
             throw error
         }
-        guard let scan else {
-            result.invalidReplies += 1
-            return true
-        }
-        guard let sent = inFlight.removeValue(forKey: scan.id) else {
+        repliesThisSecond += 1
+        if problem != nil { result.contentChecked += 1 }
+        guard let id = scan?.id ?? looseID, let sent = inFlight.removeValue(forKey: id) else {
             // Ids go up from `firstSequence`: one sent but no longer in flight timed out before.
-            if scan.id >= settings.firstSequence && scan.id < sequence {
+            if let scan, scan.id >= settings.firstSequence && scan.id < sequence {
                 result.lateReplies += 1
             } else {
-                result.invalidReplies += 1
+                invalid(scan == nil ? Self.unreadable : Self.notOurs)
             }
             return true
         }
-        watched.remove(scan.id)  // answered in time: the silence it waited through was no stall
+        watched.remove(id)  // answered: the silence it waited through was no stall
         if sent.at >= measureFrom {
-            record(scan, latency: arrived - sent.at)
-        } else {
-            result.warmupCompleted += 1
+            result.longestGap = max(result.longestGap, arrived - max(lastReply, measureFrom, sent.at))
+        }
+        lastReply = arrived
+        if let scan, problem?.isEmpty ?? true, arrived - sent.at <= settings.timeout {
+            if sent.at >= measureFrom {
+                record(scan, latency: arrived - sent.at)
+            } else {
+                result.warmupCompleted += 1
+                if arrived >= measureFrom {
+                    result.warmupRepliesAfter += 1
+                } else {
+                    LoadRunner.warmupReplies.add(1, ordering: .relaxed)
+                }
+            }
+        } else if scan == nil || !(problem?.isEmpty ?? true) {
+            invalid(scan == nil ? Self.unreadable : problem ?? Self.unreadable)
+            if sent.at >= measureFrom { measuredInvalid += 1 }
+        } else if sent.at >= measureFrom {
+            // Later than --timeout, though before the 100 ms check found it: a timeout, not a success.
+            result.timeouts += 1
+            second.timeouts += 1
+            result.lateReplies += 1
         }
         if interval == nil && arrived < end && mayStartAnother { try send(intended: nil, on: connection) }
         return true
+    }
+
+    /// Why a reply failed validation, besides the content problems of `LookupCheck`.
+    static let unreadable = "not a JSON reply envelope with an id"
+    static let notOurs = "an id the generator never sent"
+
+    /// Counts a reply that failed validation, and why.
+    private mutating func invalid(_ reason: String) {
+        result.invalidReplies += 1
+        result.invalidByReason[reason, default: 0] += 1
+        second.invalid += 1
     }
 
     /// Counts a measured reply: its latency, and an error when it is one (an assistant's answer
@@ -248,13 +320,16 @@ struct LoadSession {
                 watched.insert(waiting)
             }
         }
+        let replied = second.histogram.count > 0
         let closed = LoadRunner.Second(second: second.index + 1, requests: Int(second.histogram.count),
                                        errors: second.errors, timeouts: second.timeouts,
-                                       p50: second.histogram.quantile(0.5), p99: second.histogram.quantile(0.99),
-                                       seconds: length)
+                                       p50: replied ? second.histogram.quantile(0.5) : nil,
+                                       p99: replied ? second.histogram.quantile(0.99) : nil,
+                                       seconds: length, invalid: second.invalid)
         result.seconds.append(closed)
         progress(closed, second.histogram)
         second = SecondTally(index: second.index + 1)
+        repliesThisSecond = 0
         nextSecond += .seconds(1)
     }
 
@@ -273,14 +348,41 @@ struct LoadSession {
             // Stopped at a request count: the schedule, not the last reply, sets the time measured.
             result.elapsed = max(result.elapsed, .nanoseconds(Int64(Double(result.completed) / rate * 1e9)))
         }
-        let settled = LoadRunner.settle(inFlight.values.map(\.at).filter { $0 >= measureFrom },
-                                        at: ContinuousClock.now, timeout: settings.timeout)
+        let now = ContinuousClock.now
+        let waiting = inFlight.values.map(\.at).filter { $0 >= measureFrom }
+        let settled = LoadRunner.settle(waiting, at: now, timeout: settings.timeout)
         result.timeouts += settled.timedOut
         result.unanswered = settled.inFlight
+        if let oldest = waiting.min() {
+            result.longestGap = max(result.longestGap, stopped - max(lastReply, measureFrom, oldest))
+        }
+        if let interval { countUnanswered(waiting, at: stopped, now: now, interval: interval) }
         // A silent second was a stall when its waiting request never got a reply in time
         // (`ParallelLoad` counts them, over every thread's seconds).
         for (index, waiting) in silentSeconds where waiting.map({ watched.contains($0) }) ?? true {
             result.seconds[index].stalled = true
+        }
+    }
+
+    /// Open loop: the requests the end left unanswered, in flight (not timed out) and due but
+    /// never sent, go into the latencies at their age when the run stopped, a lower bound of
+    /// theirs; without them an overloaded server's percentiles would only cover what it managed.
+    private mutating func countUnanswered(_ waiting: [ContinuousClock.Instant], at stopped: ContinuousClock.Instant,
+                                          now: ContinuousClock.Instant, interval: Duration) {
+        func micros(_ age: Duration) -> Double {
+            Double(age.components.seconds) * 1e6 + Double(age.components.attoseconds) / 1e12
+        }
+        for at in waiting where now - at <= settings.timeout {
+            result.histogram.record(microseconds: micros(max(stopped - at, .zero)))
+            result.unansweredInLatency += 1
+        }
+        var due = max(nextOpenLoopSend, measureFrom)
+        let limit = settings.maxRequests.map { $0 - measuredSent } ?? .max
+        while due < stopped && result.unsent < limit {
+            result.histogram.record(microseconds: micros(stopped - due))
+            result.unsent += 1
+            result.unansweredInLatency += 1
+            due += interval
         }
     }
 }

@@ -29,6 +29,7 @@ struct ParallelLoad {
             part.connections = max(1, share(settings.connections, index))
             part.maxRequests = settings.maxRequests.map { max(1, share($0, index)) }
             part.firstSequence = settings.firstSequence + index * 1_000_000_007
+            if index > 0 { part.warmupProgress = nil }
             if let rate = settings.rate {
                 part.rate = rate / Double(threads)
                 part.openLoopOffset = .nanoseconds(Int64(1e9 / rate * Double(index)))
@@ -87,6 +88,16 @@ struct ParallelLoad {
             merged.lateReplies += result.lateReplies
             merged.outcomes.merge(result.outcomes, uniquingKeysWith: +)
             merged.interrupted = merged.interrupted || result.interrupted
+            merged.sent += result.sent
+            merged.unsent += result.unsent
+            merged.unansweredInLatency += result.unansweredInLatency
+            merged.contentChecked += result.contentChecked
+            merged.invalidByReason.merge(result.invalidByReason, uniquingKeysWith: +)
+            merged.warmupRepliesAfter += result.warmupRepliesAfter
+            if let after = result.interruptedInWarmupAfter {
+                merged.interruptedInWarmupAfter = max(merged.interruptedInWarmupAfter ?? .zero, after)
+            }
+            merged.longestGap = max(merged.longestGap, result.longestGap)
             merged.elapsed = max(merged.elapsed, result.elapsed)
             if let cpu = result.generatorCPU { merged.generatorCPU = max(merged.generatorCPU ?? .zero, cpu) }
         }
@@ -133,6 +144,7 @@ final class SecondMerger: Sendable {
             entry.second.requests += second.requests
             entry.second.errors += second.errors
             entry.second.timeouts += second.timeouts
+            entry.second.invalid += second.invalid
             if let length = second.seconds {
                 entry.second.seconds = max(entry.second.seconds ?? 0, length)
             } else {
@@ -165,8 +177,8 @@ final class SecondMerger: Sendable {
                                _ progress: @Sendable (LoadRunner.Second) -> Void) {
         var second = pending.second
         if pending.wholeSomewhere { second.seconds = nil }
-        second.p50 = pending.histogram.quantile(0.5)
-        second.p99 = pending.histogram.quantile(0.99)
+        second.p50 = pending.histogram.count == 0 ? nil : pending.histogram.quantile(0.5)
+        second.p99 = pending.histogram.count == 0 ? nil : pending.histogram.quantile(0.99)
         state.merged.append(second)
         progress(second)  // under the lock, so lines come out whole and in order
     }

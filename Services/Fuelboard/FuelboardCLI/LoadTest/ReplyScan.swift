@@ -17,11 +17,17 @@ struct ReplyScan: Equatable {
     /// Reads a reply frame; nil when it is not valid JSON, not an object, or has no id the
     /// generator gave (digits, as a string or a number). `members` is scratch storage lent by
     /// the caller, so nothing is allocated per reply. Without `answers` (a lookup's reply) the
-    /// body is not read, and a quicker path finds the rest (a member list costs ~2.5k
-    /// instructions per lookup reply, ~0.6 µs, a sixth of the generator's time).
+    /// body is not read, and a quicker path finds the rest when the reply is written as the
+    /// services write it (a member list costs ~2.5k instructions per lookup reply, ~0.6 µs, a
+    /// sixth of the generator's time); any other valid envelope (spaces, keys in another order)
+    /// is read from the member list. `list` asks for the member list anyway (to check the
+    /// reply's content): `members` then holds it.
     static func read(_ bytes: UnsafeBufferPointer<UInt8>, members: inout [StrictJSON.Member],
-                     answers: Bool = true) -> ReplyScan? {
-        guard answers else { return quick(bytes) }
+                     answers: Bool = true, list: Bool = false) -> ReplyScan? {
+        if !answers && !list {
+            guard StrictJSON.check(bytes) == nil else { return nil }
+            if let scan = quick(bytes) { return scan }
+        }
         var listedAll = false
         guard StrictJSON.check(bytes, members: &members, listedAll: &listedAll) == nil,
               StrictJSON.isObject(bytes) else { return nil }
@@ -42,20 +48,21 @@ struct ReplyScan: Equatable {
         for member in members where member.depth == 2 && (member.object == error || member.object == body) {
             if member.object == error, key(member, is: "code", in: bytes) {
                 scan.errorCode = JSONObjectReader.string(bytes, member.value)
-            } else if member.object == body, key(member, is: "code", in: bytes) {
+            } else if answers, member.object == body, key(member, is: "code", in: bytes) {
                 scan.answerCode = JSONObjectReader.string(bytes, member.value)
-            } else if member.object == body, key(member, is: "outcome", in: bytes) {
+            } else if answers, member.object == body, key(member, is: "outcome", in: bytes) {
                 scan.outcome = JSONObjectReader.string(bytes, member.value)
             }
         }
         return scan
     }
 
-    /// The strict check alone, then the members by a search from the end: replies are written
-    /// with sorted keys, so the envelope's `"id"`, `"ok"` and its error's `"code"` come after any
-    /// key of the same name in the body.
+    /// The envelope of a reply already checked as JSON and written as the services write it
+    /// (sorted keys, no spaces: `..."id":"7","ok":true,...}`), by a search from the end: the last
+    /// `"id":` is the envelope's when nothing but its own closing brace lies deeper after it. Nil
+    /// when the bytes are not in that form (the caller then reads the member list).
     private static func quick(_ bytes: UnsafeBufferPointer<UInt8>) -> ReplyScan? {
-        guard StrictJSON.check(bytes) == nil, let idStart = lastIndex(of: #""id":"#, in: bytes) else { return nil }
+        guard let idStart = lastIndex(of: #""id":"#, in: bytes), isOutermost(bytes, from: idStart) else { return nil }
         var end = idStart
         if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
             end += 1
@@ -65,13 +72,57 @@ struct ReplyScan: Equatable {
             while end < bytes.count, bytes[end] >= UInt8(ascii: "0"), bytes[end] <= UInt8(ascii: "9") { end += 1 }
         }
         guard end <= bytes.count, end > idStart, let id = number(in: bytes, idStart..<end) else { return nil }
-        var scan = ReplyScan(id: id, ok: lastIndex(of: #""ok":true"#, in: bytes) != nil)
-        if !scan.ok, let codeStart = lastIndex(of: #""code":""#, in: bytes) {
+        // After the id (sorted keys) and at the outermost level: `ok` is the envelope's.
+        let tail = UnsafeBufferPointer(rebasing: bytes[end...])
+        let ok: Bool
+        if lastIndex(of: #""ok":true"#, in: tail) != nil {
+            ok = true
+        } else if lastIndex(of: #""ok":false"#, in: tail) != nil {
+            ok = false
+        } else {
+            return nil
+        }
+        var scan = ReplyScan(id: id, ok: ok)
+        if !ok, let codeStart = lastIndex(of: #""code":""#, in: bytes), codeStart < idStart {
             var codeEnd = codeStart
             while codeEnd < bytes.count, bytes[codeEnd] != UInt8(ascii: "\"") { codeEnd += 1 }
             scan.errorCode = String(decoding: UnsafeBufferPointer(rebasing: bytes[codeStart..<codeEnd]), as: UTF8.self)
         }
         return scan
+    }
+
+    /// Whether the value starting at `start` is a member of the outermost object: after it, outside
+    /// strings, no bracket opens and exactly one closes (the object's own).
+    private static func isOutermost(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
+        var closing = 0, index = start, inString = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if inString {
+                if byte == UInt8(ascii: "\\") { index += 1 } else if byte == UInt8(ascii: "\"") { inString = false }
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+            } else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
+                return false
+            } else if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
+                closing += 1
+            }
+            index += 1
+        }
+        return closing == 1
+    }
+
+    /// The id of a reply that could not be read (not JSON, say), found as text: `"id":` then
+    /// digits, quoted or not, after any spaces. So its request is no longer waited for.
+    static func looseID(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard var index = lastIndex(of: #""id":"#, in: bytes) else { return nil }
+        while index < bytes.count, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\"") { index += 1 }
+        var value = 0, digits = 0
+        while index < bytes.count, digits < 17, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+            value = value * 10 + Int(bytes[index] - UInt8(ascii: "0"))
+            digits += 1
+            index += 1
+        }
+        return digits > 0 ? value : nil
     }
 
     /// The index just past the last occurrence of `needle` in `bytes`.

@@ -1,0 +1,72 @@
+import Foundation
+
+/// The chart's throughput panel (replies and failed requests per second) and its legend.
+extension LoadChart {
+    /// Panel 2: replies per second as bars (the rate offered dashed, in an open loop) and the
+    /// requests that failed each second (errors, timeouts, invalid replies) as red bars on their
+    /// own axis at the right, so a few failures among thousands of replies still show.
+    static func throughputOverTime(_ seconds: [LoadRunner.Second], rate: Double?, top: Double) -> String {
+        let (ends, xAxis, xTicks) = timeAxis(seconds)
+        let perSecond = seconds.map { Double($0.requests) / max($0.seconds ?? 1, 0.001) }
+        let failed = seconds.map { Double($0.errors + $0.timeouts + $0.invalid) / max($0.seconds ?? 1, 0.001) }
+        let yAxis = ChartAxis(upTo: max(perSecond.max() ?? 0, rate ?? 0) * 1.05, maxSteps: 4)
+        var svg = axes(top: top, title: "replies per second (failed: errors, timeouts, invalid, right axis)",
+                       yAxis: yAxis, xTicks: xTicks, xLabel: "second", height: rateHeight)
+        svg += silentBands(seconds, ends: ends, xMax: xAxis.max, top: top, height: rateHeight)
+        let bottom = top + rateHeight
+        for (index, end) in ends.enumerated() {
+            let left = margin + plotWidth * (end - (seconds[index].seconds ?? 1)) / xAxis.max
+            let right = margin + plotWidth * end / xAxis.max
+            let height = rateHeight * perSecond[index] / yAxis.max
+            svg += String(format: "<rect class=\"replies\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+                + "fill=\"%@\"/>\n", left + 1, bottom - height, max(right - left - 2, 0.5), height, repliesColor)
+        }
+        if let rate {
+            let y = bottom - rateHeight * rate / yAxis.max
+            svg += String(format: "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\" "
+                + "stroke-dasharray=\"6 4\"/>\n", margin, y, margin + plotWidth, y)
+        }
+        guard let most = failed.max(), most > 0 else { return svg }
+        let failedAxis = ChartAxis(upTo: most * 1.05, maxSteps: 4)
+        for tick in failedAxis.ticks {
+            let y = bottom - rateHeight * tick.value / failedAxis.max
+            svg += String(format: "<text x=\"%.1f\" y=\"%.1f\" fill=\"%@\">", margin + plotWidth + 6, y + 4, failedColor)
+                + "\(tick.label)</text>\n"
+        }
+        for (index, end) in ends.enumerated() where failed[index] > 0 {
+            let width = plotWidth / xAxis.max * (seconds[index].seconds ?? 1)
+            let center = margin + plotWidth * end / xAxis.max - width / 2
+            let height = rateHeight * failed[index] / failedAxis.max
+            svg += String(format: "<rect class=\"failed\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+                + "fill=\"%@\"/>\n", center - width / 6, bottom - height, width / 3, height, failedColor)
+        }
+        return svg
+    }
+
+    /// One row of coloured swatches naming what each colour is.
+    static func legend(y: Double, rate: Bool) -> String {
+        enum Mark { case line(String, dashed: Bool), box(String) }
+        var entries: [(Mark, String)] = [
+            (.line(p50Color, dashed: false), "p50"), (.line(p99Color, dashed: false), "p99"),
+            (.box(repliesColor), "replies/s"), (.box(failedColor), "failed/s"),
+            (.box(silentColor), "no replies"), (.box(stalledColor), "stalled"),
+        ]
+        if rate { entries.append((.line("#333", dashed: true), "rate offered")) }
+        entries.append((.line(distributionColor, dashed: false), "distribution"))
+        var x = margin, svg = ""
+        for (mark, label) in entries {
+            switch mark {
+            case let .line(color, dashed):
+                svg += String(format: "<line class=\"swatch\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                    + "stroke=\"%@\" stroke-width=\"3\"%@/>", x, y - 4, x + 18, y - 4, color,
+                    dashed ? " stroke-dasharray=\"5 3\"" : "")
+            case let .box(color):
+                svg += String(format: "<rect class=\"swatch\" x=\"%.1f\" y=\"%.1f\" width=\"18\" height=\"10\" "
+                    + "fill=\"%@\"/>", x, y - 9, color)
+            }
+            svg += String(format: "<text x=\"%.1f\" y=\"%.1f\">", x + 22, y) + escape(label) + "</text>\n"
+            x += 30 + Double(label.count) * 6.5
+        }
+        return svg
+    }
+}
