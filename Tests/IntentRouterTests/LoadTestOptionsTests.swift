@@ -104,4 +104,20 @@ struct LoadTestOptionsTests {
         #expect(options.settings.rate == 250 && options.settings.warmup == .zero)
         #expect(options.settings.duration == .milliseconds(500))
     }
+
+    @Test func theHelpsLimitOnConnections_isTheOneTheOptionChecks() throws {
+        let help = try #require(LoadTestCommand.spec.options.first { $0.name == "--connections" }?.help)
+        #expect(help.contains("at most \(ParallelLoad.maxConnectionsPerThread) per thread"), "\(help)")
+        #expect(ParallelLoad.maxConnectionsPerThread == 63)
+    }
+
+    @Test func theHelp_listsEveryExitStatus_andPointsToTheJSONFields() {
+        let summary = LoadTestCommand.spec.summary
+        for status in ["0 passed", "1 a request failed", "3 an open loop fell BEHIND", "69 the endpoint",
+                       "64 a bad option", "73 the --svg chart", "130 Ctrl-C"] {
+            #expect(summary.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "  ", with: " ")
+                .contains(status), "\(status)")
+        }
+        #expect(summary.contains("The --json report"))
+    }
 }

@@ -34,4 +34,28 @@ struct ReplyScanTests {
     func aReplyThatIsNotJSON_orHasNoIdOfOurs_isNotRead(answers: Bool, text: String) {
         #expect(Self.read(text, answers: answers) == nil, "\(text)")
     }
+
+    @Test(arguments: [
+        #"{ "body": {"results": []}, "id": "42", "ok": true, "v": 1 }"#,
+        #"{"id":"42","ok":true,"v":1,"body":{"results":[{"station":{"id":"77"},"pricePence":139.9}]}}"#,
+        #"{"ok":true,"id":42,"body":{"results":[]}}"#,
+        #"{"body":{"results":[{"station":{"id":"77"}}]},"id" : "42","ok":true}"#,
+    ])
+    func anyValidEnvelope_isRead_whateverItsSpacingOrKeyOrder(text: String) {
+        // The quick path only knows the services' own writing; the member list reads the rest.
+        #expect(Self.read(text, answers: false) == ReplyScan(id: 42, ok: true), "\(text)")
+    }
+
+    @Test func anIdInTheBody_isNotTakenForTheEnvelopes() {
+        // Sorted keys would put the envelope's id last; here a station's comes last.
+        let reply = #"{"id":"5","ok":false,"error":{"code":"unavailable"},"body":{"station":{"id":"99"}}}"#
+        let scan = Self.read(reply, answers: false)
+        #expect(scan?.id == 5 && scan?.ok == false && scan?.errorCode == "unavailable", "\(String(describing: scan))")
+    }
+
+    @Test(arguments: [(#"{"id":"12","ok":tru"#, 12), (#"{"id": 7, "ok": true,,}"#, 7), ("garbage", nil)])
+    func theIdOfAReplyThatIsNotJSON_isFoundAsText(text: String, id: Int?) {
+        #expect(Self.read(text, answers: false) == nil)
+        #expect(Array(text.utf8).withUnsafeBufferPointer { ReplyScan.looseID($0) } == id)
+    }
 }

@@ -204,7 +204,6 @@ struct LoadSession {
             throw error
         }
         repliesThisSecond += 1
-        if problem != nil { result.contentChecked += 1 }
         guard let id = scan?.id ?? looseID, let sent = inFlight.removeValue(forKey: id) else {
             // Ids go up from `firstSequence`: one sent but no longer in flight timed out before.
             if let scan, scan.id >= settings.firstSequence && scan.id < sequence {
@@ -215,6 +214,7 @@ struct LoadSession {
             return true
         }
         watched.remove(id)  // answered: the silence it waited through was no stall
+        if problem != nil && sent.at >= measureFrom { result.contentChecked += 1 }
         if sent.at >= measureFrom {
             result.longestGap = max(result.longestGap, arrived - max(lastReply, measureFrom, sent.at))
         }

@@ -1,0 +1,70 @@
+@testable import FuelboardCLI
+import Testing
+
+/// The chart does not draw a second without replies as 0 ms: its lines break over a band saying
+/// so (red when stalled); it shows replies and failures per second, a legend of swatches, and a
+/// run that failed or fell behind says so in its title.
+struct LoadChartGapsTests {
+    private static func second(_ index: Int, requests: Int = 10, stalled: Bool? = nil, timeouts: Int = 0)
+        -> LoadRunner.Second {
+        LoadRunner.Second(second: index, requests: requests, errors: 0, timeouts: timeouts,
+                          p50: requests > 0 ? 1000 : nil, p99: requests > 0 ? 2000 : nil, stalled: stalled)
+    }
+
+    private static func report(_ seconds: [LoadRunner.Second], rate: Double? = nil, timeouts: Int = 0,
+                               latencies: [Double] = [1000, 2000]) -> LoadReport {
+        var settings = LoadRunner.Settings(endpoint: "tcp://127.0.0.1:5599")
+        settings.rate = rate
+        var result = LoadRunner.Result()
+        for value in latencies { result.histogram.record(microseconds: value) }
+        result.completed = seconds.map(\.requests).reduce(0, +)
+        result.sent = result.completed
+        result.timeouts = timeouts
+        result.elapsed = .seconds(Int64(seconds.count))
+        result.seconds = seconds
+        return LoadReport(settings: settings, plan: LoadPlan(target: .lookup, bodies: [[]], typeName: "lookup.cheapest"),
+                          result: result)
+    }
+
+    @Test func aSecondWithoutReplies_breaksTheLines_overABand_insteadOfDrawingZero() {
+        let seconds = [Self.second(1), Self.second(2), Self.second(3, requests: 0), Self.second(4), Self.second(5)]
+        let panel = LoadChart.latencyOverTime(seconds, top: 100)
+        // Two runs of seconds for each of p50 and p99: four lines, none through second 3.
+        #expect(panel.components(separatedBy: "<polyline").count - 1 == 4, "\(panel)")
+        let bottom = String(format: "%.1f", 100 + LoadChart.panelHeight)
+        #expect(!panel.contains("," + bottom + " ") && !panel.contains("," + bottom + "\""), "a point at 0 ms: \(panel)")
+        #expect(panel.contains("class=\"no-replies\"") && panel.contains(">no replies</text>"))
+        let stalled = LoadChart.latencyOverTime([Self.second(1), Self.second(2, requests: 0, stalled: true)], top: 100)
+        #expect(stalled.contains("class=\"stalled\"") && stalled.contains(">stalled</text>"))
+    }
+
+    @Test func theRepliesAndFailuresOfEachSecond_areDrawn() {
+        let seconds = [Self.second(1), Self.second(2, timeouts: 3), Self.second(3)]
+        let panel = LoadChart.throughputOverTime(seconds, rate: 20, top: 400)
+        #expect(panel.components(separatedBy: "class=\"replies\"").count - 1 == 3)
+        #expect(panel.components(separatedBy: "class=\"failed\"").count - 1 == 1)
+        #expect(panel.contains("stroke-dasharray"), "the rate offered")
+    }
+
+    @Test func theLegend_isSwatches() {
+        let svg = LoadChart.svg(Self.report([Self.second(1)]))
+        #expect(svg.components(separatedBy: "class=\"swatch\"").count - 1 >= 7)
+        #expect(!svg.contains("p50 blue"))
+    }
+
+    @Test func aFailedRun_andOneThatFellBehind_sayItInTheTitle() {
+        let failed = LoadChart.svg(Self.report([Self.second(1)], timeouts: 2))
+        #expect(failed.contains(">FAILED: fuel-lookup") && failed.contains("2 requests timed out"), "\(failed)")
+        let behind = LoadChart.svg(Self.report([Self.second(1), Self.second(2)], rate: 1000))
+        #expect(behind.contains(">BEHIND: fuel-lookup") && behind.contains("did not keep up"))
+        let fine = LoadChart.svg(Self.report([Self.second(1), Self.second(2)], rate: 10))
+        #expect(!fine.contains("BEHIND") && !fine.contains("FAILED"))
+    }
+
+    @Test func anOffScaleMax_isInWholeMilliseconds() {
+        let latencies = Array(repeating: 150.0, count: 10_000) + [2_004_300]
+        let svg = LoadChart.svg(Self.report([Self.second(1)], latencies: latencies))
+        #expect(svg.contains("max 2004 ms, off the scale"), "\(svg)")
+        #expect(LoadChart.formatMilliseconds(12.34) == "12.3" && LoadChart.formatMilliseconds(0.0567) == "0.057")
+    }
+}

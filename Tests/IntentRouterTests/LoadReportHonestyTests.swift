@@ -1,0 +1,123 @@
+import Foundation
+@testable import FuelboardCLI
+import Testing
+
+/// What the report owns up to: an overloaded open loop's requests due, sent and left unanswered,
+/// seconds without replies, an interrupted warm-up, the warm-up's late replies, and the JSON's
+/// layout (schema version, options, units rounded).
+struct LoadReportHonestyTests {
+    private static func report(replies: Int, rate: Double? = nil, warmup: Duration = .seconds(1),
+                               configure: (inout LoadRunner.Result) -> Void = { _ in }) -> LoadReport {
+        var settings = LoadRunner.Settings(endpoint: "tcp://127.0.0.1:5599")
+        settings.concurrency = 5
+        settings.warmup = warmup
+        settings.rate = rate
+        var result = LoadRunner.Result()
+        for index in 0..<replies { result.histogram.record(microseconds: 100 + Double(index) / 3) }
+        result.completed = replies
+        result.sent = replies
+        result.elapsed = .seconds(2)
+        configure(&result)
+        let plan = LoadPlan(target: .lookup, bodies: [[]], typeName: "lookup.cheapest")
+        return LoadReport(settings: settings, plan: plan, result: result,
+                          run: LoadReport.RunInfo(fuel: "B7", radiusMiles: 5, pointsAsked: "stations",
+                                                  pointsUsed: "uniform (no stations from price-ingest)", seed: 7))
+    }
+
+    private static func json(_ report: LoadReport) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: try JSONEncoder().encode(report)) as? [String: Any])
+    }
+
+    @Test func anOverloadedOpenLoop_saysWhatWasDueSentAndAnswered_andIsBehind() throws {
+        // 1000/s for 2 s: 2000 due, 1500 sent, 900 answered; 600 in flight and 500 never sent at the end.
+        let report = Self.report(replies: 900, rate: 1000) { result in
+            result.sent = 1500
+            result.unsent = 500
+            result.unanswered = 600
+            result.unansweredInLatency = 1100
+            for _ in 0..<1100 { result.histogram.record(microseconds: 900_000) }
+        }
+        #expect(report.fellBehind && !report.failed && report.exitCode == LoadReport.behindExitCode)
+        #expect(report.text.contains("requests    900 replies in 2.00 s; 2000 requests due on the schedule, 1500 sent "
+            + "(500 never sent: the generator fell behind)"), "\(report.text)")
+        #expect(report.text.contains("of 2000 requests: 900 answered and 1100 unanswered at the end, counted at their "
+            + "age then (a lower bound)"), "\(report.text)")
+        #expect(report.text.contains("BEHIND      the server did not keep up with 1000 req/s (exit 3)"))
+        let json = try Self.json(report)
+        #expect(json["fellBehind"] as? Bool == true && json["scheduled"] as? Int == 2000 && json["sent"] as? Int == 1500)
+        #expect(json["unsent"] as? Int == 500 && json["unansweredInLatency"] as? Int == 1100)
+        // More than half of the requests waited 900 ms or more: the median says so.
+        #expect((report.latencyMicroseconds.p50) >= 899_000)
+    }
+
+    @Test func anOpenLoopThatKeptUp_passesWithExitZero() {
+        let report = Self.report(replies: 2000, rate: 1000)
+        #expect(!report.fellBehind && report.exitCode == 0 && !report.text.contains("BEHIND"))
+    }
+
+    @Test func aSecondWithoutReplies_hasNullLatencies_inTheJSON() throws {
+        let report = Self.report(replies: 10) { result in
+            result.seconds = [LoadRunner.Second(second: 1, requests: 10, errors: 0, timeouts: 0, p50: 100.123456,
+                                                p99: 200),
+                              LoadRunner.Second(second: 2, requests: 0, errors: 0, timeouts: 0, p50: nil, p99: nil)]
+        }
+        let seconds = try #require(try Self.json(report)["perSecond"] as? [[String: Any]])
+        #expect(seconds[1]["p50"] is NSNull && seconds[1]["p99"] is NSNull, "\(seconds)")
+        #expect(seconds[0]["p50"] as? Double == 100.123)
+    }
+
+    @Test func theJSON_hasItsSchemaVersion_startTime_options_andRoundedMicroseconds() throws {
+        let json = try Self.json(Self.report(replies: 1000))
+        #expect(json["schemaVersion"] as? Int == 2)
+        let started = try #require(json["startedAt"] as? String)
+        #expect((try? Date(started, strategy: .iso8601)) != nil, "\(started)")
+        let options = try #require(json["options"] as? [String: Any])
+        #expect(options["fuel"] as? String == "B7" && options["radiusMiles"] as? Double == 5 && options["seed"] as? Int == 7)
+        #expect(options["points"] as? String == "uniform (no stations from price-ingest)")
+        #expect(options["pointsAsked"] as? String == "stations" && options["concurrency"] as? Int == 5)
+        #expect(options["warmupSeconds"] as? Double == 1 && options["durationSeconds"] as? Double == 10)
+        let latency = try #require(json["latencyMicroseconds"] as? [String: Double])
+        for (name, value) in latency {
+            #expect((value * 1000).rounded() == value * 1000, "\(name) \(value) has more than 3 decimals")
+        }
+        #expect(json["fellBehind"] as? Bool == false)
+    }
+
+    @Test func ctrlCInTheWarmUp_saysSo_withTheTimeItRan() {
+        let report = Self.report(replies: 0, warmup: .seconds(5)) { result in
+            result.interruptedInWarmupAfter = .milliseconds(1500)
+            result.interrupted = true
+            result.warmupCompleted = 1438
+            result.elapsed = .zero
+        }
+        #expect(report.text.contains("warm-up     interrupted after 1.5 s (1438 replies): nothing was measured"),
+                "\(report.text)")
+        #expect(report.failures == ["interrupted during the warm-up (after 1.5 s): nothing was measured"])
+        #expect(!report.text.contains("after the warm-up"))
+    }
+
+    @Test func warmUpRequestsAnsweredAfterIt_areToldApart() {
+        let report = Self.report(replies: 10) { result in
+            result.warmupCompleted = 400
+            result.warmupRepliesAfter = 250
+        }
+        #expect(report.text.contains("warm-up     150 replies in 1 s first, and 250 more to its requests after it; "
+            + "none counted"), "\(report.text)")
+    }
+
+    @Test func aLongGapWithoutReplies_isReported_aShortOneIsNot() {
+        #expect(Self.report(replies: 10) { $0.longestGap = .milliseconds(2000) }.text
+            .contains("gap         longest without a reply while a request waited: 2.0 s"))
+        #expect(!Self.report(replies: 10) { $0.longestGap = .milliseconds(40) }.text.contains("gap "))
+    }
+
+    @Test func invalidReplies_sayWhy() {
+        let report = Self.report(replies: 10) { result in
+            result.invalidReplies = 3
+            result.invalidByReason = [LookupCheck.Problem.wrongFuel.rawValue: 2, LoadSession.unreadable: 1]
+        }
+        #expect(report.text.contains("3 replies failed validation (a result for another fuel 2, "
+            + "not a JSON reply envelope with an id 1)"), "\(report.text)")
+        #expect(report.exitCode == 1)
+    }
+}
