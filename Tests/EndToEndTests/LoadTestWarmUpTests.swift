@@ -35,4 +35,37 @@ struct LoadTestWarmUpTests {
         #expect((report["requests"] as? Int ?? 0) > 0)
         #expect((report["warmupRequests"] as? Int ?? 0) > 0)
     }
+
+    @Test func theWarmUp_printsAProgressLine_andCtrlCInIt_saysSoWithTheTimeItRan() throws {
+        let server = try Self.coldServer(dropped: 0)
+        defer { server.stop() }
+        let cli = try ServiceProcess("fuelboard", ["loadtest", "--lookup", server.endpoint, "--points", "uniform",
+                                                   "--concurrency", "2", "--warmup", "30s", "--duration", "5s"])
+        try cli.waitForLog(timeout: .seconds(20)) { $0.hasPrefix("warming up: ") && $0.hasSuffix("s left") }
+        kill(cli.pid, SIGINT)
+        #expect(try cli.waitForExit(timeout: .seconds(10)) == 130)
+        let warmup = try #require(cli.log.split(separator: "\n").first { $0.hasPrefix("warm-up     ") })
+        #expect(warmup.hasPrefix("warm-up     interrupted after ") && warmup.hasSuffix(": nothing was measured"),
+                "\(warmup)")
+        // It ran one to a few seconds of its 30, and said how long.
+        let seconds = Double(warmup.split(separator: " ").dropFirst(3).first ?? "") ?? 0
+        #expect(seconds >= 1 && seconds < 20, "\(warmup)")
+        #expect(cli.log.contains("FAILED      interrupted during the warm-up"))
+        #expect(!cli.log.contains("after the warm-up"), "\(cli.log.suffix(900))")
+    }
+
+    @Test func aChartThatCannotBeWrittenAfterTheRun_exits73_afterTheReport() throws {
+        let server = try Self.coldServer(dropped: 0)
+        defer { server.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("loadtest-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let cli = try ServiceProcess("fuelboard", ["loadtest", "--lookup", server.endpoint, "--points", "uniform",
+                                                   "--warmup", "0s", "--duration", "2s", "--svg", directory + "/x.svg"])
+        try cli.waitForLog(timeout: .seconds(20)) { $0.hasPrefix("[  1s]") }
+        try FileManager.default.removeItem(atPath: directory)
+        #expect(try cli.waitForExit(timeout: .seconds(10)) == 73)
+        #expect(cli.log.contains("throughput  ") && cli.log.contains("cannot write chart to \(directory)/x.svg"),
+                "\(cli.log.suffix(900))")
+    }
 }
