@@ -88,6 +88,9 @@ struct LoadTestCommandTests {
         #expect(ContinuousClock.now - started < .seconds(15), "the 30 s snapshot timeout was waited out")
         #expect(cli.log.contains("price-ingest does not answer at \(nowhere)"))
         #expect(cli.log.contains("using uniform points"))
+        // The report itself says so, not only the line on stderr before the run.
+        #expect(cli.log.contains("points      uniform (no stations from price-ingest): --points stations asked"),
+                "\(cli.log.suffix(900))")
     }
 
     @Test func aServerThatIsNotThere_failsAtOnce_withExitStatus69_sayingSo() throws {

@@ -33,7 +33,7 @@ struct LoadChartGapsTests {
         #expect(panel.components(separatedBy: "<polyline").count - 1 == 4, "\(panel)")
         let bottom = String(format: "%.1f", 100 + LoadChart.panelHeight)
         #expect(!panel.contains("," + bottom + " ") && !panel.contains("," + bottom + "\""), "a point at 0 ms: \(panel)")
-        #expect(panel.contains("class=\"no-replies\"") && panel.contains(">no replies</text>"))
+        #expect(panel.contains("class=\"no-replies\"") && panel.contains(">no measured replies</text>"))
         let stalled = LoadChart.latencyOverTime([Self.second(1), Self.second(2, requests: 0, stalled: true)], top: 100)
         #expect(stalled.contains("class=\"stalled\"") && stalled.contains(">stalled</text>"))
     }

@@ -39,7 +39,7 @@ struct LoadReportHonestyTests {
         }
         #expect(report.fellBehind && !report.failed && report.exitCode == LoadReport.behindExitCode)
         #expect(report.text.contains("requests    900 replies in 2.00 s; 2000 requests due on the schedule, 1500 sent "
-            + "(500 never sent: the generator fell behind)"), "\(report.text)")
+            + "(500 due but not sent by the end)"), "\(report.text)")
         #expect(report.text.contains("of 2000 requests: 900 answered and 1100 unanswered at the end, counted at their "
             + "age then (a lower bound)"), "\(report.text)")
         #expect(report.text.contains("BEHIND      the server did not keep up with 1000 req/s (exit 3)"))
@@ -81,6 +81,11 @@ struct LoadReportHonestyTests {
             #expect((value * 1000).rounded() == value * 1000, "\(name) \(value) has more than 3 decimals")
         }
         #expect(json["fellBehind"] as? Bool == false)
+    }
+
+    @Test func stationPointsThatFellBackToUniform_saySoInTheText() {
+        #expect(Self.report(replies: 10).text.contains("points      uniform (no stations from price-ingest): "
+            + "--points stations asked, but price-ingest gave no station positions"))
     }
 
     @Test func ctrlCInTheWarmUp_saysSo_withTheTimeItRan() {

@@ -21,7 +21,7 @@ enum LoadChart {
             + (report.interrupted ? " (interrupted)" : "") + ", \(report.startedAt)"
         let why = report.failed ? report.failures.joined(separator: "; ")
             : report.fellBehind ? "the server did not keep up with the rate offered" : nil
-        let latencyTop = 100.0, rateTop = latencyTop + panelHeight + margin
+        let latencyTop = 112.0, rateTop = latencyTop + panelHeight + margin
         let distributionTop = rateTop + rateHeight + margin
         var svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" \
@@ -31,11 +31,15 @@ enum LoadChart {
             <text x="\(margin)" y="38" fill="#555">\(escape(subtitle))</text>
 
             """
-        if let why { svg += "<text x=\"\(margin)\" y=\"54\" fill=\"#b00000\">\(escape(why))</text>\n" }
-        svg += legend(y: 72, rate: report.rate != nil)
+        for (index, line) in wrap(why ?? "", width: 130).prefix(2).enumerated() {
+            svg += "<text x=\"\(margin)\" y=\"\(54 + 14 * index)\" fill=\"#b00000\">\(escape(line))</text>\n"
+        }
+        svg += legend(y: 88, rate: report.rate != nil)
         svg += latencyOverTime(report.perSecond, top: latencyTop)
         svg += throughputOverTime(report.perSecond, rate: report.rate, top: rateTop)
-        svg += distribution(report.distribution, top: distributionTop)
+        let note = report.unansweredInLatency == 0 ? ""
+            : ": \(report.requests) answered, \(report.unansweredInLatency) unanswered at the end (their age then, a lower bound)"
+        svg += distribution(report.distribution, top: distributionTop, note: note)
         return svg + "</svg>\n"
     }
 
@@ -75,7 +79,8 @@ enum LoadChart {
         return (ends, xAxis, xAxis.ticks.map { (position: $0.value / xAxis.max, label: $0.label) })
     }
 
-    /// Shaded bands over the seconds without a reply: grey "no replies", red "stalled".
+    /// Shaded bands over the seconds without a measured reply: grey "no measured replies" (the
+    /// server may have answered warm-up requests), red "stalled" (it answered nothing).
     static func silentBands(_ seconds: [LoadRunner.Second], ends: [Double], xMax: Double, top: Double,
                             height: Double) -> String {
         var svg = ""
@@ -87,7 +92,7 @@ enum LoadChart {
                           stalled ? "stalled" : "no-replies", left, top, right - left, height,
                           stalled ? stalledColor : silentColor)
             svg += String(format: "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\" fill=\"#700\">",
-                          (left + right) / 2, top + 14) + (stalled ? "stalled" : "no replies") + "</text>\n"
+                          (left + right) / 2, top + 14) + (stalled ? "stalled" : "no measured replies") + "</text>\n"
         }
         return svg
     }
@@ -95,7 +100,7 @@ enum LoadChart {
     /// Panel 2: latency at each percentile of the distribution (evenly spaced), up to the max. A
     /// max far above the rest (a stall) would flatten every other point at the bottom, so the
     /// axis then stops at the highest percentile below it and the max is written at the top.
-    static func distribution(_ pairs: [[Double]], top: Double) -> String {
+    static func distribution(_ pairs: [[Double]], top: Double, note: String = "") -> String {
         let valid = pairs.filter { $0.count == 2 }
         let highest = valid.map { $0[1] }.max() ?? 0
         let belowMax = valid.filter { $0[0] < 100 }.map { $0[1] }.max() ?? highest
@@ -105,7 +110,7 @@ enum LoadChart {
         let xTicks = valid.enumerated().map { index, pair in
             (position: Double(index) * spacing, label: pair[0] == 100 ? "max" : String(format: "%g", pair[0]))
         }
-        var svg = axes(top: top, title: "latency distribution (ms) by percentile", yAxis: yAxis,
+        var svg = axes(top: top, title: "latency distribution (ms) by percentile" + note, yAxis: yAxis,
                        xTicks: xTicks, xLabel: "percentile")
         let points = valid.enumerated().map { index, pair in
             point(x: Double(index) * spacing, y: min(pair[1] / 1000 / yAxis.max, 1), top: top)
@@ -118,6 +123,19 @@ enum LoadChart {
         svg += points.map { String(format: "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#2ca02c\"/>\n", $0.x, $0.y) }
             .joined()
         return svg
+    }
+
+    /// `text` in lines of at most `width` characters, broken between words.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = [], line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        return line.isEmpty ? lines : lines + [line]
     }
 
     /// 2004.3 -> "2004", 12.34 -> "12.3", 0.0567 -> "0.057": whole milliseconds from 100 up.

@@ -49,7 +49,7 @@ extension LoadChart {
         var entries: [(Mark, String)] = [
             (.line(p50Color, dashed: false), "p50"), (.line(p99Color, dashed: false), "p99"),
             (.box(repliesColor), "replies/s"), (.box(failedColor), "failed/s"),
-            (.box(silentColor), "no replies"), (.box(stalledColor), "stalled"),
+            (.box(silentColor), "no measured replies"), (.box(stalledColor), "stalled"),
         ]
         if rate { entries.append((.line("#333", dashed: true), "rate offered")) }
         entries.append((.line(distributionColor, dashed: false), "distribution"))

@@ -15,7 +15,7 @@ extension LoadReport {
                 + (interrupted ? " (interrupted: Ctrl-C ended the run early)" : "")
                 + (rate != nil && !interruptedDuringWarmup
                     ? "; \(scheduled) requests due on the schedule, \(sent) sent"
-                        + (unsent > 0 ? " (\(unsent) never sent: the generator fell behind)" : "") : ""),
+                        + (unsent > 0 ? " (\(unsent) due but not sent by the end)" : "") : ""),
             warmupLine,
             "throughput  \(Self.format(rate: throughput)) req/s" + (fellBehind
                 ? String(format: ": BEHIND, %.0f%% of the rate offered (the server could not keep up)",
@@ -28,6 +28,10 @@ extension LoadReport {
         if unansweredInLatency > 0 && !noReplies {
             lines.append("            of \(requests + unansweredInLatency) requests: \(requests) answered and "
                 + "\(unansweredInLatency) unanswered at the end, counted at their age then (a lower bound)")
+        }
+        if options.points != options.pointsAsked {
+            lines.insert("points      \(options.points): --points \(options.pointsAsked) asked, but price-ingest gave "
+                + "no station positions", at: 2)
         }
         if let outcomes, !outcomes.isEmpty {
             lines.append("answers     " + outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
@@ -99,6 +103,10 @@ extension LoadReport {
     var noRepliesReason: String {
         if invalidReplies > 0 {
             return "no valid replies: every reply from \(endpoint) failed validation"
+        }
+        if warmupRepliesAfterWarmup > 0 {
+            return "no measured request was answered: the \(warmupRepliesAfterWarmup) replies after the warm-up "
+                + "were to its requests (\(endpoint) was still working through them)"
         }
         if warmupRequests > 0 {
             return "no replies came from \(endpoint) after the warm-up (\(warmupRequests) came during it)"

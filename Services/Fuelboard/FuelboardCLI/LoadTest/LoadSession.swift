@@ -58,6 +58,8 @@ struct LoadSession {
         var timeouts = 0
         var invalid = 0
         var index = 0
+        /// Any reply came (a warm-up request's, a late or an invalid one too): the server answered.
+        var anyReply = false
     }
 
     /// Every reply's content is checked up to this many a second on a thread, then every
@@ -204,6 +206,7 @@ struct LoadSession {
             throw error
         }
         repliesThisSecond += 1
+        second.anyReply = true
         guard let id = scan?.id ?? looseID, let sent = inFlight.removeValue(forKey: id) else {
             // Ids go up from `firstSequence`: one sent but no longer in flight timed out before.
             if let scan, scan.id >= settings.firstSequence && scan.id < sequence {
@@ -312,7 +315,7 @@ struct LoadSession {
         let secondStart = boundary - .seconds(length ?? 1)
         // Silent while requests waited (some timed out in it, or one waited through it): a stall,
         // if that request then gets no reply in time (decided when the run ends).
-        if second.histogram.count == 0 {
+        if !second.anyReply {
             if second.timeouts > 0 {
                 silentSeconds.append((second.index, nil))
             } else if let waiting = inFlight.first(where: { $0.value.at <= secondStart })?.key {
