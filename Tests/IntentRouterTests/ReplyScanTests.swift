@@ -46,6 +46,14 @@ struct ReplyScanTests {
         #expect(Self.read(text, answers: false) == ReplyScan(id: 42, ok: true), "\(text)")
     }
 
+    @Test(arguments: [
+        #"{"ok":true,"id":"42","body":{"id":"9","ok":false,"v":1}}"#,
+        #"{"body":{"results":[]},"id":"42","ok":true,"type":"lookup.cheapest","v":1}"#,
+    ])
+    func aBodyEndingAsAnEnvelopeDoes_orMoreMembersAfterTheId_areReadRight(text: String) {
+        #expect(Self.read(text, answers: false) == ReplyScan(id: 42, ok: true), "\(text)")
+    }
+
     @Test func anIdInTheBody_isNotTakenForTheEnvelopes() {
         // Sorted keys would put the envelope's id last; here a station's comes last.
         let reply = #"{"id":"5","ok":false,"error":{"code":"unavailable"},"body":{"station":{"id":"99"}}}"#

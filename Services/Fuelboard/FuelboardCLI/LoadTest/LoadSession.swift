@@ -108,7 +108,10 @@ struct LoadSession {
         var cpuAtMeasureStart: Duration?
         while true {
             let now = ContinuousClock.now
-            if cpuAtMeasureStart == nil && now >= measureFrom { cpuAtMeasureStart = ProcessCPU.used() }
+            if cpuAtMeasureStart == nil && now >= measureFrom {
+                cpuAtMeasureStart = ProcessCPU.used()
+                repliesThisSecond = 0
+            }
             if LoadRunner.stopRequested.load(ordering: .relaxed) {
                 result.interrupted = true
                 if now < measureFrom && result.interruptedInWarmupAfter == nil {
@@ -141,6 +144,7 @@ struct LoadSession {
             if checked >= nextWarmupLine && checked < measureFrom {
                 settings.warmupProgress?(LoadRunner.warmupReplies.load(ordering: .relaxed), measureFrom - checked)
                 nextWarmupLine += .seconds(1)
+                repliesThisSecond = 0
             }
         }
         finish(progress)
@@ -184,7 +188,8 @@ struct LoadSession {
         var scan: ReplyScan?
         var arrived = ContinuousClock.now
         var looseID: Int?
-        var problem: String?
+        var checkedContent = false
+        var problem: LookupCheck.Problem?
         do {
             let checking = readsContent
                 && (repliesThisSecond < Self.checkAllUpTo || repliesThisSecond % Self.sampleEvery == 0)
@@ -196,8 +201,8 @@ struct LoadSession {
                     return nil
                 }
                 if checking, scan.ok, let query = plan.query(scan.id) {
-                    problem = LookupCheck.problem(in: bytes, members: members, query: query, nearest: nearest)?.rawValue
-                        ?? ""
+                    checkedContent = true
+                    problem = LookupCheck.problem(in: bytes, members: members, query: query, nearest: nearest)
                 }
                 return scan
             }
@@ -217,12 +222,12 @@ struct LoadSession {
             return true
         }
         watched.remove(id)  // answered: the silence it waited through was no stall
-        if problem != nil && sent.at >= measureFrom { result.contentChecked += 1 }
-        if sent.at >= measureFrom {
+        if checkedContent && sent.at >= measureFrom { result.contentChecked += 1 }
+        if arrived - lastReply > result.longestGap && sent.at >= measureFrom {
             result.longestGap = max(result.longestGap, arrived - max(lastReply, measureFrom, sent.at))
         }
         lastReply = arrived
-        if let scan, problem?.isEmpty ?? true, arrived - sent.at <= settings.timeout {
+        if let scan, problem == nil, arrived - sent.at <= settings.timeout {
             if sent.at >= measureFrom {
                 record(scan, latency: arrived - sent.at)
             } else {
@@ -233,8 +238,8 @@ struct LoadSession {
                     LoadRunner.warmupReplies.add(1, ordering: .relaxed)
                 }
             }
-        } else if scan == nil || !(problem?.isEmpty ?? true) {
-            invalid(scan == nil ? Self.unreadable : problem ?? Self.unreadable)
+        } else if scan == nil || problem != nil {
+            invalid(problem?.rawValue ?? Self.unreadable)
             if sent.at >= measureFrom { measuredInvalid += 1 }
         } else if sent.at >= measureFrom {
             // Later than --timeout, though before the 100 ms check found it: a timeout, not a success.

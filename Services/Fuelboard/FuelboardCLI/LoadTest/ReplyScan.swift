@@ -62,7 +62,7 @@ struct ReplyScan: Equatable {
     /// `"id":` is the envelope's when nothing but its own closing brace lies deeper after it. Nil
     /// when the bytes are not in that form (the caller then reads the member list).
     private static func quick(_ bytes: UnsafeBufferPointer<UInt8>) -> ReplyScan? {
-        guard let idStart = lastIndex(of: #""id":"#, in: bytes), isOutermost(bytes, from: idStart) else { return nil }
+        guard let idStart = lastIndex(of: #""id":"#, in: bytes) else { return nil }
         var end = idStart
         if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
             end += 1
@@ -72,15 +72,24 @@ struct ReplyScan: Equatable {
             while end < bytes.count, bytes[end] >= UInt8(ascii: "0"), bytes[end] <= UInt8(ascii: "9") { end += 1 }
         }
         guard end <= bytes.count, end > idStart, let id = number(in: bytes, idStart..<end) else { return nil }
-        // After the id (sorted keys) and at the outermost level: `ok` is the envelope's.
+        // The services end every reply so: the document's last brace closes the id's object, the envelope.
         let tail = UnsafeBufferPointer(rebasing: bytes[end...])
-        let ok: Bool
-        if lastIndex(of: #""ok":true"#, in: tail) != nil {
+        var ok: Bool
+        if tail.elementsEqual(UnsafeRawBufferPointer(start: okTail.utf8Start, count: okTail.utf8CodeUnitCount)) {
             ok = true
-        } else if lastIndex(of: #""ok":false"#, in: tail) != nil {
+        } else if tail.elementsEqual(UnsafeRawBufferPointer(start: errorTail.utf8Start,
+                                                             count: errorTail.utf8CodeUnitCount)) {
             ok = false
         } else {
-            return nil
+            // Other members after the id: still the envelope's when nothing deeper follows.
+            guard isOutermost(bytes, from: end) else { return nil }
+            if lastIndex(of: #""ok":true"#, in: tail) != nil {
+                ok = true
+            } else if lastIndex(of: #""ok":false"#, in: tail) != nil {
+                ok = false
+            } else {
+                return nil
+            }
         }
         var scan = ReplyScan(id: id, ok: ok)
         if !ok, let codeStart = lastIndex(of: #""code":""#, in: bytes), codeStart < idStart {
@@ -90,6 +99,9 @@ struct ReplyScan: Equatable {
         }
         return scan
     }
+
+    private static let okTail: StaticString = #","ok":true,"v":1}"#
+    private static let errorTail: StaticString = #","ok":false,"v":1}"#
 
     /// Whether the value starting at `start` is a member of the outermost object: after it, outside
     /// strings, no bracket opens and exactly one closes (the object's own).
