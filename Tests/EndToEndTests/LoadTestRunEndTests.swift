@@ -64,6 +64,9 @@ struct LoadTestRunEndTests {
         let report = try jsonReport(in: cli.log)
         #expect(report["stalledSeconds"] as? Int == 0, "\(report)")
         #expect((report["requests"] as? Int ?? 0) >= 2)
+        // Not stalled, but 1.3 s went by without a reply more than once, and the report says so.
+        let gap = report["longestGapSeconds"] as? Double ?? 0
+        #expect(gap >= 1.2 && gap < 2.5, "\(report)")
     }
 
     @Test func aRequestCountTheDurationCutsShort_failsSayingSo() throws {

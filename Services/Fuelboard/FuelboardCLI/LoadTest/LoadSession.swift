@@ -44,8 +44,10 @@ struct LoadSession {
     private let readsContent: Bool
     private let nearest: Bool
     private var repliesThisSecond = 0
-    /// When the last reply of any kind came (for the longest gap without one).
+    /// When the last reply of any kind came, and since when some request has been waiting
+    /// without a break (for the longest gap without a reply).
     private var lastReply: ContinuousClock.Instant
+    private var busySince: ContinuousClock.Instant
 
     private var frame: [UInt8] = []
     private var members: [StrictJSON.Member] = []
@@ -99,6 +101,7 @@ struct LoadSession {
         nextSecond = measureFrom + .seconds(1)
         nextWarmupLine = start + .seconds(1)
         lastReply = start
+        busySince = start
     }
 
     mutating func run(progress: (LoadRunner.Second, LatencyHistogram) -> Void) throws -> LoadRunner.Result {
@@ -171,6 +174,7 @@ struct LoadSession {
     private mutating func send(intended: ContinuousClock.Instant?, on connection: Int) throws {
         plan.frame(sequence, into: &frame)
         let at = intended ?? .now
+        if inFlight.isEmpty { busySince = at }
         inFlight[sequence] = LoadRunner.Sent(at: at, connection: connection)
         if at >= measureFrom {
             measuredSent += 1
@@ -212,6 +216,12 @@ struct LoadSession {
         }
         repliesThisSecond += 1
         second.anyReply = true
+        // Any reply, late or invalid too, shows the server alive: the gap ends here.
+        let quietSince = max(lastReply, busySince, measureFrom)
+        if !inFlight.isEmpty && arrived > quietSince {
+            result.longestGap = max(result.longestGap, arrived - quietSince)
+        }
+        lastReply = arrived
         guard let id = scan?.id ?? looseID, let sent = inFlight.removeValue(forKey: id) else {
             // Ids go up from `firstSequence`: one sent but no longer in flight timed out before.
             if let scan, scan.id >= settings.firstSequence && scan.id < sequence {
@@ -223,10 +233,6 @@ struct LoadSession {
         }
         watched.remove(id)  // answered: the silence it waited through was no stall
         if checkedContent && sent.at >= measureFrom { result.contentChecked += 1 }
-        if arrived - lastReply > result.longestGap && sent.at >= measureFrom {
-            result.longestGap = max(result.longestGap, arrived - max(lastReply, measureFrom, sent.at))
-        }
-        lastReply = arrived
         if let scan, problem == nil, arrived - sent.at <= settings.timeout {
             if sent.at >= measureFrom {
                 record(scan, latency: arrived - sent.at)
@@ -361,8 +367,8 @@ struct LoadSession {
         let settled = LoadRunner.settle(waiting, at: now, timeout: settings.timeout)
         result.timeouts += settled.timedOut
         result.unanswered = settled.inFlight
-        if let oldest = waiting.min() {
-            result.longestGap = max(result.longestGap, stopped - max(lastReply, measureFrom, oldest))
+        if !inFlight.isEmpty && stopped > max(lastReply, busySince, measureFrom) {
+            result.longestGap = max(result.longestGap, stopped - max(lastReply, busySince, measureFrom))
         }
         if let interval { countUnanswered(waiting, at: stopped, now: now, interval: interval) }
         // A silent second was a stall when its waiting request never got a reply in time
