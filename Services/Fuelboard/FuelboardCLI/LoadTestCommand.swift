@@ -26,8 +26,8 @@ enum LoadTestCommand {
             still in flight at the end (a closed loop always ends with up to N of them), and do not
             fail the run. The open loop reports the requests due, sent and answered, and counts the
             ones unanswered at the end (in flight or never sent) in its latencies at their age then,
-            a lower bound. --requests N runs until N are answered or timed out (--duration, when
-            given, still ends it). Ctrl-C ends the run early and reports what was measured.
+            a lower bound. --requests N runs until N are answered, invalid or timed out (--duration,
+            when given, still ends it). Ctrl-C ends the run early and reports what was measured.
             --json: every field is described in the README ("The --json report").
             Exit status: 0 passed; 1 a request failed, timed out or got an invalid reply, the
             server stopped answering (a second without a reply while a request waited that then got
@@ -58,7 +58,8 @@ enum LoadTestCommand {
             OptionSpec("--radius", value: "MILES",
                        help: "lookup only: radius, at most \(Int(LookupRequest.maxRadiusMiles)) (default 5)"),
             OptionSpec("--seed", value: "S", help: "seed for query points (default 1)"),
-            OptionSpec("--svg", value: "FILE", help: "SVG chart of latency over time and by percentile"),
+            OptionSpec("--svg", value: "FILE", help: "SVG chart: latency over time, replies and failures per second, "
+                           + "latency by percentile"),
         ]
     )
 
