@@ -32,7 +32,12 @@ public enum PriceTopic {
 /// The publisher's current version, sent when nothing else is.
 public struct PriceHeartbeat: Codable, Sendable {
     public var version: UInt64
-    public init(version: UInt64) { self.version = version }
+    /// The store's identity (`SnapshotReply.store`); absent from older publishers.
+    public var store: String?
+    public init(version: UInt64, store: String? = nil) {
+        self.version = version
+        self.store = store
+    }
 }
 
 /// `ingest.snapshot` request: no retailer for the index, a retailer for its whole state.
@@ -61,11 +66,15 @@ public struct SnapshotReply: Codable, Sendable {
     public var retailers: [Entry]?
     /// The asked-for retailer's whole state.
     public var state: RetailerState?
+    /// The store's identity, made when its file was created: a store started afresh (a lost volume)
+    /// has a new one, so a replica reloads everything even where the versions happen to match.
+    public var store: String?
 
-    public init(version: UInt64, retailers: [Entry]? = nil, state: RetailerState? = nil) {
+    public init(version: UInt64, retailers: [Entry]? = nil, state: RetailerState? = nil, store: String? = nil) {
         self.version = version
         self.retailers = retailers
         self.state = state
+        self.store = store
     }
 }
 

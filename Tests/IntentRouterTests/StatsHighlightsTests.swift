@@ -21,7 +21,19 @@ struct StatsHighlightsTests {
         #expect(synced == "    index v13: 10,000 stations, in step with price-ingest")
         let behind = StatsHighlights.line("fuel-lookup", ["version": .number(2), "stations": .number(5),
                                                           "synced": .bool(false)])
-        #expect(behind == "    index v2: 5 stations, NOT in step")
+        #expect(behind == "    index v2: 5 stations, NOT in step (waiting for price-ingest's first snapshot)")
+    }
+
+    @Test func fuelLookup_whenPriceIngestIsSilentOrResyncing_saysNotInStepAndWhy() {
+        let held: [String: JSONValue] = ["version": .number(13), "stations": .number(10000), "synced": .bool(true)]
+        let fresh = held.merging(["inStep": .bool(true), "ingestHeardSecondsAgo": .number(0)]) { $1 }
+        #expect(StatsHighlights.line("fuel-lookup", fresh) == "    index v13: 10,000 stations, in step with price-ingest")
+        let silent = held.merging(["inStep": .bool(false), "ingestHeardSecondsAgo": .number(95)]) { $1 }
+        #expect(StatsHighlights.line("fuel-lookup", silent)
+                == "    index v13: 10,000 stations, NOT in step (nothing from price-ingest for 95 s)")
+        let resyncing = held.merging(["inStep": .bool(false), "ingestHeardSecondsAgo": .number(1)]) { $1 }
+        #expect(StatsHighlights.line("fuel-lookup", resyncing)
+                == "    index v13: 10,000 stations, NOT in step (resynchronising from price-ingest)")
     }
 
     @Test func intentRouter_showsAsksByOutcome_misses_andPlugInTroubleOnlyWhenThereIsSome() {

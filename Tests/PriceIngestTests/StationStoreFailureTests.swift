@@ -172,8 +172,28 @@ struct StationStoreFailureTests {
             #expect(try store.stationCount == 0)
             store.close()
             let inspector = try Database(path: file.path)
-            #expect(try inspector.userVersion() == 1)
+            #expect(try inspector.userVersion() == 2)
             #expect(try inspector.integrityCheck() == ["ok"])
+        }
+    }
+
+    /// A file written before stores had an identity gets one, and keeps its stations and version.
+    @Test func store_whenFileIsFromSchemaOne_gainsAnIdentityAndKeepsItsContents() throws {
+        try withTemporaryDirectory { directory in
+            let stations = StoreFixtures.stations("esso", count: 3)
+            let store = try StationStore(directory: directory)
+            try store.replaceRetailer("esso", stations: stations, updated: StoreFixtures.feedTime,
+                                      fetchedAt: StoreFixtures.feedTime, source: nil)
+            store.close()
+            let inspector = try Database(path: directory.appendingPathComponent(StationStore.fileName).path)
+            try inspector.execute("ALTER TABLE store_state DROP COLUMN store_id")
+            try inspector.setUserVersion(1)
+            inspector.close()
+
+            let migrated = try StationStore(directory: directory)
+            #expect(migrated.storeID.count == 16)
+            #expect(migrated.version == 1)
+            #expect(try migrated.allStations() == StoreFixtures.sortedByID(stations))
         }
     }
 

@@ -113,6 +113,20 @@ struct StationStoreTests {
         }
     }
 
+    /// The identity replicas tell stores apart by: kept by the file, new with a new file.
+    @Test func storeID_isKeptOnReopen_andDiffersForAnotherFile() throws {
+        try withTemporaryDirectory { directory in
+            let store = try StationStore(directory: directory)
+            let id = store.storeID
+            store.close()
+            #expect(id.count == 16 && id.allSatisfy(\.isHexDigit))
+            let reopened = try StationStore(directory: directory)
+            #expect(reopened.storeID == id)
+            let other = try withTemporaryDirectory { try StationStore(directory: $0).storeID }
+            #expect(other != id)
+        }
+    }
+
     @Test func store_whenClosed_laterCallsThrow() throws {
         try withTemporaryDirectory { directory in
             let store = try StationStore(directory: directory)

@@ -53,11 +53,16 @@ public final class FuelLookupService {
                 "replyTextCacheHits": .number(Double(cache.hits)),
                 "replyTextCacheMisses": .number(Double(cache.misses)),
                 "synced": .bool(status.synced),
+                "inStep": .bool(status.inStep),
                 "resyncs": .number(Double(status.resyncs)),
                 "updatesApplied": .number(Double(status.updatesApplied)),
                 "lastBuildSeconds": .number(status.lastBuildSeconds),
             ]
             if let error = status.lastError { details["lastSyncError"] = .string(error) }
+            if let heard = status.lastHeard {
+                let silence = ContinuousClock.now - heard
+                details["ingestHeardSecondsAgo"] = .number(Double(silence.components.seconds))
+            }
             return details
         }
     }

@@ -12,7 +12,18 @@ import ZeroMQ
 /// a heartbeat announcing a version this replica does not have, triggers a resynchronisation
 /// from a snapshot. So a replica that starts late, restarts or misses messages catches up by
 /// itself. Runs on its own thread; the serving loop never waits for it.
+///
+/// price-ingest is heard at least once a second (heartbeats). After `silenceLimit` without a word
+/// the replica says so (a warning, `inStep: false` in its stats) and resynchronises when it hears
+/// price-ingest again; ZMTP heartbeats on the subscription drop a connection to a peer that is gone
+/// (a node lost without a TCP reset), so libzmq reconnects. The replica keeps answering from what
+/// it holds meanwhile: every answer carries its prices' age. A heartbeat from a different store
+/// (`PriceHeartbeat.store`: price-ingest started afresh on an empty volume) also resynchronises,
+/// even at the same version.
 public final class ReplicaSync {
+    /// How long price-ingest may be silent (it sends a heartbeat every second) before the replica
+    /// counts as out of step.
+    public static let silenceLimit: Duration = .seconds(5)
     private let context: Context
     private let ingestEndpoint: String
     private let publishEndpoint: String
@@ -28,11 +39,23 @@ public final class ReplicaSync {
         public var updatesApplied = 0
         public var lastBuildSeconds = 0.0
         public var lastError: String?
+        /// When price-ingest was last heard (an update, a heartbeat or a snapshot); nil before.
+        public var lastHeard: ContinuousClock.Instant?
+        /// Whether price-ingest has been silent for longer than `silenceLimit`.
+        public var silent = false
+
+        /// Synchronised, price-ingest heard lately, and no resynchronisation pending.
+        public var inStep: Bool { synced && !silent && lastError == nil }
     }
 
     private var retailers: [String: RetailerState] = [:]
     private var version: UInt64 = 0
+    /// The store the held state came from (`SnapshotReply.store`); nil before the first snapshot.
+    private var store: String?
     private var needsResync = true
+    private var lastHeard = ContinuousClock.now
+    private var silent = false
+    private var snapshotFailing = false
 
     private init(context: Context, ingest: String, ingestPub: String, holder: IndexHolder, logger: Logger,
                  status: SyncStatusBox) {
@@ -65,6 +88,7 @@ public final class ReplicaSync {
             let subscriber = try Socket(context, .sub)
             subscriber.receiveHighWaterMark = 100_000
             subscriber.maxMessageSize = 1 << 30
+            subscriber.setHeartbeat(interval: .seconds(1), timeout: Self.silenceLimit)
             try subscriber.subscribe(PriceTopic.update)
             try subscriber.subscribe(PriceTopic.heartbeat)
             try subscriber.connect(publishEndpoint)
@@ -80,9 +104,11 @@ public final class ReplicaSync {
                 let ready = try poller.poll(timeout: .seconds(1))
                 if !ready.isEmpty {
                     while let frames = try? subscriber.receive(dontWait: true) {
+                        heard()
                         changed = handle(frames) || changed
                     }
                 }
+                checkSilence()
                 if needsResync { changed = resync(client) || changed }
                 if changed { rebuild() }
                 if !needsResync && !status.current.synced {
@@ -103,7 +129,7 @@ public final class ReplicaSync {
         let topic = String(decoding: frames[0], as: UTF8.self)
         if topic == PriceTopic.heartbeat {
             guard let beat = try? JSONCoding.decode(PriceHeartbeat.self, from: frames[1]) else { return false }
-            if beat.version != version { needsResync = true }
+            if beat.version != version || (beat.store != nil && beat.store != store) { needsResync = true }
             return false
         }
         // A retailer's whole state: read by hand (as the snapshot is), not by JSONDecoder.
@@ -128,6 +154,14 @@ public final class ReplicaSync {
         do {
             let index = try client.call(MessageType.ingestSnapshot, SnapshotRequest(), as: SnapshotReply.self)
             var changed = false
+            if index.store != store, !retailers.isEmpty {
+                // Another store (price-ingest started afresh): its versions say nothing about ours.
+                logger.warning("price-ingest has another store; reloading everything",
+                               metadata: ["store": index.store ?? "-", "was": store ?? "-"])
+                retailers.removeAll()
+                changed = true
+            }
+            store = index.store
             let listed = Set((index.retailers ?? []).map(\.retailer))
             for gone in retailers.keys where !listed.contains(gone) {
                 retailers[gone] = nil
@@ -145,6 +179,8 @@ public final class ReplicaSync {
             // restored from a backup its counter goes back, and the replica must follow it.
             version = index.version
             needsResync = false
+            snapshotFailing = false
+            heard()
             status.withLock {
                 $0.resyncs += 1
                 $0.lastError = nil
@@ -153,9 +189,40 @@ public final class ReplicaSync {
             return changed
         } catch {
             status.withLock { $0.lastError = error.message }
-            logger.debug("snapshot unavailable, will retry", metadata: ["error": error.message])
+            // One warning when snapshots start failing (the reason a replica never gets ready), then quiet.
+            if snapshotFailing {
+                logger.debug("snapshot unavailable, will retry", metadata: ["error": error.message])
+            } else {
+                logger.warning("snapshot unavailable, will retry", metadata: ["endpoint": ingestEndpoint,
+                                                                               "error": error.message])
+            }
+            snapshotFailing = true
             return false
         }
+    }
+
+    /// Notes that price-ingest was just heard; after a silence, says so and resynchronises.
+    private func heard() {
+        lastHeard = ContinuousClock.now
+        if silent {
+            silent = false
+            needsResync = true
+            logger.info("price-ingest heard again; resynchronising")
+        }
+        status.withLock {
+            $0.lastHeard = lastHeard
+            $0.silent = false
+        }
+    }
+
+    /// Warns once when price-ingest has been silent for longer than `silenceLimit`.
+    private func checkSilence() {
+        guard !silent, ContinuousClock.now - lastHeard > Self.silenceLimit else { return }
+        silent = true
+        status.withLock { $0.silent = true }
+        logger.warning("price-ingest silent; answering from the index held", metadata: [
+            "endpoint": publishEndpoint, "silentFor": "\(Self.silenceLimit.components.seconds)s",
+            "version": "\(version)"])
     }
 
     /// Builds a new index from every retailer's stations and swaps it in.

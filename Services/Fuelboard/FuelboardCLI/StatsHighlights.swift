@@ -21,8 +21,7 @@ enum StatsHighlights {
             }
         case "fuel-lookup":
             if let version = figures.number("version"), let stations = figures.number("stations") {
-                let synced = figures.bool("synced").map { $0 ? ", in step with price-ingest" : ", NOT in step" } ?? ""
-                parts.append("index v\(count(version)): \(plural(stations, "station"))\(synced)")
+                parts.append("index v\(count(version)): \(plural(stations, "station"))" + replicaState(figures))
             }
         case "location-cache":
             if let users = figures.number("usersStored") {
@@ -44,6 +43,18 @@ enum StatsHighlights {
             parts.append(String(format: "RSS %.0f MiB", rss / 1_048_576))
         }
         return parts.isEmpty ? nil : "    " + parts.joined(separator: "; ")
+    }
+
+    /// ", in step with price-ingest", or why not: never loaded, price-ingest silent, snapshots failing.
+    private static func replicaState(_ figures: StatsFigures) -> String {
+        guard let synced = figures.bool("synced") else { return "" }
+        guard synced else { return ", NOT in step (waiting for price-ingest's first snapshot)" }
+        // Replicas older than `inStep` said only `synced`.
+        guard let inStep = figures.bool("inStep"), !inStep else { return ", in step with price-ingest" }
+        if let silence = figures.number("ingestHeardSecondsAgo"), silence >= 5 {
+            return ", NOT in step (nothing from price-ingest for \(count(silence)) s)"
+        }
+        return ", NOT in step (resynchronising from price-ingest)"
     }
 
     private static func routerParts(_ figures: StatsFigures) -> [String] {

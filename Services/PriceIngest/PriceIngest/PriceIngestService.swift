@@ -44,7 +44,7 @@ public final class PriceIngestService {
         registerHandlers()
         server.watch(fetchResults) { [unowned self] frames in self.fetchCompleted(frames) }
         server.every(configuration.heartbeatInterval) { [unowned self] in
-            self.publisher.heartbeat(version: self.store.version)
+            self.publisher.heartbeat(version: self.store.version, store: self.store.storeID)
         }
         if !configuration.feeds.entries.isEmpty {
             server.after(.zero) { [unowned self] in self.pollFeeds() }
@@ -168,13 +168,14 @@ public final class PriceIngestService {
             }
             let stations = try store.stations(retailer: retailer)
             return SnapshotReply(version: version, state: RetailerState(version: feedVersion, retailer: retailer,
-                                                                        updated: updated, stations: stations))
+                                                                        updated: updated, stations: stations),
+                                 store: store.storeID)
         }
         let entries = try store.feeds().compactMap { feed -> SnapshotReply.Entry? in
             guard let feedVersion = feed.version else { return nil }
             return SnapshotReply.Entry(retailer: feed.retailer, version: feedVersion, stationCount: feed.stationCount)
         }
-        return SnapshotReply(version: version, retailers: entries)
+        return SnapshotReply(version: version, retailers: entries, store: store.storeID)
     }
 
     private func statsDetails() -> [String: JSONValue] {
@@ -198,6 +199,7 @@ public final class PriceIngestService {
         }
         return [
             "version": .number(Double(store.version)),
+            "store": .string(store.storeID),
             "stations": .number(Double((try? store.stationCount) ?? 0)),
             "feeds": .array(rows),
             "fetchesInFlight": .number(Double(fetchesInFlight.count)),

@@ -28,8 +28,8 @@ final class PricePublisher {
         }
     }
 
-    func heartbeat(version: UInt64) {
-        guard let data = try? JSONCoding.encode(PriceHeartbeat(version: version)) else { return }
+    func heartbeat(version: UInt64, store: String) {
+        guard let data = try? JSONCoding.encode(PriceHeartbeat(version: version, store: store)) else { return }
         try? socket.send([Data(PriceTopic.heartbeat.utf8), data], dontWait: true)
     }
 }

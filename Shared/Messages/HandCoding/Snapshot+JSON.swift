@@ -23,6 +23,7 @@ extension SnapshotReply: JSONWritable {
             writer.byte(UInt8(ascii: "]"))
         }
         if let state { writer.key("state", first: &first); state.writeJSON(to: &writer) }
+        if let store { writer.key("store", first: &first); writer.string(store) }
         writer.key("version", first: &first); writer.integer(version)
         writer.byte(UInt8(ascii: "}"))
     }
@@ -87,6 +88,7 @@ extension SnapshotReply: JSONReadable {
             if key.matches("version") { version = try value.uint64() }
             else if key.matches("retailers") { reply.retailers = try value.nonNull?.array(of: Entry.self) }
             else if key.matches("state") { reply.state = try value.nonNull?.value(RetailerState.self) }
+            else if key.matches("store") { reply.store = try value.nonNull?.string() }
         }
         guard let version else { throw JSONUnreadable() }
         reply.version = version

@@ -16,6 +16,10 @@ public final class StationStore {
     public let fileURL: URL
     /// The version of the last committed replace (0 for a new store). Strictly increases.
     public private(set) var version: UInt64
+    /// The file's identity, random, made with it (16 hex digits): a store started afresh, after its
+    /// volume was lost, is told apart from the old one even when the versions match. A copy of the
+    /// file (a backup restored) keeps it.
+    public let storeID: String
 
     let database: Database
     private let now: () -> Date
@@ -43,6 +47,8 @@ public final class StationStore {
         try database.execute("PRAGMA journal_size_limit = \(64 << 20)")
         try StationStoreSchema.migrate(database)
         version = try Self.readVersion(database)
+        storeID = try database.prepare("SELECT store_id FROM store_state WHERE singleton = 1")
+            .firstRow { $0.string(at: 0) } ?? ""
         bumpVersion = try database.prepare(
             "UPDATE store_state SET version = version + 1 WHERE singleton = 1 RETURNING version", persistent: true)
         deleteRetailer = try database.prepare("DELETE FROM stations WHERE retailer = ?", persistent: true)

@@ -7,7 +7,7 @@ import SQLite
 /// shows one. Prices are INTEGER tenths of a penny per litre, one nullable column per fuel.
 enum StationStoreSchema {
     /// `migrations[n]` takes a file from user_version `n` to `n + 1`. Append, never edit.
-    static let migrations: [String] = [version1]
+    static let migrations: [String] = [version1, version2]
 
     /// The user_version this code writes and reads.
     static var latestVersion: Int32 { Int32(migrations.count) }
@@ -27,6 +27,12 @@ enum StationStoreSchema {
             }
         }
     }
+
+    /// The store's identity (`StationStore.storeID`), random, made once per file.
+    private static let version2 = """
+        ALTER TABLE store_state ADD COLUMN store_id TEXT;
+        UPDATE store_state SET store_id = lower(hex(randomblob(8)));
+        """
 
     private static let version1 = """
         CREATE TABLE store_state (
