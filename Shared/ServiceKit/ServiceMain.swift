@@ -91,6 +91,37 @@ public struct ServiceMain {
         return parsed
     }
 
+    /// Reads a duration option (`30s`, `500ms`, `10m`, `2h`) of at least `minimum`; a bad value exits 64.
+    public func durationOption(_ name: String, default value: Duration,
+                               atLeast minimum: Duration = .nanoseconds(1)) -> Duration {
+        guard let text = arguments.value(name) else { return value }
+        do {
+            return try Self.readDuration(text, option: name, atLeast: minimum)
+        } catch {
+            Self.usageFailure(name: self.name, error)
+        }
+    }
+
+    /// `text` as a duration of at least `minimum`, or the usage error naming `option`: a number
+    /// without its unit is refused rather than read as seconds (`--ttl 24` meant 24 hours).
+    public static func readDuration(_ text: String, option: String, atLeast minimum: Duration)
+        throws(ConfigurationError) -> Duration
+    {
+        if let number = Double(text), number != 0 {
+            throw ConfigurationError("\(option): '\(text)' has no unit: write \(text)s, \(text)m or \(text)h")
+        }
+        guard let duration = parseDuration(text) else {
+            throw ConfigurationError("\(option): expected a duration such as 30s, 500ms, 10m or 2h, got '\(text)'")
+        }
+        guard duration >= minimum else {
+            let milliseconds = Int(minimum / .milliseconds(1))
+            let limit = minimum <= .nanoseconds(1) ? "more than 0"
+                : milliseconds % 1000 == 0 ? "at least \(milliseconds / 1000)s" : "at least \(milliseconds)ms"
+            throw ConfigurationError("\(option): must be \(limit), got '\(text)'")
+        }
+        return duration
+    }
+
     /// Creates the data directory; exits 1 with a clear line if it cannot.
     public func ensureDataDirectory() -> URL {
         let url = URL(fileURLWithPath: topology.dataDir, isDirectory: true)
@@ -116,7 +147,8 @@ public struct ServiceMain {
         }
     }
 
-    /// Parses a duration like `30m`, `90s`, `2h`, `500ms` or plain seconds.
+    /// Parses a duration like `30m`, `90s`, `2h`, `500ms` or plain seconds (options go through
+    /// `readDuration`, which refuses a number without its unit).
     public static func parseDuration(_ text: String) -> Duration? {
         let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
         var number = Substring(text), scale = 1.0

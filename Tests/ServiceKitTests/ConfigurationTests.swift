@@ -60,6 +60,28 @@ struct ConfigurationTests {
         #expect(ServiceMain.parseDuration("soon") == nil)
     }
 
+    @Test(arguments: [
+        ("24", "--ttl: '24' has no unit: write 24s, 24m or 24h"),
+        ("1.5", "--ttl: '1.5' has no unit: write 1.5s, 1.5m or 1.5h"),
+        ("0s", "--ttl: must be more than 0, got '0s'"),
+        ("0", "--ttl: must be more than 0, got '0'"),
+        ("soon", "--ttl: expected a duration such as 30s, 500ms, 10m or 2h, got 'soon'"),
+    ])
+    func durationOption_whenUnitMissingOrTooShort_saysWhy(text: String, message: String) {
+        let error = #expect(throws: ConfigurationError.self) {
+            try ServiceMain.readDuration(text, option: "--ttl", atLeast: .nanoseconds(1))
+        }
+        #expect(error?.description == message)
+    }
+
+    @Test func durationOption_belowItsMinimum_namesTheMinimum() throws {
+        let error = #expect(throws: ConfigurationError.self) {
+            try ServiceMain.readDuration("2s", option: "--poll-interval", atLeast: .seconds(10))
+        }
+        #expect(error?.description == "--poll-interval: must be at least 10s, got '2s'")
+        #expect(try ServiceMain.readDuration("24h", option: "--ttl", atLeast: .nanoseconds(1)) == .seconds(86_400))
+    }
+
     @Test func duration_pastAYearOrNotFinite_isRefusedNotATrap() {
         #expect(ServiceMain.parseDuration("8760h") == .seconds(365 * 24 * 3600))
         #expect(ServiceMain.parseDuration("8761h") == nil)

@@ -35,10 +35,7 @@ struct CLIContext {
         topology = try Topology(arguments: parsed, environment: ProcessInfo.processInfo.environment)
         json = parsed.has("--json")
         if let text = parsed.value("--timeout") {
-            guard let duration = ServiceMain.parseDuration(text), duration > .zero else {
-                throw ConfigurationError("--timeout: expected a duration above 0 such as 5s, 500ms or 1m, got '\(text)'")
-            }
-            timeout = duration
+            timeout = try ServiceMain.readDuration(text, option: "--timeout", atLeast: .nanoseconds(1))
         } else {
             timeout = .seconds(5)
         }

@@ -19,16 +19,13 @@ let main = ServiceMain(
                    help: "where intent services connect [$FUELBOARD_PLUGINS, default \(RouterConfiguration.defaultPlugins)]"),
     ])
 
-let positive: (String) -> Duration? = { text in
-    ServiceMain.parseDuration(text).flatMap { $0 > .zero ? $0 : nil }
-}
 var configuration = RouterConfiguration(topology: main.topology,
                                         endpoint: main.bindEndpoint(default: main.topology.router))
 configuration.appName = main.option("--app-name", default: AppName.defaultName) { name in
     AppName.spokenForms(name).isEmpty ? nil : name
 }
-configuration.sessionTTL = main.option("--session-ttl", default: RouterConfiguration.defaultSessionTTL, positive)
-configuration.deadline = main.option("--deadline", default: RouterConfiguration.defaultDeadline, positive)
+configuration.sessionTTL = main.durationOption("--session-ttl", default: RouterConfiguration.defaultSessionTTL)
+configuration.deadline = main.durationOption("--deadline", default: RouterConfiguration.defaultDeadline)
 configuration.plugins = main.arguments.value("--plugins") ?? ProcessInfo.processInfo.environment["FUELBOARD_PLUGINS"]
     ?? RouterConfiguration.defaultPlugins
 do {

@@ -18,16 +18,11 @@ let main = ServiceMain(
                    help: "how often expired locations are erased from disk (default 1m)"),
     ])
 
-/// A duration that must be more than zero.
-let positiveDuration: (String) -> Duration? = { text in
-    ServiceMain.parseDuration(text).flatMap { $0 > .zero ? $0 : nil }
-}
-
 var configuration = LocationCacheConfiguration(
     endpoint: main.bindEndpoint(default: main.topology.location),
     dataDirectory: main.ensureDataDirectory())
-configuration.ttl = main.option("--ttl", default: configuration.ttl, positiveDuration)
-configuration.purgeInterval = main.option("--purge-interval", default: configuration.purgeInterval, positiveDuration)
+configuration.ttl = main.durationOption("--ttl", default: configuration.ttl)
+configuration.purgeInterval = main.durationOption("--purge-interval", default: configuration.purgeInterval)
 
 do {
     let service = try LocationCacheService(context: main.context, configuration: configuration, logger: main.logger)

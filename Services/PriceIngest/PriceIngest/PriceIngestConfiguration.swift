@@ -13,6 +13,9 @@ public struct PriceIngestConfiguration: Sendable {
     public var feeds: FeedList = FeedList(entries: [])
     /// How often the feeds list is polled.
     public var pollInterval: Duration = .seconds(30 * 60)
+    /// The shortest `--poll-interval`: retailers publish a few times a day, and a poll of every feed
+    /// back to back would hammer their servers.
+    public static let shortestPollInterval: Duration = .seconds(10)
     /// How the feeds are fetched (timeouts, retries, User-Agent).
     public var fetcher = FeedFetcher()
     /// Largest inline `ingest.feed` request accepted.

@@ -15,7 +15,7 @@ let main = ServiceMain(
         """,
     options: [
         OptionSpec("--feeds", value: "FILE", help: "feeds to poll: one 'RETAILER URL' per line"),
-        OptionSpec("--poll-interval", value: "DURATION", help: "how often to poll the feeds list (default 30m)"),
+        OptionSpec("--poll-interval", value: "DURATION", help: "how often to poll the feeds list (default 30m, at least 10s)"),
         OptionSpec("--bind-pub", value: "URL", help: "bind the publisher here instead of --ingest-pub"),
         OptionSpec("--fetch-timeout", value: "DURATION", help: "timeout of one feed fetch attempt (default 20s)"),
     ])
@@ -24,8 +24,9 @@ var configuration = PriceIngestConfiguration(
     endpoint: main.bindEndpoint(default: main.topology.ingest),
     publishEndpoint: main.arguments.value("--bind-pub") ?? main.topology.ingestPub,
     dataDirectory: main.ensureDataDirectory())
-configuration.pollInterval = main.option("--poll-interval", default: configuration.pollInterval, ServiceMain.parseDuration)
-configuration.fetcher.timeout = main.option("--fetch-timeout", default: configuration.fetcher.timeout, ServiceMain.parseDuration)
+configuration.pollInterval = main.durationOption("--poll-interval", default: configuration.pollInterval,
+                                                  atLeast: PriceIngestConfiguration.shortestPollInterval)
+configuration.fetcher.timeout = main.durationOption("--fetch-timeout", default: configuration.fetcher.timeout)
 if let path = main.arguments.value("--feeds") {
     do {
         configuration.feeds = try FeedList(contentsOf: URL(fileURLWithPath: path))
