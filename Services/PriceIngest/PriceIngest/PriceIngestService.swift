@@ -63,10 +63,10 @@ public final class PriceIngestService {
     // MARK: - ingest.feed
 
     private func handleIngest(_ request: IncomingRequest) -> ReplyServer.Outcome {
-        let body: IngestFeedRequest
+        let body: InlineIngestBody
         let retailer: String
         do {
-            body = try request.decodeBody(IngestFeedRequest.self)
+            body = try InlineIngestBody(request)
             retailer = try RetailerName.slug(body.retailer)
         } catch let error as FeedError {
             return request.reply(error: error.serviceError)
@@ -74,13 +74,7 @@ public final class PriceIngestService {
             return request.reply(error: ServiceError.from(error))
         }
         switch (body.feed, body.url) {
-        case (let feed?, nil):
-            let data: Data
-            do {
-                data = try JSONCoding.encode(feed)
-            } catch {
-                return request.reply(error: .badRequest("feed could not be read"))
-            }
+        case (let data?, nil):
             do {
                 return request.reply(try ingest(data, retailer: retailer, source: nil, requestID: request.logID,
                                                 refusesOlder: false))

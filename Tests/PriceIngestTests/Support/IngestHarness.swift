@@ -62,6 +62,11 @@ final class IngestHarness {
                                        rawBody: TestFeeds.ingestBody(retailer: retailer, feed: feed)))
     }
 
+    /// Sends `ingest.feed` with `body` as it is.
+    func ingest(rawBody body: String) throws -> Reply<IngestFeedReply> {
+        try decodeReply(client.callRaw(MessageType.ingestFeed.rawValue, rawBody: Data(body.utf8)))
+    }
+
     /// Sends `ingest.feed` with a URL for the service to fetch.
     func ingest(url: URL, retailer: String = "asda") throws -> Reply<IngestFeedReply> {
         let body = #"{"retailer":"\#(retailer)","url":"\#(url.absoluteString)"}"#
