@@ -172,12 +172,13 @@ struct StationStoreFailureTests {
             #expect(try store.stationCount == 0)
             store.close()
             let inspector = try Database(path: file.path)
-            #expect(try inspector.userVersion() == 2)
+            #expect(try inspector.userVersion() == 3)
             #expect(try inspector.integrityCheck() == ["ok"])
         }
     }
 
-    /// A file written before stores had an identity gets one, and keeps its stations and version.
+    /// A file written before stores had an identity (and feeds a fingerprint) gets one, and keeps its
+    /// stations and version.
     @Test func store_whenFileIsFromSchemaOne_gainsAnIdentityAndKeepsItsContents() throws {
         try withTemporaryDirectory { directory in
             let stations = StoreFixtures.stations("esso", count: 3)
@@ -187,6 +188,7 @@ struct StationStoreFailureTests {
             store.close()
             let inspector = try Database(path: directory.appendingPathComponent(StationStore.fileName).path)
             try inspector.execute("ALTER TABLE store_state DROP COLUMN store_id")
+            try inspector.execute("ALTER TABLE feeds DROP COLUMN content_hash")
             try inspector.setUserVersion(1)
             inspector.close()
 

@@ -121,6 +121,7 @@ public final class PriceIngestService {
         let responder = message.ticket.flatMap { pending.removeValue(forKey: $0) }
         switch message.outcome {
         case .success(let data):
+            if responder == nil, isUnchangedPoll(data, retailer: message.retailer, source: message.url) { return }
             do {
                 // A poll's older copy of the stored feed changes nothing; a request's URL is applied.
                 let reply = try ingest(data, retailer: message.retailer, source: message.url,

@@ -33,7 +33,8 @@ extension PriceIngestService {
         let version: UInt64
         do {
             version = try store.replaceRetailer(retailer, stations: parsed.stations, updated: parsed.updated,
-                                                fetchedAt: fetchedAt, source: source)
+                                                fetchedAt: fetchedAt, source: source,
+                                                contentHash: FeedFingerprint.of(data))
         } catch {
             logger.error("commit failed", metadata: ["retailer": retailer, "error": "\(error)"])
             throw ServiceError(.internal, "the feed could not be stored; nothing was changed")
@@ -55,6 +56,23 @@ extension PriceIngestService {
             retailer: retailer, accepted: parsed.acceptedCount, rejected: parsed.refusedCount,
             withoutLocation: parsed.acceptedCount - parsed.locatedCount, version: version, updated: parsed.updated,
             warnings: warnings, refusedByReason: parsed.refused, warningsByKind: warningsByKind)
+    }
+
+    /// True when a polled `data` is byte for byte the feed already stored for `retailer`: then only
+    /// the fetch is recorded (a success, nothing stored, no version, nothing published) and one line
+    /// says so. Retailers publish a few times a day; a poll every 30 minutes mostly finds this.
+    func isUnchangedPoll(_ data: Data, retailer: String, source: String) -> Bool {
+        guard let stored = try? store.contentHash(of: retailer), stored == FeedFingerprint.of(data) else {
+            return false
+        }
+        do {
+            try store.recordUnchangedFetch(retailer, at: Date())
+        } catch {
+            logger.error("fetch not recorded", metadata: ["retailer": retailer, "error": "\(error)"])
+        }
+        logger.info("feed unchanged", metadata: ["retailer": retailer, "source": source,
+                                                 "version": "\((try? store.feed(retailer))??.version ?? 0)"])
+        return true
     }
 
     /// Refuses `parsed` with `conflict` when it is older than the stored feed and `refusesOlder` (the

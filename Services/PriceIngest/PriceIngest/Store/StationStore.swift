@@ -54,11 +54,13 @@ public final class StationStore {
         deleteRetailer = try database.prepare("DELETE FROM stations WHERE retailer = ?", persistent: true)
         insertStation = try database.prepare(StationRowCoding.insertSQL, persistent: true)
         recordSuccess = try database.prepare("""
-            INSERT INTO feeds (retailer, version, updated, fetched_at, station_count, last_success_at, source)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO feeds (retailer, version, updated, fetched_at, station_count, last_success_at, source,
+                               content_hash)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (retailer) DO UPDATE SET version = excluded.version, updated = excluded.updated,
                 fetched_at = excluded.fetched_at, station_count = excluded.station_count,
-                last_success_at = excluded.last_success_at, source = excluded.source
+                last_success_at = excluded.last_success_at, source = excluded.source,
+                content_hash = excluded.content_hash
             """, persistent: true)
         recordFailure = try database.prepare("""
             INSERT INTO feeds (retailer, last_error_at, last_error, last_error_source) VALUES (?, ?, ?, ?)
@@ -84,7 +86,7 @@ public final class StationStore {
     ///   changed.
     @discardableResult
     public func replaceRetailer(_ retailer: String, stations: [Station], updated: Date, fetchedAt: Date,
-                                source: String?) throws -> UInt64 {
+                                source: String?, contentHash: String? = nil) throws -> UInt64 {
         guard !retailer.isEmpty else { throw StationStoreError.emptyRetailer }
         for station in stations {
             try StationRowCoding.validate(station, retailer: retailer)
@@ -109,6 +111,7 @@ public final class StationStore {
             try recordSuccess.bind(stations.count, at: 5)
             try recordSuccess.bind(now().timeIntervalSinceReferenceDate, at: 6)
             try recordSuccess.bind(source, at: 7)
+            try recordSuccess.bind(contentHash, at: 8)
             try recordSuccess.run()
             return newVersion
         }
@@ -124,6 +127,24 @@ public final class StationStore {
         try recordFailure.bind(message, at: 3)
         try recordFailure.bind(source, at: 4)
         try recordFailure.run()
+    }
+
+    /// The fingerprint of the bytes `retailer`'s stored stations were read from (as given to
+    /// `replaceRetailer`), nil when none was recorded.
+    public func contentHash(of retailer: String) throws -> String? {
+        let query = try database.prepare("SELECT content_hash FROM feeds WHERE retailer = ?")
+        try query.bind(retailer, at: 1)
+        return try query.firstRow { $0.optionalString(at: 0) } ?? nil
+    }
+
+    /// Records that `retailer`'s feed was fetched again at `time` and found unchanged: it counts
+    /// as a success and a fresh fetch; stations and versions are untouched.
+    public func recordUnchangedFetch(_ retailer: String, at time: Date) throws {
+        let update = try database.prepare("UPDATE feeds SET fetched_at = ?, last_success_at = ? WHERE retailer = ?")
+        try update.bind(time.timeIntervalSinceReferenceDate, at: 1)
+        try update.bind(time.timeIntervalSinceReferenceDate, at: 2)
+        try update.bind(retailer, at: 3)
+        try update.run()
     }
 
     /// Copies the WAL into the database file and empties it (e.g. after a large replace).

@@ -7,7 +7,7 @@ import SQLite
 /// shows one. Prices are INTEGER tenths of a penny per litre, one nullable column per fuel.
 enum StationStoreSchema {
     /// `migrations[n]` takes a file from user_version `n` to `n + 1`. Append, never edit.
-    static let migrations: [String] = [version1, version2]
+    static let migrations: [String] = [version1, version2, version3]
 
     /// The user_version this code writes and reads.
     static var latestVersion: Int32 { Int32(migrations.count) }
@@ -32,6 +32,12 @@ enum StationStoreSchema {
     private static let version2 = """
         ALTER TABLE store_state ADD COLUMN store_id TEXT;
         UPDATE store_state SET store_id = lower(hex(randomblob(8)));
+        """
+
+    /// A fingerprint of the stored feed's bytes (`StationStore.contentHash(of:)`), so that a poll
+    /// fetching the same feed again changes nothing.
+    private static let version3 = """
+        ALTER TABLE feeds ADD COLUMN content_hash TEXT;
         """
 
     private static let version1 = """
