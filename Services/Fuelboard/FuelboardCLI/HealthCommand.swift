@@ -49,8 +49,9 @@ enum HealthCommand {
                            result.milliseconds.map { String($0) } ?? "-"])
             }
             print(table.rendered, terminator: "")
-            let down = results.filter { !$0.up }.map(\.service)
-            print(down.isEmpty ? "All \(results.count) services answer." : "Down: \(down.joined(separator: ", ")).")
+            let down = results.filter { !$0.up }.map { ServiceSelection.key($0.service, $0.endpoint, in: checked) }
+            let answering = checked.count == Set(checked.map(\.name)).count ? "services" : "endpoints"
+            print(down.isEmpty ? "All \(results.count) \(answering) answer." : "Down: \(down.joined(separator: ", ")).")
         }
         return results.allSatisfy(\.up) ? ServiceMain.ExitCode.success : ServiceMain.ExitCode.unavailable
     }

@@ -13,8 +13,11 @@ enum PrometheusText {
             for sample in samples { out += "\(name){\(sample.labels)} \(format(sample.value))\n" }
         }
         let services = stats.keys.sorted()
-        func label(_ service: String, _ extra: String = "") -> String {
-            "service=\"\(escape(service))\"" + (extra.isEmpty ? "" : ",\(extra)")
+        /// `service="fuel-lookup"`, with `endpoint="..."` for a replica filed as `name@endpoint`.
+        func label(_ key: String, _ extra: String = "") -> String {
+            let parts = key.split(separator: "@", maxSplits: 1).map(String.init)
+            let endpoint = parts.count == 2 ? ",endpoint=\"\(escape(parts[1]))\"" : ""
+            return "service=\"\(escape(parts.first ?? key))\"" + endpoint + (extra.isEmpty ? "" : ",\(extra)")
         }
         family("fuelboard_up", "gauge", "1 when the service answered sys.stats, 0 when it did not.",
                Set(services + unreachable).sorted().map { (label($0), stats[$0] == nil ? 0 : 1) })

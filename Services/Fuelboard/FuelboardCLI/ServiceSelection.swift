@@ -4,10 +4,20 @@ import ServiceKit
 /// The services of the topology a command asks (`health`, `stats`): all of them, or those `--only`
 /// names, by full name (`fuel-lookup`) or by the name of its endpoint flag (`lookup`).
 enum ServiceSelection {
-    /// Every service with its endpoint, in the order the commands print them.
+    /// Every service with its endpoint, in the order the commands print them; a service whose
+    /// setting lists several replicas (`tcp://a:5553,tcp://b:5553`) once per replica, so that a dead
+    /// one is not hidden behind one that answers.
     static func all(_ topology: Topology) -> [(name: String, endpoint: String)] {
         [("intent-router", topology.router), ("price-ingest", topology.ingest), ("fuel-lookup", topology.lookup),
-         ("location-cache", topology.location), ("dialog-renderer", topology.dialog)]
+         ("location-cache", topology.location), ("dialog-renderer", topology.dialog)].flatMap { name, setting in
+            Endpoint.list(setting).map { (name, $0) }
+        }
+    }
+
+    /// What a result is filed under: the service's name, or `name@endpoint` for a service asked at
+    /// several replicas.
+    static func key(_ name: String, _ endpoint: String, in services: [(name: String, endpoint: String)]) -> String {
+        services.count { $0.name == name } > 1 ? "\(name)@\(endpoint)" : name
     }
 
     /// The short names, as the endpoint flags spell them.

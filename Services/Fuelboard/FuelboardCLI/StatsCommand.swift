@@ -29,7 +29,8 @@ enum StatsCommand {
         }
         var all: [String: StatsBody] = [:]
         var unreachable: [String] = []
-        for ((name, endpoint), answer) in zip(services, answers) {
+        for ((service, endpoint), answer) in zip(services, answers) {
+            let name = ServiceSelection.key(service, endpoint, in: services)
             guard let stats = answer else {
                 unreachable.append(name)
                 let line = "\(name): unreachable at \(endpoint)"
@@ -44,7 +45,7 @@ enum StatsCommand {
             all[name] = stats
             if !cli.json && !prometheus {
                 print("\(name): " + summary(stats))
-                if let line = StatsHighlights.line(name, stats.details) { print(line) }
+                if let line = StatsHighlights.line(service, stats.details) { print(line) }
             }
         }
         if prometheus {
@@ -53,7 +54,8 @@ enum StatsCommand {
             // Every service asked has an entry: those that did not answer say so.
             var entries = all.mapValues(StatsEntry.answered)
             for name in unreachable {
-                let endpoint = services.first { $0.name == name }?.endpoint ?? ""
+                let endpoint = services.first { ServiceSelection.key($0.name, $0.endpoint, in: services) == name }?
+                    .endpoint ?? ""
                 entries[name] = .unreachable(endpoint: endpoint)
             }
             try cli.printJSON(entries)
