@@ -20,6 +20,8 @@ public struct ServiceMain {
         public static let usage: Int32 = 64
         /// A dependency could not be reached (EX_UNAVAILABLE).
         public static let unavailable: Int32 = 69
+        /// The data directory cannot be created or written (EX_CANTCREAT).
+        public static let cannotCreate: Int32 = 73
     }
 
     /// Options every service accepts besides its own.
@@ -122,21 +124,30 @@ public struct ServiceMain {
         return duration
     }
 
-    /// Creates the data directory; exits 1 with a clear line if it cannot.
+    /// Creates the data directory; exits 73 (EX_CANTCREAT) with one clear line if it cannot, or if
+    /// this process cannot write in it.
     public func ensureDataDirectory() -> URL {
         let url = URL(fileURLWithPath: topology.dataDir, isDirectory: true)
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         } catch {
-            logger.error("cannot create data directory", metadata: ["path": topology.dataDir, "error": "\(error)"])
-            exit(ExitCode.failure)
+            logger.error("cannot create data directory", metadata: [
+                "error": FileErrorText.describe(error, path: topology.dataDir),
+                "fix": "set --data-dir or FUELBOARD_DATA_DIR to a directory this user can write"])
+            exit(ExitCode.cannotCreate)
+        }
+        guard FileManager.default.isWritableFile(atPath: url.path) else {
+            logger.error("cannot write in data directory", metadata: [
+                "error": "\(topology.dataDir): Permission denied",
+                "fix": "set --data-dir or FUELBOARD_DATA_DIR to a directory this user can write"])
+            exit(ExitCode.cannotCreate)
         }
         return url
     }
 
     /// Runs the loop to completion: exit 0 after a signal-driven stop, 1 on failure.
     public func run(_ server: ReplyServer) -> Never {
-        ShutdownSignals.install(shuttingDown: context)
+        ShutdownSignals.install(shuttingDown: context, logger: logger)
         do {
             try server.run()
             logger.info("stopped")

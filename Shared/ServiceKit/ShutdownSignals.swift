@@ -28,7 +28,7 @@ public enum ShutdownSignals {
     /// A watchdog then gives the process `grace` to stop by itself; if it has not (a loop stuck
     /// in a call that never returns), it says so on stderr and ends the process with status 0, as
     /// the contract promises for a signal. Stored data is safe either way: every commit is atomic.
-    public static func install(shuttingDown context: Context, grace: Duration = .seconds(3),
+    public static func install(shuttingDown context: Context, grace: Duration = .seconds(3), logger: Logger,
                                also: (@Sendable () -> Void)? = nil) {
         install { @Sendable signalNumber in
             also?()
@@ -36,9 +36,9 @@ public enum ShutdownSignals {
             let watchdog = Thread { @Sendable in
                 Thread.sleep(forTimeInterval: Double(grace.components.seconds)
                     + Double(grace.components.attoseconds) / 1e18)
-                let line = "\(Date().formatted(.iso8601)) error shutdown: still running \(grace) after signal "
-                    + "\(signalNumber); forcing exit\n"
-                FileHandle.standardError.write(Data(line.utf8))
+                logger.error("stopped by force", metadata: [
+                    "signal": "\(signalNumber)", "grace": "\(grace.components.seconds)s",
+                    "why": "still busy after the grace (a long ingest or call); committed data is safe"])
                 _exit(0)
             }
             watchdog.start()

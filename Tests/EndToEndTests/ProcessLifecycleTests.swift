@@ -1,5 +1,6 @@
 import Foundation
 import ServiceTesting
+import TestSupport
 import Testing
 
 /// The binaries as an operator meets them: --help, bad configuration, clean stop.
@@ -33,6 +34,35 @@ struct ProcessLifecycleTests {
         #expect(try process.waitForExit() == 64)
         #expect(process.log.contains("--poll-interval: expected a duration such as 30s"), "\(process.log)")
         #expect(process.log.contains("got 'banana'"))
+    }
+
+    /// A data directory that cannot be made (here under a plain file, which stops root too) is one
+    /// line naming it and exit 73, not a Foundation error dump and 1.
+    @Test func service_whenTheDataDirectoryCannotBeMade_saysWhereAndExits73() throws {
+        try withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("a-file")
+            #expect(FileManager.default.createFile(atPath: file.path, contents: Data()))
+            let wanted = file.appendingPathComponent("data").path
+            let process = try ServiceProcess("location-cache", ["--data-dir", wanted, "--bind", "tcp://127.0.0.1:*"])
+            #expect(try process.waitForExit() == 73)
+            #expect(process.log.contains("cannot create data directory"), "\(process.log)")
+            #expect(process.log.contains(wanted), "\(process.log)")
+            #expect(!process.log.contains("Error Domain"), "\(process.log)")
+            #expect(process.log.split(separator: "\n").count == 1, "\(process.log)")
+        }
+    }
+
+    @Test func priceIngest_withAnEmptyFeedsList_warnsThatNothingWillBePolled() throws {
+        try withTemporaryDirectory { directory in
+            let list = directory.appendingPathComponent("feeds.list")
+            try Data("# no feeds yet\n".utf8).write(to: list)
+            let process = try ServiceProcess("price-ingest", [
+                "--feeds", list.path, "--data-dir", directory.appendingPathComponent("data").path,
+                "--bind", "tcp://127.0.0.1:*", "--bind-pub", "tcp://127.0.0.1:*"])
+            let line = try process.waitForLog { $0.contains("feeds list is empty") }
+            #expect(line.contains("warning") && line.contains(list.path), "\(line)")
+            #expect(try process.terminate() == 0)
+        }
     }
 
     @Test func service_whenEndpointUnparseable_exits64() throws {

@@ -127,7 +127,7 @@ func serve(context: Context, bind: String, replyBytes: Int, logger: Logger) thro
     }
 }
 
-ShutdownSignals.install(shuttingDown: main.context)
+ShutdownSignals.install(shuttingDown: main.context, logger: main.logger)
 do {
     try serve(context: main.context, bind: main.bindEndpoint(default: "tcp://127.0.0.1:*"), replyBytes: replyBytes,
               logger: main.logger)

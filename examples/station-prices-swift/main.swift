@@ -13,7 +13,7 @@ let plugins = main.arguments.value("--plugins") ?? ProcessInfo.processInfo.envir
     ?? "tcp://127.0.0.1:5556"
 let service = IntentService(name: "station-prices", router: plugins,
                             intents: [StationPrices(lookup: main.topology.lookup).intent], logger: main.logger)
-ShutdownSignals.install(shuttingDown: main.context)
+ShutdownSignals.install(shuttingDown: main.context, logger: main.logger)
 do {
     try service.run(context: main.context)
     exit(ServiceMain.ExitCode.success)

@@ -34,6 +34,9 @@ if let path = main.arguments.value("--feeds") {
         let reason = error is CocoaError || error is POSIXError ? FileErrorText.describe(error, path: path) : "\(error)"
         ServiceMain.usageFailure(name: main.name, ConfigurationError("--feeds: \(reason)"))
     }
+    if configuration.feeds.entries.isEmpty {
+        main.logger.warning("feeds list is empty: nothing will be polled", metadata: ["path": path])
+    }
 }
 
 do {
