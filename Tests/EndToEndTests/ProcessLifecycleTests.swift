@@ -61,6 +61,7 @@ struct ProcessLifecycleTests {
                 "--bind", "tcp://127.0.0.1:*", "--bind-pub", "tcp://127.0.0.1:*"])
             let line = try process.waitForLog { $0.contains("feeds list is empty") }
             #expect(line.contains("warning") && line.contains(list.path), "\(line)")
+            _ = try process.endpoint() // serving, signal handlers installed
             #expect(try process.terminate() == 0)
         }
     }
