@@ -28,6 +28,8 @@ public struct ServiceMain {
     public static let commonOptions: [OptionSpec] = Topology.options + [
         OptionSpec("--bind", value: "URL", help: "bind this service here instead of its topology endpoint"),
         OptionSpec("--log-level", value: "LEVEL", help: "trace|debug|info|notice|warning|error [$FUELBOARD_LOG_LEVEL, default info]"),
+        OptionSpec("--check-config", help: "check the flags and environment, print the settings and exit "
+                       + "(0 usable, 64 not); binds, creates and writes nothing"),
         OptionSpec("--version", help: "print the version and exit"),
         OptionSpec("--help", help: "print this help and exit"),
     ]
@@ -74,6 +76,27 @@ public struct ServiceMain {
     public static func usageFailure(name: String, _ error: ConfigurationError) -> Never {
         FileHandle.standardError.write(Data("\(name): \(error.description)\n".utf8))
         exit(ExitCode.usage)
+    }
+
+    /// Whether `--check-config` was given: the main reads every option, then calls
+    /// `finishConfigurationCheck` before it binds or writes anything.
+    public var isCheckingConfiguration: Bool { arguments.has("--check-config") }
+
+    /// With `--check-config`: prints `<name>: configuration ok` and `settings` (`key=value`, one a
+    /// line, as the service will use them) and exits 0. Without it, returns. Every bad value has
+    /// exited 64 before this point.
+    public func finishConfigurationCheck(_ settings: KeyValuePairs<String, String>) {
+        guard isCheckingConfiguration else { return }
+        var text = "\(name): configuration ok\n"
+        for (key, value) in settings { text += "\(key)=\(value)\n" }
+        FileHandle.standardOutput.write(Data(text.utf8))
+        exit(ExitCode.success)
+    }
+
+    /// `90s`, `1800s`, `0.5s`: a duration as `--check-config` prints it.
+    public static func secondsText(_ duration: Duration) -> String {
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return seconds == seconds.rounded() ? "\(Int64(seconds))s" : "\(seconds)s"
     }
 
     /// Where this service binds: `--bind` if given, else its topology endpoint.
@@ -128,6 +151,7 @@ public struct ServiceMain {
     /// this process cannot write in it.
     public func ensureDataDirectory() -> URL {
         let url = URL(fileURLWithPath: topology.dataDir, isDirectory: true)
+        if isCheckingConfiguration { return url }
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         } catch {

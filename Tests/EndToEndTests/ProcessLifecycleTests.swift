@@ -66,6 +66,25 @@ struct ProcessLifecycleTests {
         }
     }
 
+    /// `--check-config` reads everything, prints the settings as the service would use them, and
+    /// binds, creates and writes nothing.
+    @Test func service_withCheckConfig_printsItsSettings_andCreatesNothing() throws {
+        try withTemporaryDirectory { directory in
+            let data = directory.appendingPathComponent("not-yet").path
+            let process = try ServiceProcess("location-cache", ["--check-config", "--ttl", "2h", "--data-dir", data,
+                                                                "--bind", "tcp://0.0.0.0:5554"])
+            #expect(try process.waitForExit() == 0)
+            #expect(process.log.contains("location-cache: configuration ok"), "\(process.log)")
+            #expect(process.log.contains("ttl=7200s") && process.log.contains("data-dir=\(data)"), "\(process.log)")
+            #expect(process.log.contains("bind=tcp://0.0.0.0:5554"), "\(process.log)")
+            #expect(!FileManager.default.fileExists(atPath: data))
+
+            let bad = try ServiceProcess("location-cache", ["--check-config", "--ttl", "24"])
+            #expect(try bad.waitForExit() == 64)
+            #expect(bad.log.contains("'24' has no unit"), "\(bad.log)")
+        }
+    }
+
     @Test func service_whenEndpointUnparseable_exits64() throws {
         let process = try ServiceProcess("fuel-lookup", [], environment: ["FUELBOARD_LOOKUP": "localhost:5553"])
         #expect(try process.waitForExit() == 64)

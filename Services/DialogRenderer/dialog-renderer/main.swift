@@ -23,6 +23,10 @@ do {
     main.logger.error("templates unusable", metadata: ["error": "\(error)"])
     exit(ServiceMain.ExitCode.failure)
 }
+main.finishConfigurationCheck([
+    "bind": main.bindEndpoint(default: main.topology.dialog),
+    "locales": handler.catalog.locales.joined(separator: ","),
+])
 if main.arguments.has("--check-templates") {
     print("templates ok: \(handler.catalog.locales.joined(separator: ", "))")
     exit(ServiceMain.ExitCode.success)

@@ -12,6 +12,11 @@ let main = ServiceMain(
         """,
     options: [])
 
+main.finishConfigurationCheck([
+    "bind": main.bindEndpoint(default: main.topology.lookup),
+    "ingest": main.topology.ingest,
+    "ingest-pub": main.topology.ingestPub,
+])
 do {
     let service = try FuelLookupService(
         context: main.context, bind: main.bindEndpoint(default: main.topology.lookup),

@@ -33,6 +33,15 @@ do {
 } catch {
     ServiceMain.usageFailure(name: main.name, error)
 }
+main.finishConfigurationCheck([
+    "bind": configuration.endpoint,
+    "plugins": configuration.plugins,
+    "lookup": main.topology.lookup,
+    "location": main.topology.location,
+    "dialog": main.topology.dialog,
+    "session-ttl": ServiceMain.secondsText(configuration.sessionTTL),
+    "deadline": ServiceMain.secondsText(configuration.deadline),
+])
 
 do {
     let server = try IntentRouterService.makeServer(context: main.context, configuration: configuration,

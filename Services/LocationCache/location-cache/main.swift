@@ -23,6 +23,12 @@ var configuration = LocationCacheConfiguration(
     dataDirectory: main.ensureDataDirectory())
 configuration.ttl = main.durationOption("--ttl", default: configuration.ttl)
 configuration.purgeInterval = main.durationOption("--purge-interval", default: configuration.purgeInterval)
+main.finishConfigurationCheck([
+    "bind": configuration.endpoint,
+    "data-dir": configuration.dataDirectory.path,
+    "ttl": ServiceMain.secondsText(configuration.ttl),
+    "purge-interval": ServiceMain.secondsText(configuration.purgeInterval),
+])
 
 do {
     let service = try LocationCacheService(context: main.context, configuration: configuration, logger: main.logger)

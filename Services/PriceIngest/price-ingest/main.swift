@@ -38,6 +38,14 @@ if let path = main.arguments.value("--feeds") {
         main.logger.warning("feeds list is empty: nothing will be polled", metadata: ["path": path])
     }
 }
+main.finishConfigurationCheck([
+    "bind": configuration.endpoint,
+    "bind-pub": configuration.publishEndpoint,
+    "data-dir": configuration.dataDirectory.path,
+    "feeds": "\(configuration.feeds.entries.count)",
+    "poll-interval": ServiceMain.secondsText(configuration.pollInterval),
+    "fetch-timeout": ServiceMain.secondsText(configuration.fetcher.timeout),
+])
 
 do {
     let service = try PriceIngestService(context: main.context, configuration: configuration, logger: main.logger)
