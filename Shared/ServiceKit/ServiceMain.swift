@@ -41,6 +41,7 @@ public struct ServiceMain {
                 arguments: [String] = Array(CommandLine.arguments.dropFirst()),
                 environment: [String: String] = ProcessInfo.processInfo.environment,
                 yieldingIOThreads: Bool = true) {
+        ShutdownSignals.blockForDelivery()
         let allOptions = options + Self.commonOptions
         let help = HelpText(usage: "\(name) [options]", summary: summary, options: allOptions)
         do {
