@@ -37,9 +37,10 @@ struct LoadChartTests {
 
     @Test func aLastPartOfASecond_endsTheTimeAxisWhereTheRunEnded() {
         let svg = LoadChart.latencyOverTime([Self.second(1), Self.second(2), Self.second(3, length: 0.5)], top: 60)
-        // The axis runs to 3 (whole-second ticks); the last point is at 2.5 s, not at 3.
+        // The axis runs to 3 (whole-second ticks); each second is drawn at its middle, the last
+        // half second at 2.25 s, not at 2.5 or 3.
         let at = { (seconds: Double) in String(format: "%.1f,", LoadChart.margin + LoadChart.plotWidth * seconds / 3) }
-        #expect(svg.contains("points=\"" + at(1)), "\(svg)")
-        #expect(svg.contains(" " + at(2.5)) && !svg.contains(" " + at(3)), "\(svg)")
+        #expect(svg.contains("points=\"" + at(0.5)), "\(svg)")
+        #expect(svg.contains(" " + at(2.25)) && !svg.contains(" " + at(2.5)) && !svg.contains(" " + at(3)), "\(svg)")
     }
 }

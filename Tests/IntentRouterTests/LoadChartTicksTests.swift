@@ -56,6 +56,37 @@ struct LoadChartTicksTests {
         #expect(svg.contains("fuel-lookup (lookup.cheapest)"))
     }
 
+    @Test func aLogarithmicAxis_hasATickAtEachPowerOfTen_andPlacesValuesByTheirLogarithm() {
+        let axis = ChartAxis(logFrom: 0.045, upTo: 2015)
+        #expect(axis.ticks.map(\.label) == ["0.01", "0.1", "1", "10", "100", "1000", "10000"])
+        #expect(axis.fraction(0.01) == 0 && axis.fraction(10000) == 1)
+        #expect(abs(axis.fraction(1) - 2.0 / 6) < 1e-9)
+        #expect(axis.fraction(0.001) == 0 && axis.fraction(1e6) == 1)
+    }
+
+    @Test func latencies_getALogarithmicAxisOnlyWhenAStallDwarfsTheRest() {
+        #expect(ChartAxis.latency(low: 0.1, high: 0.3, maxSteps: 5).logMin == nil)
+        #expect(ChartAxis.latency(low: 0.1, high: 1.9, maxSteps: 5).logMin == nil)
+        #expect(ChartAxis.latency(low: 0.1, high: 2000, maxSteps: 5).logMin == 0.1)
+        #expect(ChartAxis.latency(low: 0, high: 2000, maxSteps: 5).logMin == nil)
+    }
+
+    /// A 2 s stall beside 0.1 ms replies (the QA run's chart drew the ordinary seconds at 0 ms):
+    /// both are readable, on a logarithmic axis, each second at its middle.
+    @Test func theLatencyPanel_withAStall_isLogarithmic_andDrawsEachSecondAtItsMiddle() {
+        let seconds = [LoadRunner.Second(second: 1, requests: 10, errors: 0, timeouts: 0, p50: 100, p99: 250),
+                       LoadRunner.Second(second: 2, requests: 10, errors: 0, timeouts: 0, p50: 1_000_000,
+                                         p99: 2_000_000),
+                       LoadRunner.Second(second: 3, requests: 10, errors: 0, timeouts: 0, p50: 100, p99: 250)]
+        let panel = LoadChart.latencyOverTime(seconds, top: LoadChart.margin)
+        #expect(panel.contains("latency over time (ms, logarithmic)"))
+        #expect(panel.contains(">0.1</text>") && panel.contains(">1000</text>"))
+        let firstX = LoadChart.margin + LoadChart.plotWidth * 0.5 / 3
+        #expect(panel.contains(String(format: "points=\"%.1f,", firstX)), "\(panel)")
+        let steady = LoadChart.latencyOverTime([seconds[0], seconds[2]], top: LoadChart.margin)
+        #expect(steady.contains("latency over time (ms)<"))
+    }
+
     @Test func aChartThatCannotBeWritten_isOneLineWithTheReason() {
         let path = "/nonexistent-loadtest-dir/x.svg"
         let error = #expect(throws: LoadChart.WriteError.self) { try LoadChart.write("<svg/>", to: path) }

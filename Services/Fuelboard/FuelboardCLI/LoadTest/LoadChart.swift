@@ -43,19 +43,23 @@ enum LoadChart {
         return svg + "</svg>\n"
     }
 
-    /// Panel 1: p50 and p99 of each second, seconds on x (0 to the run's length). A second without
+    /// Panel 1: p50 and p99 of each second, drawn at the middle of its second, seconds on x (0 to
+    /// the run's length); a logarithmic y axis when a stall dwarfs the rest. A second without
     /// replies has no latency: the lines break there, over a band saying so (red when stalled).
     static func latencyOverTime(_ seconds: [LoadRunner.Second], top: Double) -> String {
-        let yAxis = ChartAxis(upTo: (seconds.compactMap(\.p99).max() ?? 0) / 1000 * 1.05, maxSteps: 5)
+        let values = (seconds.compactMap(\.p50) + seconds.compactMap(\.p99)).filter { $0 > 0 }
+        let yAxis = ChartAxis.latency(low: (values.min() ?? 0) / 1000, high: (values.max() ?? 0) / 1000, maxSteps: 5)
         let (ends, xAxis, xTicks) = timeAxis(seconds)
-        var svg = axes(top: top, title: "latency over time (ms)", yAxis: yAxis, xTicks: xTicks, xLabel: "second")
+        let middles = zip(seconds, ends).map { second, end in end - (second.seconds ?? 1) / 2 }
+        let scale = yAxis.logMin == nil ? "latency over time (ms)" : "latency over time (ms, logarithmic)"
+        var svg = axes(top: top, title: scale, yAxis: yAxis, xTicks: xTicks, xLabel: "second")
         svg += silentBands(seconds, ends: ends, xMax: xAxis.max, top: top, height: panelHeight)
         for (series, color) in [(seconds.map(\.p50), p50Color), (seconds.map(\.p99), p99Color)] {
             // Runs of seconds with replies, each its own line (a lone one a dot).
             var run: [(x: Double, y: Double)] = []
-            for (end, micros) in zip(ends, series) + [(0, nil)] {
+            for (middle, micros) in zip(middles, series) + [(0, nil)] {
                 if let micros {
-                    run.append(point(x: end / xAxis.max, y: micros / 1000 / yAxis.max, top: top))
+                    run.append(point(x: middle / xAxis.max, y: yAxis.fraction(micros / 1000), top: top))
                     continue
                 }
                 if run.count == 1, let only = run.first {
@@ -97,23 +101,28 @@ enum LoadChart {
         return svg
     }
 
-    /// Panel 2: latency at each percentile of the distribution (evenly spaced), up to the max. A
-    /// max far above the rest (a stall) would flatten every other point at the bottom, so the
-    /// axis then stops at the highest percentile below it and the max is written at the top.
+    /// Panel 3: latency at each percentile of the distribution (evenly spaced), up to the max, on
+    /// a logarithmic axis when the top percentiles dwarf the median (a stall). Otherwise a max far
+    /// above the rest would flatten every other point at the bottom, so the axis then stops at the
+    /// highest percentile below it and the max is written at the top.
     static func distribution(_ pairs: [[Double]], top: Double, note: String = "") -> String {
         let valid = pairs.filter { $0.count == 2 }
         let highest = valid.map { $0[1] }.max() ?? 0
         let belowMax = valid.filter { $0[0] < 100 }.map { $0[1] }.max() ?? highest
-        let clipped = highest > 4 * belowMax && belowMax > 0
-        let yAxis = ChartAxis(upTo: (clipped ? belowMax : highest) / 1000 * 1.05, maxSteps: 5)
+        let median = valid.first { $0[0] >= 50 }?[1] ?? 0
+        let logarithmic = median > 0 && belowMax > 20 * median
+        let clipped = !logarithmic && highest > 4 * belowMax && belowMax > 0
+        let lowest = valid.map { $0[1] }.filter { $0 > 0 }.min() ?? median
+        let yAxis = logarithmic ? ChartAxis(logFrom: lowest / 1000, upTo: highest / 1000)
+            : ChartAxis(upTo: (clipped ? belowMax : highest) / 1000 * 1.05, maxSteps: 5)
         let spacing = 1 / Double(max(1, valid.count - 1))
         let xTicks = valid.enumerated().map { index, pair in
             (position: Double(index) * spacing, label: pair[0] == 100 ? "max" : String(format: "%g", pair[0]))
         }
-        var svg = axes(top: top, title: "latency distribution (ms) by percentile" + note, yAxis: yAxis,
-                       xTicks: xTicks, xLabel: "percentile")
+        let title = "latency distribution (ms" + (logarithmic ? ", logarithmic" : "") + ") by percentile"
+        var svg = axes(top: top, title: title + note, yAxis: yAxis, xTicks: xTicks, xLabel: "percentile")
         let points = valid.enumerated().map { index, pair in
-            point(x: Double(index) * spacing, y: min(pair[1] / 1000 / yAxis.max, 1), top: top)
+            point(x: Double(index) * spacing, y: yAxis.fraction(pair[1] / 1000), top: top)
         }
         svg += polyline(points, color: distributionColor)
         if clipped, let last = points.last {
@@ -162,7 +171,7 @@ enum LoadChart {
         text += "<rect x=\"\(left)\" y=\"\(top)\" width=\"\(plotWidth)\" height=\"\(panelHeight)\" "
             + "fill=\"none\" stroke=\"#888\"/>\n"
         for tick in yAxis.ticks {
-            let y = bottom - panelHeight * tick.value / yAxis.max
+            let y = bottom - panelHeight * yAxis.fraction(tick.value)
             text += String(format: "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>",
                            left, y, left + plotWidth, y)
             text += String(format: "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", left - 6, y + 4)

@@ -12,6 +12,8 @@ struct ChartAxis: Equatable {
     let max: Double
     let step: Double
     let ticks: [Tick]
+    /// The bottom of a logarithmic axis (a power of ten); nil for a linear axis from 0.
+    let logMin: Double?
 
     /// An axis from 0 that holds `dataMax` in at most `maxSteps` round steps (whole ones when
     /// `integers`, for counts such as seconds). No data (0 or less) gets an axis from 0 to 1.
@@ -24,10 +26,39 @@ struct ChartAxis: Equatable {
         let decimals = Self.decimals(step)
         self.step = step
         self.max = Double(count) * step
+        logMin = nil
         ticks = (0...count).map { index in
             let value = Double(index) * step
             return Tick(value: value, label: String(format: "%.\(decimals)f", value))
         }
+    }
+
+    /// A logarithmic axis from the power of ten at or below `low` to the one at or above `high`,
+    /// a tick at each power (`0.01`, `0.1`, `1`, `10`...): for latencies where a stall of seconds
+    /// would flatten every ordinary fraction of a millisecond onto the bottom of a linear axis.
+    init(logFrom low: Double, upTo high: Double) {
+        let bottom = (low.isFinite && low > 0 ? log10(low) : -3).rounded(.down)
+        let top = Swift.max(bottom + 1, (high.isFinite && high > 0 ? log10(high) : 0).rounded(.up))
+        logMin = pow(10, bottom)
+        max = pow(10, top)
+        step = 10
+        ticks = stride(from: bottom, through: top, by: 1).map { power in
+            Tick(value: pow(10, power), label: String(format: "%.\(Swift.max(0, Int(-power)))f", pow(10, power)))
+        }
+    }
+
+    /// Where `value` sits on the axis, 0 at the bottom and 1 at the top (clamped).
+    func fraction(_ value: Double) -> Double {
+        guard let logMin else { return Swift.min(Swift.max(value / max, 0), 1) }
+        guard value > logMin else { return 0 }
+        return Swift.min(log10(value / logMin) / log10(max / logMin), 1)
+    }
+
+    /// The axis for latencies from `low` to `high` (ms): linear from 0, unless the highest is
+    /// more than `spread` times the lowest (a stall beside ordinary replies), then logarithmic.
+    static func latency(low: Double, high: Double, maxSteps: Int, spread: Double = 20) -> ChartAxis {
+        low > 0 && high > spread * low ? ChartAxis(logFrom: low, upTo: high)
+            : ChartAxis(upTo: high * 1.05, maxSteps: maxSteps)
     }
 
     /// The smallest of 1, 2, 2.5, 5 × 10^k that covers `span` in at most `maxSteps` steps
