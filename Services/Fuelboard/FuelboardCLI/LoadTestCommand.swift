@@ -21,7 +21,7 @@ enum LoadTestCommand {
             endpoint first. Prints a progress line every second (warm-up included). Every reply's
             envelope is checked; a lookup's content too (the fuel asked, every station within the
             radius, prices 50-500p, the order, the limit): every reply up to 1,000 a second per
-            generator thread, then every 16th. Requests still unanswered when the run ends: those
+            generator thread, then every 64th. Requests still unanswered when the run ends: those
             sent longer than --timeout before count as timed out; the younger ones are "unanswered",
             still in flight at the end (a closed loop always ends with up to N of them), and do not
             fail the run. The open loop reports the requests due, sent and answered, and counts the

@@ -68,7 +68,7 @@ struct LoadSession {
     /// `sampleEvery`th reply: a full check costs the generator CPU that a benchmark at 150,000
     /// replies a second would take from the server it measures.
     static let checkAllUpTo = 1000
-    static let sampleEvery = 16
+    static let sampleEvery = 64
 
     init(settings: LoadRunner.Settings, plan: LoadPlan, context: Context) throws {
         self.settings = settings
@@ -231,7 +231,7 @@ struct LoadSession {
             }
             return true
         }
-        watched.remove(id)  // answered: the silence it waited through was no stall
+        if !watched.isEmpty { watched.remove(id) }  // answered: the silence it waited through was no stall
         if checkedContent && sent.at >= measureFrom { result.contentChecked += 1 }
         if let scan, problem == nil, arrived - sent.at <= settings.timeout {
             if sent.at >= measureFrom {

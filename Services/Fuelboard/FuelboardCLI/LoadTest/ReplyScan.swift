@@ -1,3 +1,4 @@
+import Glibc
 import Messages
 
 /// What the load generator reads from a reply, without decoding it (the generator must stay
@@ -75,10 +76,9 @@ struct ReplyScan: Equatable {
         // The services end every reply so: the document's last brace closes the id's object, the envelope.
         let tail = UnsafeBufferPointer(rebasing: bytes[end...])
         var ok: Bool
-        if tail.elementsEqual(UnsafeRawBufferPointer(start: okTail.utf8Start, count: okTail.utf8CodeUnitCount)) {
+        if equal(tail, okTail) {
             ok = true
-        } else if tail.elementsEqual(UnsafeRawBufferPointer(start: errorTail.utf8Start,
-                                                             count: errorTail.utf8CodeUnitCount)) {
+        } else if equal(tail, errorTail) {
             ok = false
         } else {
             // Other members after the id: still the envelope's when nothing deeper follows.
@@ -159,8 +159,15 @@ struct ReplyScan: Equatable {
     private static func key(_ member: StrictJSON.Member, is name: StaticString,
                             in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !member.keyHasEscape, member.key.count == name.utf8CodeUnitCount else { return false }
-        let expected = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
-        return bytes[member.key].elementsEqual(expected)
+        return equal(UnsafeBufferPointer(rebasing: bytes[member.key]), name)
+    }
+
+    /// Whether `bytes` are exactly `text` (a `memcmp`: the generic `elementsEqual` over raw
+    /// buffers cost ~800 instructions a reply, a tenth of the load generator's share).
+    private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
+        guard bytes.count == text.utf8CodeUnitCount else { return false }
+        guard let base = bytes.baseAddress else { return bytes.isEmpty }
+        return memcmp(base, text.utf8Start, bytes.count) == 0
     }
 
     /// The whole number written in `range`: digits, bare or in quotes (at most 17 of them).
