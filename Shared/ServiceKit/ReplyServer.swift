@@ -30,7 +30,7 @@ public final class ReplyServer {
     public let maxRequestBytes: Int
 
     private let socket: Socket
-    private let poller = Poller()
+    let poller = Poller()
     /// The served types, matched in order (a few per service: a scan beats hashing the type).
     private var routes: [Route] = []
     /// Frames of the request being handled and the strict check's member list, reused from
@@ -44,6 +44,10 @@ public final class ReplyServer {
     private var watched: [(Socket, ([Data]) -> Void)] = []
     private var timers: [Timer] = []
     private var deferredStart: [UInt64: (type: String, start: UInt64)] = [:]
+    /// Requests answered later (`Responder`) not answered yet.
+    var requestsInFlight: Int { deferredStart.count }
+    /// How a stop lets the requests in flight finish (`drainOnStop`); nil: a stop ends at once.
+    var drain: Drain?
     private var nextDeferredID: UInt64 = 0
     /// Where `sys.batch` frames are counted (by type only: the requests in them are the requests).
     private var batchStatsSlot = -1
@@ -74,9 +78,12 @@ public final class ReplyServer {
     }
 
     /// Binds the ROUTER socket. `endpoint` may use a wildcard port; `boundEndpoint` tells the real one.
+    let context: Context
+
     public init(name: String, context: Context, bind endpoint: String, logger: Logger,
                 maxRequestBytes: Int = 1 << 20) throws(ZMQError) {
         self.name = name
+        self.context = context
         self.logger = logger
         self.maxRequestBytes = maxRequestBytes
         socket = try Socket(context, .router)
@@ -146,7 +153,7 @@ public final class ReplyServer {
     public func run() throws(ZMQError) {
         logger.info("listening", metadata: ["svc.endpoint": endpoint])
         do {
-            while true {
+            while drain?.isOver != true {
                 if watched.isEmpty && timers.isEmpty {
                     // Only the socket to wait for: wait in the receive itself (a poll costs a
                     // round of socket-state queries on every wake-up).
@@ -166,7 +173,9 @@ public final class ReplyServer {
                 }
                 fireDueTimers()
                 endTurn()
+                checkDrained()
             }
+            logger.info("stopping: requests in flight answered", metadata: ["left": "\(requestsInFlight)"])
         } catch where error.isTerminated {
             // The context was shut down (SIGTERM/SIGINT), wherever the loop was blocked.
             logger.info("stopping: shutdown requested")

@@ -172,7 +172,12 @@ public struct ServiceMain {
 
     /// Runs the loop to completion: exit 0 after a signal-driven stop, 1 on failure.
     public func run(_ server: ReplyServer) -> Never {
-        ShutdownSignals.install(shuttingDown: context, logger: logger)
+        if let drain = server.stopRequest(), let grace = server.drainGrace {
+            // A server that drains gets its grace, and the watchdog's usual 3 s after it.
+            ShutdownSignals.install(shuttingDown: context, grace: grace + .seconds(3), logger: logger, drain: drain)
+        } else {
+            ShutdownSignals.install(shuttingDown: context, logger: logger)
+        }
         do {
             try server.run()
             logger.info("stopped")

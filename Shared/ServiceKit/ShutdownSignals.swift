@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
+import Synchronization
 import ZeroMQ
 
 /// Turns SIGTERM and SIGINT into `Context.shutdown()`, so every blocked loop wakes with ETERM,
@@ -44,11 +45,21 @@ public enum ShutdownSignals {
     /// A watchdog then gives the process `grace` to stop by itself; if it has not (a loop stuck
     /// in a call that never returns), it says so on stderr and ends the process with status 0, as
     /// the contract promises for a signal. Stored data is safe either way: every commit is atomic.
+    ///
+    /// With `drain`, the first signal calls it instead (the loop answers what is in flight and
+    /// ends by itself, within `grace`), and a second signal shuts the context down at once.
     public static func install(shuttingDown context: Context, grace: Duration = .seconds(3), logger: Logger,
-                               also: (@Sendable () -> Void)? = nil) {
+                               drain: (@Sendable () -> Void)? = nil, also: (@Sendable () -> Void)? = nil) {
+        let signalsSeen = Atomic<Int>(0)
         install { @Sendable signalNumber in
             also?()
-            context.shutdown()
+            let (_, count) = signalsSeen.add(1, ordering: .relaxed)
+            if let drain, count == 1 {
+                drain()
+            } else {
+                context.shutdown()
+            }
+            guard count == 1 else { return }
             let watchdog = Thread { @Sendable in
                 Thread.sleep(forTimeInterval: Double(grace.components.seconds)
                     + Double(grace.components.attoseconds) / 1e18)

@@ -32,6 +32,11 @@ public final class Poller {
         return sockets.count - 1
     }
 
+    /// Stops watching the socket at `index` for input (it keeps its index; poll never reports it).
+    public func pause(at index: Int) {
+        items[index].events = 0
+    }
+
     /// Replaces the socket at `index` (after a Lazy Pirate reconnect, say).
     public func replace(at index: Int, with socket: Socket) {
         sockets[index] = socket

@@ -43,6 +43,8 @@ public final class IntentRouterService {
         let service = try IntentRouterService(server: server, context: context, configuration: configuration,
                                               logger: logger, now: now)
         service.register()
+        // A stop answers the asks in flight first: none waits longer than the deadline.
+        try server.drainOnStop(grace: configuration.deadline + .milliseconds(500))
         return server
     }
 
