@@ -14,6 +14,24 @@ struct CLIContext {
     let timeout: Duration
     let zmq = Context()
 
+    /// The services each command talks to, by their topology flag: its `--help` lists those only
+    /// (`generate` talks to none; nothing in the CLI uses `--data-dir` or `--ingest-pub`). Every
+    /// topology flag is still accepted by every command, so one environment or wrapper serves all.
+    static let endpointFlags: [String: Set<String>] = {
+        let everyService: Set<String> = ["--router", "--ingest", "--lookup", "--location", "--dialog"]
+        return ["ask": ["--router"], "plugins": ["--router"], "ingest": ["--ingest"], "lookup": ["--lookup"],
+                "loadtest": ["--lookup", "--router", "--ingest", "--location"], "health": everyService,
+                "stats": everyService, "generate": []]
+    }()
+
+    /// What `--help` lists for `command`: its own options, the topology flags it uses, the rest.
+    static func shownOptions(_ own: [OptionSpec], command: String) -> [OptionSpec] {
+        let used = endpointFlags[command] ?? Set(Topology.options.map(\.name))
+        return own + commonOptions.filter { option in
+            !Topology.options.contains { $0.name == option.name } || used.contains(option.name)
+        }
+    }
+
     /// Options every subcommand accepts.
     static let commonOptions: [OptionSpec] = Topology.options + [
         OptionSpec("--json", help: "print results as JSON"),
@@ -28,7 +46,7 @@ struct CLIContext {
         let parsed = try ParsedArguments(arguments, options: allOptions)
         if parsed.has("--help") {
             print(HelpText(usage: "fuelboard \(command) \(spec.usage)", summary: spec.summary,
-                           options: allOptions).rendered, terminator: "")
+                           options: Self.shownOptions(spec.options, command: command)).rendered, terminator: "")
             throw HelpRequested.help
         }
         self.arguments = parsed
