@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import FeedParsing
 import Messages
@@ -62,5 +63,30 @@ struct StationNameTests {
     @Test(arguments: ["", ",,,", "12-14", "AB1 2CD", String(repeating: "Supercalifragilistic", count: 3)])
     func name_whenAddressGivesNothingShort_isTheBrand(address: String) throws {
         #expect(try name(brand: "Shell", address: address) == "Shell")
+    }
+
+    /// Names several stations of one feed share are replaced by the district or street before the
+    /// town, so a voice answer tells them apart (eleven "Esso Reading" on the real feeds).
+    @Test func sharedNames_inOneFeed_sayTheStreetBeforeTheTown() throws {
+        let sites = [("a", "Arborfield Road, Reading"), ("b", "MFG Norcot, 856 Oxford Road, Reading"),
+                     ("c", "Reading Road, Reading"), ("d", "Springhill Retail Park, Reading"),
+                     ("s", "Services, Reading"), ("e", "Doncaster Road, Selby")]
+        let stations = sites.map { id, address in
+            """
+            {"site_id": "\(id)", "brand": "ESSO", "address": "\(address)", "postcode": "RG1 1AA",
+             "location": {"latitude": 51.45, "longitude": -0.97}, "prices": {"B7": 150.9}}
+            """
+        }
+        let feed = Data(#"{"last_updated": "30/11/2025 11:00:00", "stations": [\#(stations.joined(separator: ","))]}"#.utf8)
+        let parsed = try FeedParser().parse(feed, retailer: "esso", fetchedAt: Date())
+        let names = Dictionary(uniqueKeysWithValues: parsed.stations.map { ($0.siteId, $0.name) })
+        #expect(names["a"] == "Esso Arborfield Road")
+        #expect(names["b"] == "Esso Oxford Road")
+        #expect(names["c"] == "Esso Reading Road")
+        #expect(names["d"] == "Esso Springhill Retail Park")
+        // "Services" alone names no place: the shared name stays.
+        #expect(names["s"] == "Esso Reading")
+        // A name no other station has is unchanged.
+        #expect(names["e"] == "Esso Selby")
     }
 }

@@ -33,7 +33,8 @@ public struct FeedParser: Sendable {
         }
         assembler.flagPriceOutliers()
 
-        return ParsedFeed(retailer: slug, updated: updated, fetchedAt: fetchedAt, stations: assembler.stations,
+        return ParsedFeed(retailer: slug, updated: updated, fetchedAt: fetchedAt,
+                          stations: StationName.distinguished(assembler.stations),
                           refused: assembler.refusals.counts, warnings: assembler.report.counts,
                           refusedExamples: assembler.refusals.examples, warningExamples: assembler.report.examples)
     }

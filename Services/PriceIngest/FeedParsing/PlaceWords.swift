@@ -64,6 +64,12 @@ enum PlaceWords {
     /// Small words inside a town name (`Stoke on Trent`, `Ashby de la Zouch`).
     static let connectors: Set<String> = ["on", "upon", "under", "le", "in", "by", "de", "la", "next", "the", "of"]
 
+    /// Words that alone name no place: the last word of "Springhill Retail Park" or "Thirsk Services".
+    static let genericSiteWords: Set<String> = [
+        "park", "services", "service", "garage", "stores", "store", "ltd", "extra", "express", "superstore",
+        "centre", "center", "estate", "station", "area", "site", "unit", "forecourt", "pfs",
+    ]
+
     /// Words after which the real locality follows (`A591 Near Windermere`, `Bloxham Nr Banbury`).
     static let nearWords: Set<String> = ["near", "nr", "nr."]
 }

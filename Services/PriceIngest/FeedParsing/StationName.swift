@@ -1,3 +1,6 @@
+import Foundation
+import Messages
+
 /// Builds a short speakable station name from brand and address ("Tesco Selby", "Esso Bolton", "BP West Hill").
 enum StationName {
     /// The longest name produced.
@@ -6,7 +9,11 @@ enum StationName {
     /// `brand` followed by the address's locality, shortened to `maxLength` by dropping leading words; the
     /// brand alone when the address gives nothing usable. Never empty when `brand` is not empty.
     static func make(brand: String, address: String) -> String {
-        var words = locality(of: address)
+        make(brand: brand, words: locality(of: address))
+    }
+
+    private static func make(brand: String, words locality: [String]) -> String {
+        var words = locality
         let brandWords = brand.lowercased().split(separator: " ").map(String.init)
         if !brandWords.isEmpty, words.count >= brandWords.count,
            words.prefix(brandWords.count).map({ $0.lowercased() }) == brandWords {
@@ -18,6 +25,36 @@ enum StationName {
             words.removeFirst()
         }
         return TextClip.clip(brand, to: maxLength)
+    }
+
+    /// `stations` with each name that several of them share (five "Esso Stoke-on-Trent" in one feed)
+    /// replaced, where the address allows, by the brand and the district or street before the town,
+    /// as in a big city ("Esso Hartshill Road"): a voice answer cannot tell same-named stations apart.
+    /// A station whose address has nothing before its town keeps the shared name.
+    static func distinguished(_ stations: [Station]) -> [Station] {
+        var counts: [String: Int] = [:]
+        for station in stations { counts[station.name, default: 0] += 1 }
+        guard counts.values.contains(where: { $0 > 1 }) else { return stations }
+        return stations.map { station in
+            guard counts[station.name, default: 0] > 1,
+                  let specific = beforeTown(brand: station.brand, address: station.address) else { return station }
+            var renamed = station
+            renamed.name = specific
+            return renamed
+        }
+    }
+
+    /// Brand and the district or street before the address's town (`Esso Hartshill Road` for
+    /// `Hartshill Road, Stoke-on-Trent`), nil when nothing usable comes before it.
+    static func beforeTown(brand: String, address: String) -> String? {
+        let town = townOrStreet(of: address).joined(separator: " ")
+        guard !town.isEmpty, let start = address.range(of: town, options: [.backwards, .caseInsensitive]) else {
+            return nil
+        }
+        let words = townOrStreet(of: String(address[..<start.lowerBound]))
+        guard names(words) else { return nil }
+        let name = make(brand: brand, words: words)
+        return name == brand ? nil : name
     }
 
     /// The words naming where the station is: the town when one can be found, else the street; empty when
@@ -36,7 +73,14 @@ enum StationName {
         guard PlaceWords.bigCities.contains(city.lowercased()),
               let cityStart = address.range(of: city, options: [.backwards, .caseInsensitive]) else { return place }
         let specific = townOrStreet(of: String(address[..<cityStart.lowerBound]))
-        return specific.isEmpty ? place : specific
+        return names(specific) ? specific : place
+    }
+
+    /// Whether `words` name a place: not empty, and not one word any site could have ("Park" of
+    /// "Springhill Retail Park", "Services").
+    private static func names(_ words: [String]) -> Bool {
+        guard let first = words.first else { return false }
+        return words.count > 1 || !PlaceWords.genericSiteWords.contains(first.lowercased())
     }
 
     private static func townOrStreet(of address: String) -> [String] {
@@ -64,7 +108,9 @@ enum StationName {
         if let street = words.lastIndex(where: \.isStreetWord), street < words.count - 1 {
             let after = Array(words[(street + 1)...])
             let onlyDirections = after.allSatisfy { PlaceWords.directions.contains($0.lower) }
-            if !onlyDirections, after.last?.hasLetter == true { return town(endingWith: after) }
+            let town = town(endingWith: after)
+            let generic = town.count == 1 && PlaceWords.genericSiteWords.contains(town[0].lower)
+            if !onlyDirections, !generic, after.last?.hasLetter == true { return town }
         }
         if words.count <= 4 { return words }
         if words.last?.isStreetWord == true { return Array(words.suffix(2)) }
