@@ -4,7 +4,8 @@ the files its ConfigMap volumes would hold, so a misspelt flag, a bare duration,
 not one or a feeds file mounted elsewhere fails here and not at start-up; then checks that each
 store's data directory is on its volume (StateDirectory=, a compose volume, a PersistentVolumeClaim),
 that no two endpoints are bound on one port, and that every endpoint a service connects to is a
-port the service it means binds for it.
+port the service it means binds for it, on a host that reaches it (its compose service, a
+Kubernetes Service selecting its pods; systemd's hosts are the operator's).
 
     python deploy-commands.py BIN_DIR systemd DEPLOY_SYSTEMD_DIR
     python deploy-commands.py BIN_DIR compose COMPOSE_FILE
@@ -33,6 +34,7 @@ LEADS_TO = {
 }
 problems = []
 seen = {}  # service -> the settings its --check-config printed
+reachable_as = {}  # service -> the host names others reach it by (compose service, Kubernetes Service)
 
 
 def check(where, argv, env, rewrite=lambda arg: arg):
@@ -56,6 +58,16 @@ def port(endpoint):
     return match.group(1) if match else None
 
 
+def host(endpoint):
+    match = re.fullmatch(r"tcp://(.+):\d+", endpoint.strip())
+    return match.group(1) if match else None
+
+
+def names_server(name, names):
+    """`name` is one of `names`, or one of them qualified (`fuel-lookup.fuelboard.svc`)."""
+    return any(name == known or name.startswith(known + ".") for known in names)
+
+
 def connections_lead_to_binds(where):
     """Each endpoint a service connects to is a port its server binds (a publisher's, not its
     request port: a replica subscribed to 5551 gets nothing and says nothing)."""
@@ -67,6 +79,10 @@ def connections_lead_to_binds(where):
             if endpoint and port(endpoint) != bound:
                 problems.append(f"{where}: {client}'s {setting} {endpoint} is not the port {server} binds for it "
                                 f"({bind} {seen[server].get(bind)})")
+            names = reachable_as.get(server)
+            if endpoint and names and not names_server(host(endpoint) or "", names):
+                problems.append(f"{where}: {client}'s {setting} {endpoint} names no host {server} is reached by "
+                                f"({', '.join(sorted(names))})")
 
 
 def on_volume(where, settings, mounts):
@@ -134,6 +150,7 @@ def compose(path):
             environment = dict(item.split("=", 1) for item in environment if "=" in item)
         env = {key: compose_value(value) for key, value in environment.items() if value is not None}
         settings = check(f"compose services.{name}", [compose_value(word) for word in command], env)
+        reachable_as.setdefault(command[0], set()).add(name)
         if command[0] in STATEFUL:
             mounts = [str(volume).split(":")[1] for volume in service.get("volumes") or [] if ":" in str(volume)]
             on_volume(f"compose services.{name}", settings, mounts)
@@ -143,8 +160,13 @@ def compose(path):
 def kubernetes(path):
     documents = [d for d in yaml.safe_load_all(open(path)) if d]
     configmaps = {d["metadata"]["name"]: d.get("data") or {} for d in documents if d["kind"] == "ConfigMap"}
+    services = [d for d in documents if d["kind"] == "Service"]
     for deployment in (d for d in documents if d["kind"] == "Deployment"):
         pod = deployment["spec"]["template"]["spec"]
+        labels = deployment["spec"]["template"]["metadata"].get("labels") or {}
+        selecting = {service["metadata"]["name"] for service in services
+                     if (service["spec"].get("selector") or {}).items() <= labels.items()
+                     and service["spec"].get("selector")}
         volumes = {volume["name"]: volume for volume in pod.get("volumes") or []}
         for container in pod.get("containers") or []:
             argv = list(container.get("command") or []) + list(container.get("args") or [])
@@ -179,6 +201,7 @@ def kubernetes(path):
                     return arg
 
                 settings = check(where, argv, env, rewrite)
+            reachable_as.setdefault(argv[0], set()).update(selecting)
             if argv[0] in STATEFUL:
                 on_volume(where + " (PersistentVolumeClaim)", settings, claims)
 

@@ -89,9 +89,21 @@ public struct ServiceMain {
     public func finishConfigurationCheck(_ settings: KeyValuePairs<String, String>) {
         guard isCheckingConfiguration else { return }
         var text = "\(name): configuration ok\n"
-        for (key, value) in settings { text += "\(key)=\(value)\n" }
+        for (key, value) in settings {
+            text += "\(key)=\(value)\n"
+            if key == "data-dir" { text += "data-dir-writable=\(Self.writableByThisUser(value) ? "yes" : "no (by this user)")\n" }
+        }
         FileHandle.standardOutput.write(Data(text.utf8))
         exit(ExitCode.success)
+    }
+
+    /// Whether `path`, or the nearest directory above it that exists, can be written by this user.
+    static func writableByThisUser(_ path: String) -> Bool {
+        var existing = URL(fileURLWithPath: path).standardizedFileURL
+        while !FileManager.default.fileExists(atPath: existing.path), existing.path != "/" {
+            existing.deleteLastPathComponent()
+        }
+        return FileManager.default.isWritableFile(atPath: existing.path)
     }
 
     /// `90s`, `1800s`, `0.5s`: a duration as `--check-config` prints it.
@@ -152,7 +164,24 @@ public struct ServiceMain {
     /// this process cannot write in it.
     public func ensureDataDirectory() -> URL {
         let url = URL(fileURLWithPath: topology.dataDir, isDirectory: true)
-        if isCheckingConfiguration { return url }
+        if isCheckingConfiguration {
+            // Nothing is created: the directory, or the nearest one above it that exists, must be
+            // a directory. Whether it can be written depends on the user the service runs as, who
+            // need not be the one checking: that is said (`data-dir-writable`), not refused.
+            var existing = url.standardizedFileURL
+            while !FileManager.default.fileExists(atPath: existing.path), existing.path != "/" {
+                existing.deleteLastPathComponent()
+            }
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: existing.path, isDirectory: &isDirectory),
+                  isDirectory.boolValue else {
+                logger.error("cannot create data directory", metadata: [
+                    "error": "\(topology.dataDir): \(existing.path) is not a directory",
+                    "fix": "set --data-dir or FUELBOARD_DATA_DIR to a directory this user can write"])
+                exit(ExitCode.cannotCreate)
+            }
+            return url
+        }
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         } catch {

@@ -79,9 +79,20 @@ struct ProcessLifecycleTests {
             #expect(process.log.contains("bind=tcp://0.0.0.0:5554"), "\(process.log)")
             #expect(!FileManager.default.fileExists(atPath: data))
 
+            #expect(process.log.contains("data-dir-writable=yes"), "\(process.log)")
+
             let bad = try ServiceProcess("location-cache", ["--check-config", "--ttl", "24"])
             #expect(try bad.waitForExit() == 64)
             #expect(bad.log.contains("'24' has no unit"), "\(bad.log)")
+
+            // A data directory that cannot be one (a plain file stands there) fails the check as
+            // it would fail the start: 73, one line.
+            let file = directory.appendingPathComponent("a-file")
+            #expect(FileManager.default.createFile(atPath: file.path, contents: Data()))
+            let onAFile = try ServiceProcess("location-cache", ["--check-config", "--data-dir", file.path])
+            #expect(try onAFile.waitForExit() == 73)
+            #expect(onAFile.log.contains("is not a directory") && !onAFile.log.contains("configuration ok"),
+                    "\(onAFile.log)")
         }
     }
 

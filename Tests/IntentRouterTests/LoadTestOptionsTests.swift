@@ -40,6 +40,8 @@ struct LoadTestOptionsTests {
         (["--rate", "1e300"], "--rate: expected a number above 0"),
         (["--duration", "1e30s"], "--duration: expected a duration"),
         (["--warmup", "soon"], "--warmup: expected a duration"),
+        (["--duration", "10"], "--duration: '10' has no unit: write 10s or 10m"),
+        (["--warmup", "1"], "--warmup: '1' has no unit: write 1s or 1m"),
         (["--seed", "-1"], "--seed: expected a whole number"),
         (["--svg", "/nonexistent-loadtest-dir/x.svg"], "--svg: no directory /nonexistent-loadtest-dir"),
         (["--connections", "0"], "--connections: expected a whole number from 1 to 63, got '0'"),

@@ -53,6 +53,8 @@ def test_a_broken_systemd_file_fails_naming_the_problem(tmp_path, file, old, new
      "data directory /var/lib/fuelboard is on no volume"),
     ("FUELBOARD_LOOKUP: tcp://fuel-lookup:5553", "FUELBOARD_LOOKUP: tcp://fuel-lookup:5533",
      "intent-router's lookup tcp://fuel-lookup:5533 is not the port fuel-lookup binds"),
+    ("FUELBOARD_LOOKUP: tcp://fuel-lookup:5553", "FUELBOARD_LOOKUP: tcp://fuel-lookpu:5553",
+     "intent-router's lookup tcp://fuel-lookpu:5553 names no host fuel-lookup is reached by"),
 ])
 def test_a_broken_compose_file_fails_naming_the_problem(tmp_path, old, new, expected):
     text = COMPOSE.read_text()

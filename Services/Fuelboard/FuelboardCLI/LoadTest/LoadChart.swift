@@ -20,7 +20,7 @@ enum LoadChart {
             + (report.connections == 1 ? "" : "s") + String(format: ", %.1f s measured", report.seconds)
             + (report.interrupted ? " (interrupted)" : "") + ", \(report.startedAt)"
         let why = report.failed ? report.failures.joined(separator: "; ")
-            : report.fellBehind ? "the server did not keep up with the rate offered" : nil
+            : report.fellBehind ? "the server or the load generator did not keep up with the rate offered" : nil
         let latencyTop = 112.0, rateTop = latencyTop + panelHeight + margin
         let distributionTop = rateTop + rateHeight + margin
         var svg = """

@@ -12,13 +12,13 @@ extension LoadReport {
                 + (connections == 1 ? " on 1 connection" : " over \(connections) connections")
                 + (threads == 1 ? "" : " from \(threads) generator threads"),
             "requests    \(Self.count(requests, "reply", "replies")) in \(String(format: "%.2f", seconds)) s"
-                + (interrupted ? " (interrupted: Ctrl-C ended the run early)" : "")
+                + (interrupted ? " (interrupted: a signal, Ctrl-C or SIGTERM, ended the run early)" : "")
                 + (rate != nil && !interruptedDuringWarmup
                     ? "; \(scheduled) requests due on the schedule, \(sent) sent"
                         + (unsent > 0 ? " (\(unsent) due but not sent by the end)" : "") : ""),
             warmupLine,
             "throughput  \(Self.format(rate: throughput)) req/s" + (fellBehind
-                ? String(format: ": BEHIND, %.0f%% of the rate offered (the server could not keep up)",
+                ? String(format: ": BEHIND, %.0f%% of the rate offered (the server or this generator could not keep up)",
                          throughput / (rate ?? 1) * 100) : ""),
             "latency     " + (noReplies
                 ? "no replies" + (unansweredInLatency > 0 ? "; the \(unansweredInLatency) requests unanswered at the end "
@@ -75,8 +75,8 @@ extension LoadReport {
         if failed {
             lines.append("FAILED      " + failures.joined(separator: "; "))
         } else if fellBehind {
-            lines.append("BEHIND      the server did not keep up with \(Self.format(rate: rate ?? 0)) req/s "
-                + "(exit \(Self.behindExitCode))")
+            lines.append("BEHIND      the server, or this generator taking its replies (its CPU is on the generator "
+                + "line), did not keep up with \(Self.format(rate: rate ?? 0)) req/s (exit \(Self.behindExitCode))")
         }
         return lines.joined(separator: "\n")
     }
