@@ -163,7 +163,7 @@ def kubernetes(path):
     services = [d for d in documents if d["kind"] == "Service"]
     for deployment in (d for d in documents if d["kind"] == "Deployment"):
         pod = deployment["spec"]["template"]["spec"]
-        labels = deployment["spec"]["template"]["metadata"].get("labels") or {}
+        labels = (deployment["spec"]["template"].get("metadata") or {}).get("labels") or {}
         selecting = {service["metadata"]["name"] for service in services
                      if (service["spec"].get("selector") or {}).items() <= labels.items()
                      and service["spec"].get("selector")}
