@@ -124,6 +124,11 @@ struct LoadTestCommandTests {
         let report = try jsonReport(in: cli.log)
         #expect(report["timeouts"] as? Int == 5, "\(report)")
         #expect((report["failures"] as? [String])?.contains("5 requests timed out") == true, "\(report)")
+        // They waited at least the timeout: the latencies say so (the re-check saw a distribution
+        // that stopped short of the timeout with 29% of the requests timed out).
+        #expect(report["timeoutsInLatency"] as? Int == 5, "\(report)")
+        let latency = report["latencyMicroseconds"] as? [String: Any]
+        #expect((latency?["max"] as? Double ?? 0) >= 300_000 * 0.99, "\(report)")
     }
 
     @Test func aClosedLoopNothingAnswers_countsItsRequestsUnanswered_andFails() throws {

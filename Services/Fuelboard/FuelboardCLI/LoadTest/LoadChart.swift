@@ -37,8 +37,13 @@ enum LoadChart {
         svg += legend(y: 88, rate: report.rate != nil)
         svg += latencyOverTime(report.perSecond, top: latencyTop)
         svg += throughputOverTime(report.perSecond, rate: report.rate, top: rateTop)
-        let note = report.unansweredInLatency == 0 ? ""
-            : ": \(report.requests) answered, \(report.unansweredInLatency) unanswered at the end (their age then, a lower bound)"
+        var parts: [String] = []
+        if report.timeoutsInLatency > 0 { parts.append("\(report.timeoutsInLatency) timed out (at the timeout)") }
+        if report.unansweredInLatency > 0 {
+            parts.append("\(report.unansweredInLatency) unanswered at the end (their age then)")
+        }
+        let note = parts.isEmpty ? "" : ": \(report.requests) answered, " + parts.joined(separator: ", ")
+            + ", lower bounds"
         svg += distribution(report.distribution, top: distributionTop, note: note)
         return svg + "</svg>\n"
     }

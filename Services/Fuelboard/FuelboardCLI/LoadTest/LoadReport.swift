@@ -79,6 +79,9 @@ struct LoadReport: Codable {
     /// Open loop: requests unanswered at the end (in flight or never sent), in the latencies at
     /// their age then (a lower bound).
     var unansweredInLatency: Int
+    /// Requests that timed out, in the latencies at the timeout (a lower bound) or, for a reply that
+    /// came too late, at its real latency.
+    var timeoutsInLatency: Int
     /// The open loop's server did not keep up with the rate offered (see `fellBehindNow`).
     var fellBehind = false
     /// Failed requests by code: the service's error codes, and for assistant answers that failed
@@ -144,6 +147,7 @@ struct LoadReport: Codable {
         unsent = result.unsent
         scheduled = result.sent + result.unsent
         unansweredInLatency = result.unansweredInLatency
+        timeoutsInLatency = result.timeoutsInLatency
         invalidByReason = result.invalidByReason
         contentChecked = result.contentChecked
         contentCheck = plan.queries.isEmpty ? nil

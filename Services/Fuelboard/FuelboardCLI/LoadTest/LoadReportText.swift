@@ -25,6 +25,10 @@ extension LoadReport {
                     + String(format: "had waited up to %.1f s", l.max / 1e6) : "")
                 : "p50 \(ms(l.p50))  p90 \(ms(l.p90))  p99 \(ms(l.p99))  p99.9 \(ms(l.p999))  max \(ms(l.max))"),
         ]
+        if timeoutsInLatency > 0 && !noReplies {
+            lines.append("            with the \(timeoutsInLatency) requests that timed out, counted at the --timeout "
+                + "(\(ms(Double(options.timeoutSeconds) * 1e6))): a lower bound of theirs")
+        }
         if unansweredInLatency > 0 && !noReplies {
             lines.append("            of \(requests + unansweredInLatency) requests: \(requests) answered and "
                 + "\(unansweredInLatency) unanswered at the end, counted at their age then (a lower bound)")

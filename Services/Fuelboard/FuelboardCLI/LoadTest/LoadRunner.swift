@@ -96,6 +96,9 @@ struct LoadRunner {
         /// Open loop: requests unanswered at the end (in flight or never sent) counted in the
         /// latencies at their age then, a lower bound of theirs.
         var unansweredInLatency = 0
+        /// Measured requests that timed out, in the latencies at the timeout (a lower bound of
+        /// theirs) or, for a reply that came too late, at its real latency.
+        var timeoutsInLatency = 0
         /// Replies whose content was checked against their query (lookups), and why replies failed validation.
         var contentChecked = 0
         var invalidByReason: [String: Int] = [:]

@@ -252,6 +252,8 @@ struct LoadSession {
             result.timeouts += 1
             second.timeouts += 1
             result.lateReplies += 1
+            result.histogram.record(microseconds: Self.micros(arrived - sent.at))
+            result.timeoutsInLatency += 1
         }
         if interval == nil && arrived < end && mayStartAnother { try send(intended: nil, on: connection) }
         return true
@@ -315,6 +317,8 @@ struct LoadSession {
             if sent.at >= measureFrom {
                 result.timeouts += 1
                 second.timeouts += 1
+                result.histogram.record(microseconds: Self.micros(settings.timeout))
+                result.timeoutsInLatency += 1
             }
             if interval == nil && mayStartAnother { try send(intended: nil, on: sent.connection) }
         }
@@ -366,6 +370,8 @@ struct LoadSession {
         let waiting = inFlight.values.map(\.at).filter { $0 >= measureFrom }
         let settled = LoadRunner.settle(waiting, at: now, timeout: settings.timeout)
         result.timeouts += settled.timedOut
+        for _ in 0..<settled.timedOut { result.histogram.record(microseconds: Self.micros(settings.timeout)) }
+        result.timeoutsInLatency += settled.timedOut
         result.unanswered = settled.inFlight
         if !inFlight.isEmpty && stopped > max(lastReply, busySince, measureFrom) {
             result.longestGap = max(result.longestGap, stopped - max(lastReply, busySince, measureFrom))
@@ -376,6 +382,11 @@ struct LoadSession {
         for (index, waiting) in silentSeconds where waiting.map({ watched.contains($0) }) ?? true {
             result.seconds[index].stalled = true
         }
+    }
+
+    /// `duration` in microseconds, as the histograms take it.
+    static func micros(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
     }
 
     /// Open loop: the requests the end left unanswered, in flight (not timed out) and due but

@@ -91,6 +91,7 @@ struct ParallelLoad {
             merged.sent += result.sent
             merged.unsent += result.unsent
             merged.unansweredInLatency += result.unansweredInLatency
+            merged.timeoutsInLatency += result.timeoutsInLatency
             merged.contentChecked += result.contentChecked
             merged.invalidByReason.merge(result.invalidByReason, uniquingKeysWith: +)
             merged.warmupRepliesAfter += result.warmupRepliesAfter
