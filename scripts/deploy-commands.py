@@ -53,14 +53,14 @@ def check(where, argv, env, rewrite=lambda arg: arg):
     return settings
 
 
+def host_and_port(endpoint):
+    """("fuel-lookup", "5553") for tcp://fuel-lookup:5553; (None, None) for anything else."""
+    match = re.fullmatch(r"tcp://(.+):(\d+)", endpoint.strip())
+    return match.groups() if match else (None, None)
+
+
 def port(endpoint):
-    match = re.fullmatch(r"tcp://.+:(\d+)", endpoint.strip())
-    return match.group(1) if match else None
-
-
-def host(endpoint):
-    match = re.fullmatch(r"tcp://(.+):\d+", endpoint.strip())
-    return match.group(1) if match else None
+    return host_and_port(endpoint)[1]
 
 
 def names_server(name, names):
@@ -80,7 +80,7 @@ def connections_lead_to_binds(where):
                 problems.append(f"{where}: {client}'s {setting} {endpoint} is not the port {server} binds for it "
                                 f"({bind} {seen[server].get(bind)})")
             names = reachable_as.get(server)
-            if endpoint and names and not names_server(host(endpoint) or "", names):
+            if endpoint and names and not names_server(host_and_port(endpoint)[0] or "", names):
                 problems.append(f"{where}: {client}'s {setting} {endpoint} names no host {server} is reached by "
                                 f"({', '.join(sorted(names))})")
 

@@ -99,11 +99,7 @@ public struct ServiceMain {
 
     /// Whether `path`, or the nearest directory above it that exists, can be written by this user.
     static func writableByThisUser(_ path: String) -> Bool {
-        var existing = URL(fileURLWithPath: path).standardizedFileURL
-        while !FileManager.default.fileExists(atPath: existing.path), existing.path != "/" {
-            existing.deleteLastPathComponent()
-        }
-        return FileManager.default.isWritableFile(atPath: existing.path)
+        FileManager.default.isWritableFile(atPath: nearestExisting(path).path)
     }
 
     /// `90s`, `1800s`, `0.5s`: a duration as `--check-config` prints it.
@@ -168,35 +164,39 @@ public struct ServiceMain {
             // Nothing is created: the directory, or the nearest one above it that exists, must be
             // a directory. Whether it can be written depends on the user the service runs as, who
             // need not be the one checking: that is said (`data-dir-writable`), not refused.
-            var existing = url.standardizedFileURL
-            while !FileManager.default.fileExists(atPath: existing.path), existing.path != "/" {
-                existing.deleteLastPathComponent()
-            }
+            let existing = Self.nearestExisting(topology.dataDir)
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: existing.path, isDirectory: &isDirectory),
                   isDirectory.boolValue else {
-                logger.error("cannot create data directory", metadata: [
-                    "error": "\(topology.dataDir): \(existing.path) is not a directory",
-                    "fix": "set --data-dir or FUELBOARD_DATA_DIR to a directory this user can write"])
-                exit(ExitCode.cannotCreate)
+                dataDirectoryFailure("cannot create data directory", "\(topology.dataDir): \(existing.path) is not a directory")
             }
             return url
         }
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         } catch {
-            logger.error("cannot create data directory", metadata: [
-                "error": FileErrorText.describe(error, path: topology.dataDir),
-                "fix": "set --data-dir or FUELBOARD_DATA_DIR to a directory this user can write"])
-            exit(ExitCode.cannotCreate)
+            dataDirectoryFailure("cannot create data directory", FileErrorText.describe(error, path: topology.dataDir))
         }
         guard FileManager.default.isWritableFile(atPath: url.path) else {
-            logger.error("cannot write in data directory", metadata: [
-                "error": "\(topology.dataDir): Permission denied",
-                "fix": "set --data-dir or FUELBOARD_DATA_DIR to a directory this user can write"])
-            exit(ExitCode.cannotCreate)
+            dataDirectoryFailure("cannot write in data directory", "\(topology.dataDir): Permission denied")
         }
         return url
+    }
+
+    /// One line saying what is wrong with the data directory and what to set, then exit 73.
+    private func dataDirectoryFailure(_ event: String, _ error: String) -> Never {
+        logger.error(event, metadata: [
+            "error": error, "fix": "set --data-dir or FUELBOARD_DATA_DIR to a directory this user can write"])
+        exit(ExitCode.cannotCreate)
+    }
+
+    /// `path` if it exists, else the nearest directory above it that does.
+    static func nearestExisting(_ path: String) -> URL {
+        var existing = URL(fileURLWithPath: path).standardizedFileURL
+        while !FileManager.default.fileExists(atPath: existing.path), existing.path != "/" {
+            existing.deleteLastPathComponent()
+        }
+        return existing
     }
 
     /// Runs the loop to completion: exit 0 after a signal-driven stop, 1 on failure.

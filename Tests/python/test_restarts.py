@@ -110,6 +110,13 @@ SIGNAL_ROUNDS = 5
 BURST = 300
 
 
+def start_under_test(upstream, root):
+    """price-ingest when `upstream` is None, else a fuel-lookup replica of `upstream`, under `root`."""
+    if upstream is None:
+        return start_price_ingest(root / "data", root)
+    return start_fuel_lookup(upstream.endpoints["listening"], upstream.endpoints["publishing"], root / "data", root)
+
+
 def signal_rounds(tmp_path, zmq_context, service, signum, burst):
     """Starts `service` SIGNAL_ROUNDS times, signals it right after it answered (with `burst`
     more requests still queued), and returns [(status, seconds to exit, last log line)]."""
@@ -119,11 +126,7 @@ def signal_rounds(tmp_path, zmq_context, service, signum, burst):
         for round_ in range(SIGNAL_ROUNDS):
             root = tmp_path / f"round-{round_}"
             root.mkdir()
-            if upstream is None:
-                proc = start_price_ingest(root / "data", root)
-            else:
-                proc = start_fuel_lookup(upstream.endpoints["listening"], upstream.endpoints["publishing"],
-                                         root / "data", root)
+            proc = start_under_test(upstream, root)
             try:
                 with Client(zmq_context, proc.endpoints["listening"], 10_000) as client:
                     assert client.call("sys.ping")["service"] == service
@@ -175,11 +178,7 @@ def test_service_blocksTheStopSignalsInEveryThread(tmp_path, service):
     block both (the Swift tests cannot see this: their runner starts services with them blocked)."""
     upstream = start_price_ingest(tmp_path / "upstream", tmp_path) if service == "fuel-lookup" else None
     try:
-        if upstream is None:
-            proc = start_price_ingest(tmp_path / "data", tmp_path)
-        else:
-            proc = start_fuel_lookup(upstream.endpoints["listening"], upstream.endpoints["publishing"],
-                                     tmp_path / "data", tmp_path)
+        proc = start_under_test(upstream, tmp_path)
         try:
             tasks = sorted(pathlib.Path(f"/proc/{proc.pid}/task").iterdir())
             assert len(tasks) >= 3

@@ -28,11 +28,11 @@ enum StatsCommand {
             return try? client.call(.sysStats, EmptyBody(), as: StatsBody.self)
         }
         var all: [String: StatsBody] = [:]
-        var unreachable: [String] = []
+        var unreachable: [(name: String, endpoint: String)] = []
         for ((service, endpoint), answer) in zip(services, answers) {
             let name = ServiceSelection.key(service, endpoint, in: services)
             guard let stats = answer else {
-                unreachable.append(name)
+                unreachable.append((name, endpoint))
                 let line = "\(name): unreachable at \(endpoint)"
                 // The Prometheus text on stdout holds metrics only: the service shows as `fuelboard_up 0`.
                 if prometheus {
@@ -49,15 +49,11 @@ enum StatsCommand {
             }
         }
         if prometheus {
-            print(PrometheusText.render(all, unreachable: unreachable), terminator: "")
+            print(PrometheusText.render(all, unreachable: unreachable.map(\.name)), terminator: "")
         } else if cli.json {
             // Every service asked has an entry: those that did not answer say so.
             var entries = all.mapValues(StatsEntry.answered)
-            for name in unreachable {
-                let endpoint = services.first { ServiceSelection.key($0.name, $0.endpoint, in: services) == name }?
-                    .endpoint ?? ""
-                entries[name] = .unreachable(endpoint: endpoint)
-            }
+            for (name, endpoint) in unreachable { entries[name] = .unreachable(endpoint: endpoint) }
             try cli.printJSON(entries)
         } else if !all.isEmpty {
             print("(p50/p99: each service's own handling latency, from taking a request off its socket to its "

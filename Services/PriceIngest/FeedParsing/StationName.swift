@@ -47,14 +47,19 @@ enum StationName {
     /// Brand and the district or street before the address's town (`Esso Hartshill Road` for
     /// `Hartshill Road, Stoke-on-Trent`), nil when nothing usable comes before it.
     static func beforeTown(brand: String, address: String) -> String? {
-        let town = townOrStreet(of: address).joined(separator: " ")
-        guard !town.isEmpty, let start = address.range(of: town, options: [.backwards, .caseInsensitive]) else {
+        guard let words = placeBefore(townOrStreet(of: address), in: address) else { return nil }
+        let name = make(brand: brand, words: words)
+        return name == brand ? nil : name
+    }
+
+    /// The district or street written before `town` in `address`, when it names a place; nil otherwise.
+    private static func placeBefore(_ town: [String], in address: String) -> [String]? {
+        let text = town.joined(separator: " ")
+        guard !text.isEmpty, let start = address.range(of: text, options: [.backwards, .caseInsensitive]) else {
             return nil
         }
         let words = townOrStreet(of: String(address[..<start.lowerBound]))
-        guard names(words) else { return nil }
-        let name = make(brand: brand, words: words)
-        return name == brand ? nil : name
+        return names(words) ? words : nil
     }
 
     /// The words naming where the station is: the town when one can be found, else the street; empty when
@@ -69,11 +74,8 @@ enum StationName {
     /// London` -> `Charlton`; `112 Vallance Road, London` -> `Vallance Road`).
     static func locality(of address: String) -> [String] {
         let place = townOrStreet(of: address)
-        let city = place.joined(separator: " ")
-        guard PlaceWords.bigCities.contains(city.lowercased()),
-              let cityStart = address.range(of: city, options: [.backwards, .caseInsensitive]) else { return place }
-        let specific = townOrStreet(of: String(address[..<cityStart.lowerBound]))
-        return names(specific) ? specific : place
+        guard PlaceWords.bigCities.contains(place.joined(separator: " ").lowercased()) else { return place }
+        return placeBefore(place, in: address) ?? place
     }
 
     /// Whether `words` name a place: not empty, and not one word any site could have ("Park" of

@@ -273,7 +273,7 @@ struct LoadSession {
     /// Counts a measured reply: its latency, and an error when it is one (an assistant's answer
     /// that failed counts as `failure:<outcome>`).
     private mutating func record(_ scan: ReplyScan, latency: Duration) {
-        let micros = Double(latency.components.seconds) * 1e6 + Double(latency.components.attoseconds) / 1e12
+        let micros = Self.micros(latency)
         result.histogram.record(microseconds: micros)
         second.histogram.record(microseconds: micros)
         result.completed += 1
@@ -394,17 +394,14 @@ struct LoadSession {
     /// theirs; without them an overloaded server's percentiles would only cover what it managed.
     private mutating func countUnanswered(_ waiting: [ContinuousClock.Instant], at stopped: ContinuousClock.Instant,
                                           now: ContinuousClock.Instant, interval: Duration) {
-        func micros(_ age: Duration) -> Double {
-            Double(age.components.seconds) * 1e6 + Double(age.components.attoseconds) / 1e12
-        }
         for at in waiting where now - at <= settings.timeout {
-            result.histogram.record(microseconds: micros(max(stopped - at, .zero)))
+            result.histogram.record(microseconds: Self.micros(max(stopped - at, .zero)))
             result.unansweredInLatency += 1
         }
         var due = max(nextOpenLoopSend, measureFrom)
         let limit = settings.maxRequests.map { $0 - measuredSent } ?? .max
         while due < stopped && result.unsent < limit {
-            result.histogram.record(microseconds: micros(stopped - due))
+            result.histogram.record(microseconds: Self.micros(stopped - due))
             result.unsent += 1
             result.unansweredInLatency += 1
             due += interval

@@ -144,17 +144,12 @@ struct LoadTestOptions {
     /// The longest run: a week.
     static let longestDuration: Duration = .seconds(7 * 86_400)
 
-    /// A duration such as 10s, 500ms or 2m (at most a week), or nil when the option is absent.
+    /// A duration such as 10s, 500ms or 2m (with its unit, as every duration option, and at most a
+    /// week), or nil when the option is absent.
     private static func duration(_ arguments: ParsedArguments, _ name: String) throws(ConfigurationError) -> Duration? {
         guard let text = arguments.value(name) else { return nil }
-        if let number = Double(text), number != 0 {
-            // As every duration option: `--duration 1` could mean seconds or minutes.
-            throw ConfigurationError("\(name): '\(text)' has no unit: write \(text)s or \(text)m")
-        }
-        guard let value = ServiceMain.parseDuration(text), value <= longestDuration else {
-            throw ConfigurationError("\(name): expected a duration such as 10s, 500ms or 2m (at most a week), "
-                + "got '\(text)'")
-        }
+        let value = try ServiceMain.readDuration(text, option: name, atLeast: .zero)
+        guard value <= longestDuration else { throw ConfigurationError("\(name): at most a week (168h), got '\(text)'") }
         return value
     }
 }
