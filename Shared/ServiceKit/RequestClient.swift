@@ -9,6 +9,8 @@ import ZeroMQ
 /// attempt is recognised and dropped. After a timeout the socket is closed and reopened (a fresh
 /// connection) before the next attempt. When every attempt times out the call throws
 /// `ServiceError(.unavailable)`. Error replies from the server are thrown as they came.
+/// With one endpoint, a connection that drops while a reply is awaited ends the attempt at
+/// once (the service stopped, crashed or refused the frame): nothing would answer it.
 public final class RequestClient {
     public let endpoint: String
     /// How long one attempt waits for its reply.
@@ -17,6 +19,9 @@ public final class RequestClient {
     public var retries: Int
     private let context: Context
     private var socket: Socket
+    /// Watches the one connection for drops; nil with several endpoints (a drop of one of them
+    /// need not be where the request went).
+    private var monitor: SocketMonitor?
     private var counter: UInt64 = 0
     private var reconnects = 0
     private let idPrefix: String
@@ -30,6 +35,11 @@ public final class RequestClient {
         self.retries = retries
         self.idPrefix = String(UInt32.random(in: 0...UInt32.max), radix: 36)
         socket = try Self.openSocket(context, endpoint)
+        monitor = try Self.openMonitor(socket, endpoint)
+    }
+
+    private static func openMonitor(_ socket: Socket, _ endpoint: String) throws(ZMQError) -> SocketMonitor? {
+        Endpoint.list(endpoint).count > 1 ? nil : try SocketMonitor(watching: socket)
     }
 
     /// One DEALER connected to every endpoint of a comma-separated list (several routers in
@@ -102,14 +112,20 @@ public final class RequestClient {
     }
 
     private func exchange(_ payload: Data, id: String?, timeout: Duration, retries: Int) throws(ServiceError) -> Data {
+        var dropped = false
         for attempt in 0...max(0, retries) {
             do {
                 let deadline = ContinuousClock.now + timeout
                 // With several endpoints the socket only sends to a completed connection, so a
                 // send may wait for one: never longer than the attempt.
                 socket.sendTimeout = max(timeout, .milliseconds(1))
+                _ = monitor?.takeDisconnects()  // drops before this request are not its loss
                 try socket.send([Data(), payload])
-                if let reply = try awaitReply(id: id, deadline: deadline) { return reply }
+                switch try awaitReply(id: id, deadline: deadline) {
+                case .reply(let reply): return reply
+                case .timedOut: dropped = false
+                case .connectionDropped: dropped = true
+                }
             } catch where error.isTerminated {
                 throw ServiceError(.unavailable, "shutting down")
             } catch {
@@ -118,36 +134,57 @@ public final class RequestClient {
             if attempt < retries { try reconnect() }
         }
         try reconnect()
+        if dropped {
+            throw ServiceError(.unavailable, "the connection to \(endpoint) closed while waiting for the reply "
+                + "(the service stopped, restarted or refused the request)")
+        }
         throw ServiceError(.unavailable, "no reply from \(endpoint) within \(timeout) after \(retries + 1) attempt(s)")
     }
 
-    /// Waits for the reply whose id is `id` (any reply when `id` is nil); nil at the deadline.
-    private func awaitReply(id: String?, deadline: ContinuousClock.Instant) throws(ZMQError) -> Data? {
+    private enum Awaited {
+        case reply(Data)
+        case timedOut
+        /// The connection closed after the request was sent: no reply will come on it.
+        case connectionDropped
+    }
+
+    /// Waits for the reply whose id is `id` (any reply when `id` is nil), the deadline, or the
+    /// connection dropping.
+    private func awaitReply(id: String?, deadline: ContinuousClock.Instant) throws(ZMQError) -> Awaited {
+        let poller = Poller()
+        let replies = poller.add(socket)
+        let drops = monitor.map { poller.add($0.events) }
         while true {
             let remaining = deadline - .now
-            guard remaining > .zero else { return nil }
-            socket.receiveTimeout = max(remaining, .milliseconds(1))
-            let frames: [Data]
-            do {
-                frames = try socket.receive()
-            } catch where error.isTimeout {
-                return nil
+            guard remaining > .zero else { return .timedOut }
+            let ready = try poller.poll(timeout: max(remaining, .milliseconds(1)))
+            if ready.contains(replies) {
+                let frames: [Data]
+                do {
+                    frames = try socket.receive(dontWait: true)
+                } catch where error.isTimeout {
+                    continue
+                }
+                guard let payload = frames.last else { continue }
+                guard let id else { return .reply(payload) }
+                if let head = try? JSONCoding.makeDecoder().decode(RequestHead.self, from: payload),
+                   head.id == .string(id) {
+                    return .reply(payload)
+                }
+                // A late reply to an earlier attempt: drop it and keep waiting.
+            } else if let drops, ready.contains(drops), monitor?.takeDisconnects() == true {
+                return .connectionDropped
             }
-            guard let payload = frames.last else { continue }
-            guard let id else { return payload }
-            if let head = try? JSONCoding.makeDecoder().decode(RequestHead.self, from: payload),
-               head.id == .string(id) {
-                return payload
-            }
-            // A late reply to an earlier attempt: drop it and keep waiting.
         }
     }
 
     private func reconnect() throws(ServiceError) {
         socket.close()
+        monitor = nil
         reconnects += 1
         do {
             socket = try Self.openSocket(context, endpoint, startingAt: reconnects)
+            monitor = try Self.openMonitor(socket, endpoint)
         } catch {
             throw ServiceError(.unavailable, "cannot reconnect to \(endpoint): \(error)")
         }

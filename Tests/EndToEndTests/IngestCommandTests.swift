@@ -1,5 +1,6 @@
 import Foundation
 import ServiceTesting
+import TestSupport
 import Testing
 import ZeroMQ
 
@@ -19,6 +20,27 @@ struct IngestCommandTests {
         let cli = try ServiceProcess("fuelboard", ["ingest", "http://127.0.0.1:9/feed.json", "--retailer", "x",
                                                    "--ingest", try unservedEndpoint(), "--timeout", "300ms"])
         #expect(try cli.waitForExit(timeout: .seconds(60)) == 69, "\(cli.log)")
+    }
+
+    /// price-ingest dying mid-ingest (a crash, an OOM kill) ends the command at once with 69, and
+    /// the feeds left are not sent one by one into the long ingest timeout (it waited 120 s each).
+    @Test func priceIngestVanishingMidIngest_isExitStatus69AtOnce_restNotSent() throws {
+        let server = try VanishingServer(service: "price-ingest")
+        try withTemporaryDirectory { directory in
+            for retailer in ["first", "second", "third"] {
+                try Data("{}".utf8).write(to: directory.appendingPathComponent("\(retailer).json"))
+            }
+            let started = ContinuousClock.now
+            let cli = try ServiceProcess("fuelboard", ["ingest", directory.path, "--ingest", server.endpoint,
+                                                       "--timeout", "1s"])
+            #expect(try cli.waitForExit(timeout: .seconds(60)) == 69, "\(cli.log)")
+            #expect(ContinuousClock.now - started < .seconds(30))
+            #expect(cli.log.contains("[1/3] first: FAILED the connection to"), "\(cli.log)")
+            #expect(cli.log.contains("closed while waiting"), "\(cli.log)")
+            #expect(cli.log.contains("the 2 feed(s) left were not sent"), "\(cli.log)")
+            #expect(cli.log.contains("Ingested 0 of 3 feed(s)"), "\(cli.log)")
+        }
+        server.waitUntilGone()
     }
 
     /// An older feed replaces the stored one, as asked, and the progress line says it was older.

@@ -48,6 +48,17 @@ enum IngestCommand {
             let outcome = send(job, client)
             outcomes.append(outcome)
             CLIContext.printStatus("[\(number + 1)/\(jobs.count)] " + describe(outcome))
+            // price-ingest gone (crashed, stopped): the feeds left are not sent, each to wait out
+            // the long ingest timeout in turn.
+            if outcome.unanswered, number + 1 < jobs.count, !cli.answers(cli.topology.ingest) {
+                let left = jobs[(number + 1)...]
+                CLIContext.printStatus("fuelboard: price-ingest stopped answering at \(cli.topology.ingest); "
+                    + "the \(left.count) feed(s) left were not sent")
+                outcomes += left.map { Outcome(source: $0.source, retailer: $0.retailer, reply: nil,
+                                               error: ServiceError(.unavailable, "not sent: price-ingest stopped answering"),
+                                               unanswered: true) }
+                break
+            }
         }
         let stored = outcomes.compactMap(\.reply)
         let failed = outcomes.count - stored.count
