@@ -78,6 +78,21 @@ struct DialogueEngineTests {
         #expect(yes.action == .forgetLocation)
     }
 
+    /// Answers people give to "Which fuel?" beyond the bare word (QA walkthrough: each was asked again).
+    @Test(arguments: [("the unleaded one", FuelCode.e10), ("um diesel I think", .b7), ("regular", .e10),
+                      ("normal", .e10), ("diesels", .b7), ("the premium one please", .e5)])
+    func answer_whenFuelSaidAsPeopleSayIt_handles(utterance: String, fuel: FuelCode) throws {
+        let question = engine.ask(user: "u1", utterance: "Ask FuelBoard for the cheapest fuel near me", location: here)
+        let answer = engine.ask(user: "u1", utterance: utterance, session: try #require(question.session))
+        #expect(answer.action == .findCheapest(fuel, directions: false), "\(utterance)")
+    }
+
+    @Test func forget_whenAnswerIsGoOn_erases() throws {
+        let question = engine.ask(user: "u1", utterance: "Ask FuelBoard to forget my location")
+        let yes = engine.ask(user: "u1", utterance: "yeah go on", session: try #require(question.session))
+        #expect(yes.action == .forgetLocation)
+    }
+
     @Test func forget_whenAnswerIsNo_cancelsWithoutErasing() throws {
         let question = engine.ask(user: "u1", utterance: "Ask FuelBoard to forget my location")
         let no = engine.ask(user: "u1", utterance: "no", session: try #require(question.session))

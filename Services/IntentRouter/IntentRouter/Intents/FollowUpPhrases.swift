@@ -17,10 +17,10 @@ public enum FollowUpPhrases {
             """,
         "yes": """
             (yes | yeah | yep | yup | aye | sure | ok | okay | confirm | confirmed | correct | definitely \
-            | absolutely | of course | go ahead | do it | please do | affirmative | yes please)
+            | absolutely | of course | go ahead | go on | do it | please do | affirmative | yes please)
             """,
         "yesMore": """
-            (do it | go ahead | please | thats (fine|right) | i am sure | im sure | forget (it|my location|me) \
+            (do it | go ahead | go on | please | thats (fine|right) | i am sure | im sure | forget (it|my location|me) \
             | delete it | thanks | sure)
             """,
         "no": """
@@ -39,7 +39,9 @@ public enum FollowUpPhrases {
         Phrase(Label.cancel.rawValue, "[{app}] <cancel> [{app}]"),
         Phrase(Label.yes.rawValue, "<yes> [<yesMore>]"),
         Phrase(Label.no.rawValue, "<no>"),
-        Phrase(Label.fuel.rawValue, "<lead> [the] [cheapest] {fuel} [fuel] [<near>]", allowsWildcards: false),
+        // "the unleaded one", "diesel I think"
+        Phrase(Label.fuel.rawValue, "<lead> [the] [cheapest] {fuel} [fuel] [one] [<near>] [i (think|guess)]",
+               allowsWildcards: false),
         Phrase(Label.radius.rawValue, "<radiusLead> [a] {miles} [{radiusUnit}] [(radius|search radius)]"),
         Phrase(Label.radius.rawValue, "<backTo> [the] default [(radius|one|distance)]", fixed: clearRadius),
         Phrase(Label.radius.rawValue, "reset [it]", fixed: clearRadius),

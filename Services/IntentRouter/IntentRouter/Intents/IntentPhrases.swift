@@ -11,13 +11,19 @@ public enum IntentPhrases {
         "find": """
             ((find|get|show|tell|give|locate) [me] | search for | look for | look up | where is | wheres \
             | where (can|do|should|could) i (get|buy|find) | where i can (get|buy|find) | i (need|want) \
-            | (check|compare) | which is)
+            | (check|compare) | which is | (who|which [(garage|station|one|place)]) (has|sells|does|is selling))
             """,
         "cheapest": """
-            (cheapest [(price|prices) (for|on|of)] | cheap | cheaper | lowest price[s] (for|on|of) | lowest priced | least expensive \
-            | best price[s] (for|on|of) | best priced | best value | cheapest place (for|to get|to buy))
+            (cheapest [[(price|prices)] (for|on|of)] | cheap | cheaper | lowest price[s] (for|on|of) | lowest priced \
+            | least expensive | best price[s] (for|on|of) | best priced | best value | cheapest place (for|to get|to buy) \
+            | price[s] (of|for) | (cost|costs) of)
             """,
-        "fuel": "[({fuel} [fuel] | fuel)] [(station|stations|garage|garages|forecourt|pump|prices|price)]",
+        // "filling station", "one", "place": no fuel named, so the resolve stage asks which.
+        "fuel": """
+            [({fuel} [fuel] | fuel | (filling|service|gas) (station|stations))] \
+            [(station|stations|garage|garages|forecourt|pump|prices|price|one|place)]
+            """,
+        "howMuch": "how much (is|are|does|do|for) [(a|per) (litre|liter) of]",
         "fuelPrices": "{fuel} [fuel] (price|prices)",
         "near": """
             (near me | nearby | near by | near here | near to me | around here | around me | close to me | close by \
@@ -68,6 +74,14 @@ public enum IntentPhrases {
         Phrase(cheapest, "[<find>] <target> <tail>"),
         Phrase(cheapest, "<ask> [<find>] [for] [the] <fuelPrices> [<near>]"),
         Phrase(cheapest, "[<find>] [the] <fuelPrices> [<near>] <tail>"),
+        Phrase(cheapest, "<ask> [<find>] [me] where <target> is"),
+        Phrase(cheapest, "<ask> <howMuch> <fuel> [(cost|costs)] [<near>]"),
+        Phrase(cheapest, "<howMuch> <fuel> [(cost|costs)] [<near>] <tail>"),
+        // A fuel named alone ("Ask FuelBoard diesel", "I need petrol"): only a fuel it knows, so
+        // "Ask FuelBoard hello there" is still not understood rather than an unpriced fuel.
+        Phrase(cheapest, "<ask> [(i (need|want) | find [me])] [some] {fuel} [fuel] [<near>]", allowsWildcards: false),
+        Phrase(cheapest, "<ask> [(im|i am)] (running|getting) low on {fuel} [fuel]", allowsWildcards: false),
+        Phrase(cheapest, "<ask> where (should|can|do) i fill up [with {fuel}] [<near>]", allowsWildcards: false),
 
         Phrase(directions, "<ask> [(<routeVerb> | for | can i (get|have))] <route> <target>"),
         Phrase(directions, "[<routeVerb>] <route> <target> <tail>"),

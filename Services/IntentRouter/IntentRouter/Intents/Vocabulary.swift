@@ -4,7 +4,18 @@ import Messages
 public enum Vocabulary {
     /// Fuel words by CMA code (`FuelCode.words`), and fuels FuelBoard has no prices for (value nil).
     public static let fuels: [(value: String?, phrases: [String])] =
-        FuelCode.words.map { (Optional($0.code.rawValue), $0.words) } + [(nil, FuelCode.unpricedWords)]
+        FuelCode.words.map { (Optional($0.code.rawValue), $0.words + (misheard[$0.code] ?? [])) }
+        + [(nil, FuelCode.unpricedWords)]
+
+    /// Fuel words as speech recognisers write them (plurals, misspellings) and as people say
+    /// them ("regular" for unleaded): "diesels" was heard as a fuel FuelBoard has no prices for. The assistant's own; `fuelboard lookup --fuel` keeps
+    /// to the real words.
+    static let misheard: [FuelCode: [String]] = [
+        .e10: ["unleadeds", "petrols", "patrol", "unleaded fuel", "regular", "normal", "standard"],
+        .e5: ["premiums", "super unleadeds"],
+        .b7: ["diesels", "deisel", "deisels", "deezel", "diesal", "diesil", "diesle", "deasel", "diesel fuel"],
+        .sdv: ["super diesels", "premium diesels", "super deisel"],
+    ]
 
     /// Units a user may hear distances in.
     public static let units: [(value: String?, phrases: [String])] = [
