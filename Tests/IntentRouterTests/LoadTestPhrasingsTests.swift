@@ -13,7 +13,7 @@ struct LoadTestPhrasingsTests {
             for word in LoadPlan.fuelWords {
                 let utterance = phrasing.replacingOccurrences(of: "{fuel}", with: word)
                 let call = recognizer.recognize(utterance)
-                guard case .cheapestFuel(.value(let fuel)) = call else {
+                guard case .cheapestFuel(.value(let fuel), nil) = call else {
                     Issue.record("not CheapestFuel with a fuel: \(utterance) -> \(String(describing: call))")
                     continue
                 }

@@ -12,7 +12,7 @@ struct LookupFuelWordsCommandTests {
             for word in words {
                 #expect(FuelCode(word: word) == code, "\(word)")
                 let utterance = "Ask FuelBoard for the cheapest \(word) near me"
-                guard case .cheapestFuel(.value(let heard)) = recognizer.recognize(utterance) else {
+                guard case .cheapestFuel(.value(let heard), nil) = recognizer.recognize(utterance) else {
                     Issue.record("the router does not hear a fuel in: \(utterance)")
                     continue
                 }

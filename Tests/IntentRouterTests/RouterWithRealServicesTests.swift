@@ -116,6 +116,25 @@ struct RouterWithRealServicesTests {
         #expect(far.snippet?.id == "test/far")
     }
 
+    /// "... within 1 mile" scopes that search only; the user's radius stays as it was.
+    @Test func aRadiusInTheSearch_scopesThatSearchOnly() throws {
+        let services = try RealServices()
+        defer { services.stop() }
+        let near = try services.ask("Ask FuelBoard for the cheapest diesel within 1 mile", at: RealServices.selby)
+        #expect(near.snippet?.id == "test/near", "the farther station is outside one mile")
+        #expect(near.parameters?["miles"] == .number(1))
+        let usual = try services.ask("Ask FuelBoard for the cheapest diesel near me")
+        #expect(usual.snippet?.id == "test/far", "the stored 5-mile radius is untouched")
+        #expect(try services.preferences().radiusMiles == Preferences.defaultRadiusMiles)
+        // A bare number is in the user's unit: 2 km is 1.24 miles.
+        _ = try services.ask("Ask FuelBoard to use kilometres")
+        let metric = try services.ask("Ask FuelBoard for the cheapest diesel within 2")
+        #expect(metric.snippet?.id == "test/near", "\(metric.dialog)")
+        let tooFar = try services.ask("Ask FuelBoard for the cheapest diesel within 200 miles")
+        #expect(tooFar.outcome == .radiusOutOfRange)
+        #expect(tooFar.dialog.contains("between 1 and 50 miles"), "\(tooFar.dialog)")
+    }
+
     @Test func askWithLocation_storesItAndReadsThePreferencesInOneCall() throws {
         let services = try RealServices()
         defer { services.stop() }

@@ -63,12 +63,16 @@ public final class DialogueEngine {
     func resolve(_ call: IntentCall, user: String, location: Coordinate?, confirmed: Bool = false) -> Decision {
         let intent = call.intent
         switch call {
-        case .cheapestFuel(let fuel), .directionsToCheapestFuel(let fuel):
+        case .cheapestFuel(let fuel, let within), .directionsToCheapestFuel(let fuel, let within):
             let directions = intent == .directionsToCheapestFuel
+            if let within, let miles = within.explicitMiles, !Preferences.radiusRange.contains(miles) {
+                return say(.failure, .radiusOutOfRange, intent: intent, radiusMiles: miles, unit: within.unit)
+            }
             switch fuel {
-            case .missing: return open(.fuel(directions: directions), user: user, location: location)
+            case .missing: return open(.fuel(directions: directions, within: within), user: user, location: location)
             case .unsupported(let word): return say(.failure, .unsupportedFuel, intent: intent, word: word)
-            case .value(let code): return handle(.findCheapest(code, directions: directions), intent, location)
+            case .value(let code):
+                return handle(.findCheapest(code, directions: directions, within: within), intent, location)
             }
         case .setSearchRadius(let radius):
             switch radius {
@@ -116,11 +120,12 @@ public final class DialogueEngine {
             sessions.close(session.id)
             return reply.label == .yes ? handle(.forgetLocation, intent, place)
                 : say(.cancelled, .notForgotten, intent: intent)
-        case .fuel(let directions):
+        case .fuel(let directions, let within):
             guard let reply = recognizer.followUp(utterance, among: [.fuel]) else { return nil }
             sessions.close(session.id)
             let fuel = IntentRecognizer.fuel(reply.slots["fuel"])
-            let call: IntentCall = directions ? .directionsToCheapestFuel(fuel) : .cheapestFuel(fuel)
+            let call: IntentCall = directions ? .directionsToCheapestFuel(fuel, within: within)
+                : .cheapestFuel(fuel, within: within)
             return resolve(call, user: session.user, location: place)
         case .radius:
             guard let reply = recognizer.followUp(utterance, among: [.radius]) else { return nil }

@@ -12,8 +12,8 @@ final class ActionRunner {
 
     func run(_ action: Action, _ ask: AskContext, done: @escaping (Handled) -> Void) {
         switch action {
-        case .findCheapest(let fuel, let directions):
-            findCheapest(fuel, directions: directions, ask, done: done)
+        case .findCheapest(let fuel, let directions, let within):
+            findCheapest(fuel, directions: directions, within: within, ask, done: done)
         case .setRadius(.clear):
             setRadius(.clear, ask, done: done)
         case .setRadius(.set(let radius)):
@@ -107,10 +107,20 @@ final class ActionRunner {
 
     // MARK: - CheapestFuel / DirectionsToCheapestFuel
 
-    /// Location and preferences in parallel, then the lookup.
-    private func findCheapest(_ fuel: FuelCode, directions: Bool, _ ask: AskContext,
+    /// Location and preferences in parallel, then the lookup: within the search's own radius
+    /// (a bare number read in the user's unit) or the user's.
+    private func findCheapest(_ fuel: FuelCode, directions: Bool, within: SpokenRadius?, _ ask: AskContext,
                               done: @escaping (Handled) -> Void) {
-        let gathered = Gathered { [backends] place, preferences in
+        let gathered = Gathered { [backends] place, stored in
+            var preferences = stored
+            if let within {
+                let miles = within.miles(usersUnit: stored.unit)
+                guard Preferences.radiusRange.contains(miles) else {
+                    return done(Handled(.failure, RenderRequest(outcome: .radiusOutOfRange, radiusMiles: miles,
+                                                                unit: within.unit(or: stored.unit))))
+                }
+                preferences.radiusMiles = miles
+            }
             switch place {
             case .unknown(let outcome):
                 done(Handled(.failure, RenderRequest(outcome: outcome, fuel: fuel.rawValue)))

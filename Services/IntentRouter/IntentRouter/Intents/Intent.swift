@@ -22,8 +22,9 @@ public enum ParameterValue<Value: Sendable & Equatable>: Sendable, Equatable {
 
 /// An intent with its parameters, from an utterance or from `assistant.run`.
 public enum IntentCall: Sendable, Equatable {
-    case cheapestFuel(ParameterValue<FuelCode>)
-    case directionsToCheapestFuel(ParameterValue<FuelCode>)
+    /// `within`: a radius for this search only ("... within 10 miles"); nil for the user's own.
+    case cheapestFuel(ParameterValue<FuelCode>, within: SpokenRadius? = nil)
+    case directionsToCheapestFuel(ParameterValue<FuelCode>, within: SpokenRadius? = nil)
     /// Set to a radius (with its unit, or a bare number in the user's unit), or cleared back to the default.
     case setSearchRadius(ParameterValue<SettingUpdate<SpokenRadius>>)
     case setDistanceUnit(ParameterValue<SettingUpdate<DistanceUnit>>)
@@ -46,12 +47,18 @@ public enum IntentCall: Sendable, Equatable {
     /// `unit` (`km`, `miles` or `clear`).
     public var slotSummary: [String: String] {
         switch self {
-        case .cheapestFuel(let fuel), .directionsToCheapestFuel(let fuel):
+        case .cheapestFuel(let fuel, let within), .directionsToCheapestFuel(let fuel, let within):
+            var summary: [String: String] = [:]
             switch fuel {
-            case .missing: return [:]
-            case .unsupported(let word): return ["unsupportedFuel": word]
-            case .value(let code): return ["fuel": code.rawValue]
+            case .missing: break
+            case .unsupported(let word): summary["unsupportedFuel"] = word
+            case .value(let code): summary["fuel"] = code.rawValue
             }
+            if let within {
+                if let miles = within.explicitMiles { summary["miles"] = NumberWords.format(miles) }
+                else { summary["radius"] = NumberWords.format(within.amount) }
+            }
+            return summary
         case .setSearchRadius(let radius):
             switch radius {
             case .missing: return [:]

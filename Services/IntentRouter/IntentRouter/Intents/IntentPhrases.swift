@@ -30,7 +30,9 @@ public enum IntentPhrases {
             | closest to me | in my area | near my location | in the area | round here | local | locally \
             | where i am | near where i am)
             """,
-        "target": "[the] <cheapest> <fuel> [<near>]",
+        // "... within 10 miles (of me)": this search's own radius.
+        "searchWithin": "(within|in|inside) [a] [radius of] {miles} [{radiusUnit}] [(radius|of (me|here))]",
+        "target": "[the] <cheapest> <fuel> [(<near> [<searchWithin>] | <searchWithin> [<near>])]",
         "route": "[the] (directions | direction | a route | route | the way | navigation | a map) to",
         "routeVerb": "((get|give|show|send|find) [me] | i (want|need))",
         "go": "((take|navigate|drive|guide|direct|route|bring|lead) [me] to | how (do|can) i get to | go to)",

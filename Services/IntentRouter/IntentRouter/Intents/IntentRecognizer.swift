@@ -45,8 +45,8 @@ public struct IntentRecognizer: Sendable {
     /// Builds the call from matched slots.
     static func call(_ intent: Intent, _ slots: [String: SlotMatch]) -> IntentCall {
         switch intent {
-        case .cheapestFuel: .cheapestFuel(fuel(slots["fuel"]))
-        case .directionsToCheapestFuel: .directionsToCheapestFuel(fuel(slots["fuel"]))
+        case .cheapestFuel: .cheapestFuel(fuel(slots["fuel"]), within: searchRadius(slots))
+        case .directionsToCheapestFuel: .directionsToCheapestFuel(fuel(slots["fuel"]), within: searchRadius(slots))
         case .setSearchRadius: .setSearchRadius(radius(slots))
         case .setDistanceUnit: .setDistanceUnit(unit(slots["unit"]))
         case .forgetMyLocation: .forgetMyLocation
@@ -60,6 +60,12 @@ public struct IntentRecognizer: Sendable {
             return .unsupported(FuelCode.unpricedName(slot.text))
         }
         return .value(code)
+    }
+
+    /// The radius a search names for itself ("the cheapest diesel within 10 miles"), if any.
+    static func searchRadius(_ slots: [String: SlotMatch]) -> SpokenRadius? {
+        if case .value(.set(let radius)) = radius(slots) { return radius }
+        return nil
     }
 
     /// The radius from `{miles}` and an optional `{radiusUnit}`; without a unit the number is a

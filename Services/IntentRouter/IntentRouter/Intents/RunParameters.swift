@@ -14,8 +14,9 @@ public enum RunParameters {
         }
         let parameters = parameters ?? [:]
         switch intent {
-        case .cheapestFuel: return .cheapestFuel(try fuel(parameters["fuel"]))
-        case .directionsToCheapestFuel: return .directionsToCheapestFuel(try fuel(parameters["fuel"]))
+        case .cheapestFuel: return .cheapestFuel(try fuel(parameters["fuel"]), within: try within(parameters))
+        case .directionsToCheapestFuel:
+            return .directionsToCheapestFuel(try fuel(parameters["fuel"]), within: try within(parameters))
         case .setSearchRadius: return .setSearchRadius(try miles(parameters))
         case .setDistanceUnit: return .setDistanceUnit(try unit(parameters))
         case .forgetMyLocation: return .forgetMyLocation
@@ -39,6 +40,15 @@ public enum RunParameters {
             return .unsupported(String(text.prefix(40)))
         default:
             throw .badRequest("parameter \"fuel\" must be a fuel code such as \"B7\"")
+        }
+    }
+
+    /// A search's own radius: `miles`, a number of miles; absent or null searches the user's radius.
+    static func within(_ parameters: [String: JSONValue]) throws(ServiceError) -> SpokenRadius? {
+        switch parameters["miles"] {
+        case nil, .null?: return nil
+        case .number(let miles)? where miles.isFinite: return .miles(miles)
+        default: throw .badRequest("parameter \"miles\" must be a number of miles to search within, or left out")
         }
     }
 

@@ -2,8 +2,9 @@ import Messages
 
 /// What an open session waits for.
 public enum Awaiting: Sendable, Equatable {
-    /// Which fuel (for CheapestFuel, or for directions when `directions` is true).
-    case fuel(directions: Bool)
+    /// Which fuel (for CheapestFuel, or for directions when `directions` is true), for a search
+    /// within the user's radius or `within` one of its own.
+    case fuel(directions: Bool, within: SpokenRadius? = nil)
     /// How many miles.
     case radius
     /// Miles or kilometres.
@@ -14,7 +15,7 @@ public enum Awaiting: Sendable, Equatable {
     /// The intent the session belongs to.
     public var intent: Intent {
         switch self {
-        case .fuel(let directions): directions ? .directionsToCheapestFuel : .cheapestFuel
+        case .fuel(let directions, _): directions ? .directionsToCheapestFuel : .cheapestFuel
         case .radius: .setSearchRadius
         case .unit: .setDistanceUnit
         case .confirmForget: .forgetMyLocation
