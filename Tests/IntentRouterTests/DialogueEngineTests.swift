@@ -87,6 +87,14 @@ struct DialogueEngineTests {
         #expect(answer.action == .findCheapest(fuel, directions: false), "\(utterance)")
     }
 
+    @Test func ask_whenFuelMissingInASearchWithItsOwnRadius_theAnswerKeepsTheRadius() throws {
+        let question = engine.ask(user: "u1", utterance: "Ask FuelBoard for the cheapest fuel within 3 miles",
+                                  location: here)
+        #expect(question.prompt?.outcome == .askFuel)
+        let answer = engine.ask(user: "u1", utterance: "diesel", session: try #require(question.session))
+        #expect(answer.action == .findCheapest(.b7, directions: false, within: .miles(3)))
+    }
+
     @Test func forget_whenAnswerIsGoOn_erases() throws {
         let question = engine.ask(user: "u1", utterance: "Ask FuelBoard to forget my location")
         let yes = engine.ask(user: "u1", utterance: "yeah go on", session: try #require(question.session))
