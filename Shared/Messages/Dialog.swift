@@ -47,6 +47,20 @@ public enum DialogOutcome: String, Codable, Sendable, CaseIterable {
     case settingsUnavailable
     /// An answer to a question whose session has ended (timed out, cancelled, or not this user's).
     case sessionExpired
+    /// The nearest station selling the fuel was found.
+    case nearestFound
+    /// Directions to the nearest station selling the fuel.
+    case nearestDirections
+}
+
+extension DialogOutcome {
+    /// The outcomes that speak of a station, with its price, and show its card.
+    public var isStationAnswer: Bool {
+        self == .found || self == .directions || self == .nearestFound || self == .nearestDirections
+    }
+
+    /// The outcomes that open a maps URL to the station.
+    public var givesDirections: Bool { self == .directions || self == .nearestDirections }
 }
 
 /// `dialog.render` request body: an outcome and the facts it needs.

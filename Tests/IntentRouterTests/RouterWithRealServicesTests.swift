@@ -25,6 +25,28 @@ struct RouterWithRealServicesTests {
         #expect(reply.opensURL == nil)
     }
 
+    /// The nearest station selling the fuel (lookup.nearest), not the cheapest: said as the
+    /// nearest, with its distance, price and the prices' age, and directions to it.
+    @Test(arguments: [false, true])
+    func nearestDiesel_isTheNearStation_notTheCheaper(dialogDown: Bool) throws {
+        let services = try RealServices(dialogDown: dialogDown)
+        defer { services.stop() }
+        let reply = try services.ask("Ask FuelBoard where is the nearest diesel", at: RealServices.selby)
+        #expect(reply.code == .success)
+        #expect(reply.intent == "NearestFuel")
+        #expect(reply.outcome == .nearestFound)
+        #expect(reply.snippet?.id == "test/near", "the cheaper 'far' station is 2 miles away")
+        #expect(reply.snippet?.pricePence == 145.9)
+        #expect(reply.dialog.hasPrefix("The nearest diesel to you is "), "\(reply.dialog)")
+        #expect(reply.dialog.contains("£1.459") && reply.dialog.contains("prices as of"), "\(reply.dialog)")
+        #expect(reply.opensURL == nil)
+        let route = try services.ask("Take me to the nearest diesel FuelBoard")
+        #expect(route.outcome == .nearestDirections)
+        #expect(route.snippet?.id == "test/near")
+        #expect(route.opensURL?.contains("daddr=53.786,-1.07") == true, "\(route.opensURL ?? "none")")
+        #expect(route.dialog.contains("the nearest diesel to you"), "\(route.dialog)")
+    }
+
     /// Asks sent all at once share the router's turns, so their backend calls travel in batches
     /// (`sys.batch`); each must still get its own answer, whatever its user asked for.
     @Test func manyAsksAtOnce_eachGetsTheAnswerToItsOwnQuestion() throws {

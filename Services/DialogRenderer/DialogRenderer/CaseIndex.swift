@@ -32,11 +32,10 @@ extension DialogOutcome {
         case .outsideCoverage: 23
         case .settingsUnavailable: 24
         case .sessionExpired: 25
+        case .nearestFound: 26
+        case .nearestDirections: 27
         }
     }
-
-    /// Found and directions: the outcomes that speak about a station and show its card.
-    var isStationAnswer: Bool { self == .found || self == .directions }
 }
 
 extension FuelCode {

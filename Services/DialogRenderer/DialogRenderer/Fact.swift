@@ -50,7 +50,8 @@ extension DialogOutcome {
     /// (or, for `radius` after a reset, the unit and `where`, defaulted), so a template never lacks a value.
     public var facts: Set<Fact> {
         switch self {
-        case .found, .directions: [.station, .postcode, .fuel, .fuelTitle, .price, .distance, .freshness, .place]
+        case .found, .directions, .nearestFound, .nearestDirections:
+            [.station, .postcode, .fuel, .fuelTitle, .price, .distance, .freshness, .place]
         case .nothingInRange: [.fuel, .fuelTitle, .radius, .place]
         case .unsupportedFuel: [.word]
         case .radiusSet, .radiusCleared: [.radius]
@@ -76,7 +77,8 @@ extension DialogOutcome {
     /// Request fields without which the outcome cannot be rendered (a missing one is `bad_request`).
     public var requiredFields: [String] {
         switch self {
-        case .found, .directions: ["station", "fuel", "pricePence", "distanceMiles", "updated"]
+        case .found, .directions, .nearestFound, .nearestDirections:
+            ["station", "fuel", "pricePence", "distanceMiles", "updated"]
         case .nothingInRange: ["fuel", "radiusMiles"]
         case .unsupportedFuel: ["word"]
         case .radiusSet: ["radiusMiles"]

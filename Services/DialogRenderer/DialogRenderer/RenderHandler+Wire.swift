@@ -61,7 +61,7 @@ extension RenderHandler {
             return WireReplyBody(text, into: &scratch)
         }
         let stationID = UnsafeBufferPointer(rebasing: bytes[station.id])
-        let url = outcome == .directions
+        let url = outcome.givesDirections
             ? MapsLink.appendDirections(lat: station.lat, lng: station.lng, to: &scratch) : nil
         return WireReplyBody(text, card: card, stationID: stationID, station: station, postcode: input.postcode,
                              pricePence: price.pence, opensURL: url, into: &scratch)

@@ -67,7 +67,7 @@ public struct RenderHandler: Sendable {
             freshness: scratch.string(card?.freshness), price: scratch.string(card?.price),
             id: station.id, postcode: station.postcode, lat: station.lat, lng: station.lng,
             pricePence: price.pence, stale: card?.stale ?? false)
-        let url = outcome == .directions ? MapsLink.directions(lat: station.lat, lng: station.lng) : nil
+        let url = outcome.givesDirections ? MapsLink.directions(lat: station.lat, lng: station.lng) : nil
         return RenderReply(dialog: scratch.string(text.dialog), value: scratch.string(text.value),
                            snippet: snippet, opensURL: url)
     }

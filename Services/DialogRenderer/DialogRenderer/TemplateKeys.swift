@@ -79,7 +79,7 @@ public enum TemplateKeys {
         for outcome in DialogOutcome.allCases {
             let facts = Set(outcome.facts.map(\.rawValue))
             add(dialog(outcome), facts)
-            add(value(outcome), facts, required: outcome == .found || outcome == .directions)
+            add(value(outcome), facts, required: outcome.isStationAnswer)
         }
         add(snippetTitle, stationFacts)
         add(snippetSubtitle, stationFacts)

@@ -8,7 +8,7 @@ public enum FallbackDialog {
         let fuel = request.fuel.flatMap(FuelCode.init(code:))?.spokenName ?? "fuel"
         let unit = request.unit ?? .miles
         switch request.outcome {
-        case .found, .directions:
+        case .found, .directions, .nearestFound, .nearestDirections:
             return station(request, fuel: fuel, unit: unit)
         case .noPrices:
             return RenderReply(dialog: "I don't have any fuel prices yet. Please try again later.")
@@ -56,8 +56,8 @@ public enum FallbackDialog {
             return RenderReply(dialog: "OK, cancelled.")
         case .help:
             return RenderReply(dialog: "You can ask \(appName) for the cheapest unleaded, premium, diesel or "
-                + "super diesel near you, for directions to it, to set your search radius, to use miles or kilometres, "
-                + "or to forget your location.")
+                + "super diesel near you, the nearest station, directions to either, to set your search radius, "
+                + "to use miles or kilometres, or to forget your location.")
         case .pricesUnavailable:
             return RenderReply(dialog: "I can't reach fuel prices right now. Please try again in a moment.")
         case .locationUnavailable:
@@ -66,8 +66,8 @@ public enum FallbackDialog {
             return RenderReply(dialog: "Sorry, I couldn't do that right now. Please try again in a moment.")
         case .notUnderstood:
             return RenderReply(dialog: "Sorry, I didn't catch that. You can ask \(appName) for the cheapest fuel near "
-                + "you, for directions to it, to set your search radius, to use miles or kilometres, or to forget "
-                + "your location.")
+                + "you, the nearest station, directions to either, to set your search radius, to use miles or "
+                + "kilometres, or to forget your location.")
         case .sessionExpired:
             return RenderReply(dialog: "Sorry, I'm no longer waiting for an answer to that. "
                 + "Please ask me again from the start.")
@@ -90,14 +90,25 @@ public enum FallbackDialog {
         let stale = request.updated.map { FallbackFreshness.isStale($0, now: now) }
         let place = FallbackFreshness.place(observedAt: request.locationAt, now: now)
         let said = (freshness.map { " — \($0)." } ?? ".") + (stale == true ? " These prices may be out of date." : "")
-        let value = "\(station.name): \(price), \(away)"
+        let nearest = request.outcome == .nearestFound || request.outcome == .nearestDirections
+        let value = nearest ? "\(station.name): \(away), \(price)" : "\(station.name): \(price), \(away)"
         let snippet = Snippet(title: station.name, subtitle: "\(fuel.capitalizedFirst) · \(away)", freshness: freshness,
                               price: price, id: station.id, postcode: station.postcode, lat: station.lat,
                               lng: station.lng, pricePence: pence, stale: stale)
-        if request.outcome == .directions {
+        switch request.outcome {
+        case .directions:
             return RenderReply(dialog: "Here are directions to \(station.name), the cheapest \(fuel) near \(place) at "
                 + "\(price)\(said)", value: value, snippet: snippet,
                 opensURL: mapsURL(lat: station.lat, lng: station.lng))
+        case .nearestDirections:
+            return RenderReply(dialog: "Here are directions to \(station.name), the nearest \(fuel) to \(place), "
+                + "\(away) away at \(price)\(said)", value: value, snippet: snippet,
+                opensURL: mapsURL(lat: station.lat, lng: station.lng))
+        case .nearestFound:
+            return RenderReply(dialog: "The nearest \(fuel) to \(place) is \(station.name), \(away) away, at "
+                + "\(price)\(said)", value: value, snippet: snippet)
+        default:
+            break
         }
         return RenderReply(dialog: "The cheapest \(fuel) near \(place) is \(station.name) at \(price), "
             + "\(away) away\(said)", value: value, snippet: snippet)

@@ -4,6 +4,8 @@ import Messages
 public enum Action: Sendable, Equatable {
     /// `within`: the search's own radius (a bare number in the user's unit); nil for the user's.
     case findCheapest(FuelCode, directions: Bool, within: SpokenRadius? = nil)
+    /// The nearest station selling the fuel (`lookup.nearest`), otherwise as `findCheapest`.
+    case findNearest(FuelCode, directions: Bool, within: SpokenRadius? = nil)
     /// A bare number is read in the user's unit (and range-checked) when handled.
     case setRadius(SettingUpdate<SpokenRadius>)
     case setUnit(SettingUpdate<DistanceUnit>)
@@ -79,10 +81,10 @@ extension Action {
     /// radius as `radius` until the user's unit turns it into `miles`).
     var parameters: [String: JSONValue] {
         switch self {
-        case .findCheapest(let fuel, _, let within?):
+        case .findCheapest(let fuel, _, let within?), .findNearest(let fuel, _, let within?):
             ["fuel": .string(fuel.rawValue)]
                 .merging(within.explicitMiles.map { ["miles": .number($0)] } ?? ["radius": .number(within.amount)]) { $1 }
-        case .findCheapest(let fuel, _, nil): ["fuel": .string(fuel.rawValue)]
+        case .findCheapest(let fuel, _, nil), .findNearest(let fuel, _, nil): ["fuel": .string(fuel.rawValue)]
         case .setRadius(.set(let radius)):
             radius.explicitMiles.map { ["miles": .number($0)] } ?? ["radius": .number(radius.amount)]
         case .setRadius(.clear): ["miles": .null]

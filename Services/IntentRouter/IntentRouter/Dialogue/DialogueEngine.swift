@@ -63,16 +63,20 @@ public final class DialogueEngine {
     func resolve(_ call: IntentCall, user: String, location: Coordinate?, confirmed: Bool = false) -> Decision {
         let intent = call.intent
         switch call {
-        case .cheapestFuel(let fuel, let within), .directionsToCheapestFuel(let fuel, let within):
-            let directions = intent == .directionsToCheapestFuel
+        case .cheapestFuel(let fuel, let within), .directionsToCheapestFuel(let fuel, let within),
+             .nearestFuel(let fuel, let within), .directionsToNearestFuel(let fuel, let within):
+            let directions = intent == .directionsToCheapestFuel || intent == .directionsToNearestFuel
             if let within, let miles = within.explicitMiles, !Preferences.radiusRange.contains(miles) {
                 return say(.failure, .radiusOutOfRange, intent: intent, radiusMiles: miles, unit: within.unit)
             }
             switch fuel {
-            case .missing: return open(.fuel(directions: directions, within: within), user: user, location: location)
+            case .missing: return open(.fuel(search: intent, within: within), user: user, location: location)
             case .unsupported(let word): return say(.failure, .unsupportedFuel, intent: intent, word: word)
             case .value(let code):
-                return handle(.findCheapest(code, directions: directions, within: within), intent, location)
+                let nearest = intent == .nearestFuel || intent == .directionsToNearestFuel
+                let action: Action = nearest ? .findNearest(code, directions: directions, within: within)
+                    : .findCheapest(code, directions: directions, within: within)
+                return handle(action, intent, location)
             }
         case .setSearchRadius(let radius):
             switch radius {
@@ -120,12 +124,10 @@ public final class DialogueEngine {
             sessions.close(session.id)
             return reply.label == .yes ? handle(.forgetLocation, intent, place)
                 : say(.cancelled, .notForgotten, intent: intent)
-        case .fuel(let directions, let within):
+        case .fuel(let search, let within):
             guard let reply = recognizer.followUp(utterance, among: [.fuel]) else { return nil }
             sessions.close(session.id)
-            let fuel = IntentRecognizer.fuel(reply.slots["fuel"])
-            let call: IntentCall = directions ? .directionsToCheapestFuel(fuel, within: within)
-                : .cheapestFuel(fuel, within: within)
+            let call = IntentCall.search(search, IntentRecognizer.fuel(reply.slots["fuel"]), within: within)
             return resolve(call, user: session.user, location: place)
         case .radius:
             guard let reply = recognizer.followUp(utterance, among: [.radius]) else { return nil }

@@ -13,7 +13,9 @@ final class ActionRunner {
     func run(_ action: Action, _ ask: AskContext, done: @escaping (Handled) -> Void) {
         switch action {
         case .findCheapest(let fuel, let directions, let within):
-            findCheapest(fuel, directions: directions, within: within, ask, done: done)
+            findStation(fuel, nearest: false, directions: directions, within: within, ask, done: done)
+        case .findNearest(let fuel, let directions, let within):
+            findStation(fuel, nearest: true, directions: directions, within: within, ask, done: done)
         case .setRadius(.clear):
             setRadius(.clear, ask, done: done)
         case .setRadius(.set(let radius)):
@@ -90,6 +92,7 @@ final class ActionRunner {
     /// Whether the ask's step stores the location the ask carried itself (so the caller need not).
     static func storesLocation(_ step: Decision.Step) -> Bool {
         if case .handle(.findCheapest) = step { return true }
+        if case .handle(.findNearest) = step { return true }
         return false
     }
 
@@ -105,12 +108,12 @@ final class ActionRunner {
                                                unit: preferences.unit))
     }
 
-    // MARK: - CheapestFuel / DirectionsToCheapestFuel
+    // MARK: - CheapestFuel / NearestFuel and their directions
 
-    /// Location and preferences in parallel, then the lookup: within the search's own radius
-    /// (a bare number read in the user's unit) or the user's.
-    private func findCheapest(_ fuel: FuelCode, directions: Bool, within: SpokenRadius?, _ ask: AskContext,
-                              done: @escaping (Handled) -> Void) {
+    /// Location and preferences in parallel, then the lookup (the cheapest, or the `nearest`):
+    /// within the search's own radius (a bare number read in the user's unit) or the user's.
+    private func findStation(_ fuel: FuelCode, nearest: Bool, directions: Bool, within: SpokenRadius?,
+                             _ ask: AskContext, done: @escaping (Handled) -> Void) {
         let gathered = Gathered { [backends] place, stored in
             var preferences = stored
             if let within {
@@ -128,12 +131,20 @@ final class ActionRunner {
                 // Paris or 0,0: not "nothing in range", which would suggest a wider radius.
                 done(Handled(.failure, RenderRequest(outcome: .outsideCoverage, fuel: fuel.rawValue)))
             case .known(let point, let observedAt):
-                // A feed that stopped updating does not win over up-to-date prices (fuel-lookup decides).
+                // A feed that stopped updating does not win the cheapest over up-to-date prices
+                // (fuel-lookup decides); the nearest is the nearest.
                 let request = LookupRequest(fuel: fuel.rawValue, lat: point.lat, lng: point.lng,
-                                            radiusMiles: preferences.radiusMiles, limit: 1, preferFresh: true)
-                backends.lookup.call(.lookupCheapest, request, as: LookupReply.self,
+                                            radiusMiles: preferences.radiusMiles, limit: 1,
+                                            preferFresh: nearest ? nil : true)
+                backends.lookup.call(nearest ? .lookupNearest : .lookupCheapest, request, as: LookupReply.self,
                                      deadline: ask.dataDeadline, retryable: true) { result in
-                    done(Self.lookupOutcome(result, fuel: fuel, directions: directions, preferences: preferences,
+                    let found: DialogOutcome = switch (nearest, directions) {
+                    case (false, false): .found
+                    case (false, true): .directions
+                    case (true, false): .nearestFound
+                    case (true, true): .nearestDirections
+                    }
+                    done(Self.lookupOutcome(result, fuel: fuel, found: found, preferences: preferences,
                                             locationAt: observedAt))
                 }
             }
@@ -173,7 +184,7 @@ final class ActionRunner {
 
     /// The outcome of a lookup; `locationAt` is when the stored location searched from was
     /// observed (nil: the ask's own), passed on to the answers that speak of where the user is.
-    static func lookupOutcome(_ result: Result<LookupReply, ServiceError>, fuel: FuelCode, directions: Bool,
+    static func lookupOutcome(_ result: Result<LookupReply, ServiceError>, fuel: FuelCode, found: DialogOutcome,
                               preferences: Preferences, locationAt: Date?) -> Handled {
         var render = RenderRequest(outcome: .pricesUnavailable, fuel: fuel.rawValue,
                                    radiusMiles: preferences.radiusMiles, unit: preferences.unit)
@@ -192,7 +203,7 @@ final class ActionRunner {
                 render.locationAt = locationAt
                 return Handled(.success, render)
             }
-            render.outcome = directions ? .directions : .found
+            render.outcome = found
             render.station = best.station
             render.pricePence = price
             render.distanceMiles = best.distanceMiles

@@ -49,16 +49,16 @@ final class Speaker {
     static func spliced(_ code: AssistantCode, _ request: RenderRequest, _ rendered: RawRenderReply,
                         _ decision: Decision) -> SplicedReply? {
         guard rendered.dialog.count > 2 else { return nil }
-        let showsStation = request.outcome == .found || request.outcome == .directions
+        let showsStation = request.outcome.isStationAnswer
         var mapsURL: String?
         if let station = request.station, showsStation {
             guard rendered.snippet != nil, rendered.snippetHasStationFacts else { return nil }
-            if request.outcome == .directions, rendered.opensURL == nil {
+            if request.outcome.givesDirections, rendered.opensURL == nil {
                 mapsURL = FallbackDialog.mapsURL(lat: station.lat, lng: station.lng)
             }
         }
         return SplicedReply(code: code, rendered: rendered, opensURL: mapsURL,
-                            keepsRenderedURL: request.outcome == .directions, outcome: request.outcome,
+                            keepsRenderedURL: request.outcome.givesDirections, outcome: request.outcome,
                             decision: decision)
     }
 
@@ -73,13 +73,13 @@ final class Speaker {
                       _ decision: Decision) -> AssistantReply {
         var snippet = rendered.snippet
         var opensURL = rendered.opensURL
-        if let station = request.station, request.outcome == .found || request.outcome == .directions {
+        if let station = request.station, request.outcome.isStationAnswer {
             snippet = withStationFacts(snippet, station: station, pricePence: request.pricePence)
-            if request.outcome == .directions, opensURL == nil {
+            if request.outcome.givesDirections, opensURL == nil {
                 opensURL = FallbackDialog.mapsURL(lat: station.lat, lng: station.lng)
             }
         }
-        if request.outcome != .directions { opensURL = nil }
+        if !request.outcome.givesDirections { opensURL = nil }
         return AssistantReply(code: code, dialog: rendered.dialog, value: rendered.value, snippet: snippet,
                               opensURL: opensURL, session: decision.session, intent: decision.intent?.rawValue,
                               parameters: decision.parameters, outcome: request.outcome, needs: decision.needs)

@@ -9,6 +9,14 @@ public enum Intent: String, Sendable, CaseIterable, Codable {
     case forgetMyLocation = "ForgetMyLocation"
     /// "What can you ask?"
     case help = "Help"
+    /// The nearest station selling a fuel, and directions to it.
+    case nearestFuel = "NearestFuel"
+    case directionsToNearestFuel = "DirectionsToNearestFuel"
+
+    /// The intents that search for a station selling a fuel.
+    var searchesStations: Bool {
+        [.cheapestFuel, .directionsToCheapestFuel, .nearestFuel, .directionsToNearestFuel].contains(self)
+    }
 }
 
 /// One parameter as understood, before the resolve stage judges it.
@@ -25,6 +33,8 @@ public enum IntentCall: Sendable, Equatable {
     /// `within`: a radius for this search only ("... within 10 miles"); nil for the user's own.
     case cheapestFuel(ParameterValue<FuelCode>, within: SpokenRadius? = nil)
     case directionsToCheapestFuel(ParameterValue<FuelCode>, within: SpokenRadius? = nil)
+    case nearestFuel(ParameterValue<FuelCode>, within: SpokenRadius? = nil)
+    case directionsToNearestFuel(ParameterValue<FuelCode>, within: SpokenRadius? = nil)
     /// Set to a radius (with its unit, or a bare number in the user's unit), or cleared back to the default.
     case setSearchRadius(ParameterValue<SettingUpdate<SpokenRadius>>)
     case setDistanceUnit(ParameterValue<SettingUpdate<DistanceUnit>>)
@@ -35,6 +45,8 @@ public enum IntentCall: Sendable, Equatable {
         switch self {
         case .cheapestFuel: .cheapestFuel
         case .directionsToCheapestFuel: .directionsToCheapestFuel
+        case .nearestFuel: .nearestFuel
+        case .directionsToNearestFuel: .directionsToNearestFuel
         case .setSearchRadius: .setSearchRadius
         case .setDistanceUnit: .setDistanceUnit
         case .forgetMyLocation: .forgetMyLocation
@@ -47,7 +59,8 @@ public enum IntentCall: Sendable, Equatable {
     /// `unit` (`km`, `miles` or `clear`).
     public var slotSummary: [String: String] {
         switch self {
-        case .cheapestFuel(let fuel, let within), .directionsToCheapestFuel(let fuel, let within):
+        case .cheapestFuel(let fuel, let within), .directionsToCheapestFuel(let fuel, let within),
+             .nearestFuel(let fuel, let within), .directionsToNearestFuel(let fuel, let within):
             var summary: [String: String] = [:]
             switch fuel {
             case .missing: break
@@ -77,6 +90,18 @@ public enum IntentCall: Sendable, Equatable {
             }
         case .forgetMyLocation, .help:
             return [:]
+        }
+    }
+}
+
+extension IntentCall {
+    /// The call of the station search `intent` (cheapest or nearest, with or without directions).
+    static func search(_ intent: Intent, _ fuel: ParameterValue<FuelCode>, within: SpokenRadius?) -> IntentCall {
+        switch intent {
+        case .directionsToCheapestFuel: .directionsToCheapestFuel(fuel, within: within)
+        case .nearestFuel: .nearestFuel(fuel, within: within)
+        case .directionsToNearestFuel: .directionsToNearestFuel(fuel, within: within)
+        default: .cheapestFuel(fuel, within: within)
         }
     }
 }

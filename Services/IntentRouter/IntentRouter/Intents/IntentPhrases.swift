@@ -33,6 +33,9 @@ public enum IntentPhrases {
         // "... within 10 miles (of me)": this search's own radius.
         "searchWithin": "(within|in|inside) [a] [radius of] {miles} [{radiusUnit}] [(radius|of (me|here))]",
         "target": "[the] <cheapest> <fuel> [(<near> [<searchWithin>] | <searchWithin> [<near>])]",
+        "nearestTarget": """
+            [the] (nearest|closest) <fuel> [(<near> [<searchWithin>] | <searchWithin> [<near>] | to (me|here))]
+            """,
         "route": "[the] (directions | direction | a route | route | the way | navigation | a map) to",
         "routeVerb": "((get|give|show|send|find) [me] | i (want|need))",
         "go": "((take|navigate|drive|guide|direct|route|bring|lead) [me] to | how (do|can) i get to | go to)",
@@ -64,6 +67,8 @@ public enum IntentPhrases {
 
     static let cheapest = Intent.cheapestFuel.rawValue
     static let directions = Intent.directionsToCheapestFuel.rawValue
+    static let nearest = Intent.nearestFuel.rawValue
+    static let nearestDirections = Intent.directionsToNearestFuel.rawValue
     static let radius = Intent.setSearchRadius.rawValue
     static let unit = Intent.setDistanceUnit.rawValue
     static let forget = Intent.forgetMyLocation.rawValue
@@ -89,6 +94,15 @@ public enum IntentPhrases {
         Phrase(directions, "[<routeVerb>] <route> <target> <tail>"),
         Phrase(directions, "<ask> <go> <target>"),
         Phrase(directions, "<go> <target> <tail>"),
+
+        // Only fuels it knows (or knows it has no prices for): "the nearest pub" is not a fuel.
+        Phrase(nearest, "<ask> [<find>] [for] <nearestTarget>", allowsWildcards: false),
+        Phrase(nearest, "[<find>] <nearestTarget> <tail>", allowsWildcards: false),
+        Phrase(nearestDirections, "<ask> [(<routeVerb> | for | can i (get|have))] <route> <nearestTarget>",
+               allowsWildcards: false),
+        Phrase(nearestDirections, "[<routeVerb>] <route> <nearestTarget> <tail>", allowsWildcards: false),
+        Phrase(nearestDirections, "<ask> <go> <nearestTarget>", allowsWildcards: false),
+        Phrase(nearestDirections, "<go> <nearestTarget> <tail>", allowsWildcards: false),
 
         Phrase(radius, "<ask> <setVerb> <radiusWord> to <radiusValue>"),
         Phrase(radius, "<setVerb> <radiusWord> to <radiusValue> <tail>"),

@@ -46,7 +46,8 @@ public struct IntentRecognizer: Sendable {
     static func call(_ intent: Intent, _ slots: [String: SlotMatch]) -> IntentCall {
         switch intent {
         case .cheapestFuel: .cheapestFuel(fuel(slots["fuel"]), within: searchRadius(slots))
-        case .directionsToCheapestFuel: .directionsToCheapestFuel(fuel(slots["fuel"]), within: searchRadius(slots))
+        case .directionsToCheapestFuel, .nearestFuel, .directionsToNearestFuel:
+            .search(intent, fuel(slots["fuel"]), within: searchRadius(slots))
         case .setSearchRadius: .setSearchRadius(radius(slots))
         case .setDistanceUnit: .setDistanceUnit(unit(slots["unit"]))
         case .forgetMyLocation: .forgetMyLocation

@@ -15,8 +15,8 @@ public enum RunParameters {
         let parameters = parameters ?? [:]
         switch intent {
         case .cheapestFuel: return .cheapestFuel(try fuel(parameters["fuel"]), within: try within(parameters))
-        case .directionsToCheapestFuel:
-            return .directionsToCheapestFuel(try fuel(parameters["fuel"]), within: try within(parameters))
+        case .directionsToCheapestFuel, .nearestFuel, .directionsToNearestFuel:
+            return .search(intent, try fuel(parameters["fuel"]), within: try within(parameters))
         case .setSearchRadius: return .setSearchRadius(try miles(parameters))
         case .setDistanceUnit: return .setDistanceUnit(try unit(parameters))
         case .forgetMyLocation: return .forgetMyLocation

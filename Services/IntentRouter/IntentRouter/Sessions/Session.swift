@@ -2,9 +2,9 @@ import Messages
 
 /// What an open session waits for.
 public enum Awaiting: Sendable, Equatable {
-    /// Which fuel (for CheapestFuel, or for directions when `directions` is true), for a search
-    /// within the user's radius or `within` one of its own.
-    case fuel(directions: Bool, within: SpokenRadius? = nil)
+    /// Which fuel, for the station search `search` (CheapestFuel, NearestFuel or their
+    /// directions) within the user's radius or `within` one of its own.
+    case fuel(search: Intent, within: SpokenRadius? = nil)
     /// How many miles.
     case radius
     /// Miles or kilometres.
@@ -15,7 +15,7 @@ public enum Awaiting: Sendable, Equatable {
     /// The intent the session belongs to.
     public var intent: Intent {
         switch self {
-        case .fuel(let directions, _): directions ? .directionsToCheapestFuel : .cheapestFuel
+        case .fuel(let search, _): search
         case .radius: .setSearchRadius
         case .unit: .setDistanceUnit
         case .confirmForget: .forgetMyLocation
