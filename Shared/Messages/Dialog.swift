@@ -51,6 +51,8 @@ public enum DialogOutcome: String, Codable, Sendable, CaseIterable {
     case nearestFound
     /// Directions to the nearest station selling the fuel.
     case nearestDirections
+    /// Thanks said ("Thanks FuelBoard"): "You're welcome."
+    case welcome
 }
 
 extension DialogOutcome {

@@ -95,6 +95,13 @@ struct DialogueEngineTests {
         #expect(answer.action == .findCheapest(.b7, directions: false, within: .miles(3)))
     }
 
+    @Test func thanks_isWelcomed_withoutASession() {
+        let decision = engine.ask(user: "u1", utterance: "Thanks FuelBoard")
+        #expect(decision.prompt == Prompt(code: .success, outcome: .welcome))
+        #expect(decision.intent == .thanks)
+        #expect(decision.session == nil)
+    }
+
     @Test func forget_whenAnswerIsGoOn_erases() throws {
         let question = engine.ask(user: "u1", utterance: "Ask FuelBoard to forget my location")
         let yes = engine.ask(user: "u1", utterance: "yeah go on", session: try #require(question.session))

@@ -34,6 +34,7 @@ extension DialogOutcome {
         case .sessionExpired: 25
         case .nearestFound: 26
         case .nearestDirections: 27
+        case .welcome: 28
         }
     }
 }

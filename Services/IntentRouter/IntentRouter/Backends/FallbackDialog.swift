@@ -54,6 +54,8 @@ public enum FallbackDialog {
             return RenderReply(dialog: "OK, I'll keep your location.")
         case .cancelled:
             return RenderReply(dialog: "OK, cancelled.")
+        case .welcome:
+            return RenderReply(dialog: "You're welcome.")
         case .help:
             return RenderReply(dialog: "You can ask \(appName) for the cheapest unleaded, premium, diesel or "
                 + "super diesel near you, the nearest station, directions to either, to set your search radius, "

@@ -105,6 +105,8 @@ public final class DialogueEngine {
             return open(.confirmForget, user: user, location: location)
         case .help:
             return say(.success, .help, intent: .help)
+        case .thanks:
+            return say(.success, .welcome, intent: .thanks)
         }
     }
 

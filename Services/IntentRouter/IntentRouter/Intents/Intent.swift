@@ -12,6 +12,8 @@ public enum Intent: String, Sendable, CaseIterable, Codable {
     /// The nearest station selling a fuel, and directions to it.
     case nearestFuel = "NearestFuel"
     case directionsToNearestFuel = "DirectionsToNearestFuel"
+    /// "Thanks FuelBoard"
+    case thanks = "Thanks"
 
     /// The intents that search for a station selling a fuel.
     var searchesStations: Bool {
@@ -40,6 +42,7 @@ public enum IntentCall: Sendable, Equatable {
     case setDistanceUnit(ParameterValue<SettingUpdate<DistanceUnit>>)
     case forgetMyLocation
     case help
+    case thanks
 
     public var intent: Intent {
         switch self {
@@ -51,6 +54,7 @@ public enum IntentCall: Sendable, Equatable {
         case .setDistanceUnit: .setDistanceUnit
         case .forgetMyLocation: .forgetMyLocation
         case .help: .help
+        case .thanks: .thanks
         }
     }
 
@@ -88,7 +92,7 @@ public enum IntentCall: Sendable, Equatable {
             case .value(.set(let unit)): return ["unit": unit.rawValue]
             case .value(.clear): return ["unit": "clear"]
             }
-        case .forgetMyLocation, .help:
+        case .forgetMyLocation, .help, .thanks:
             return [:]
         }
     }

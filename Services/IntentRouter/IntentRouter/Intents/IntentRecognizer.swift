@@ -18,9 +18,21 @@ public struct IntentRecognizer: Sendable {
 
     /// The intent an utterance asks for, or nil when it matches no phrase.
     public func recognize(_ utterance: NormalizedUtterance) -> IntentCall? {
-        guard !utterance.content.isEmpty, let match = intents.match(utterance.content),
-              let intent = Intent(rawValue: match.label) else { return nil }
+        guard !utterance.content.isEmpty else { return Self.saysThanks(utterance) ? .thanks : nil }
+        guard let match = intents.match(utterance.content), let intent = Intent(rawValue: match.label) else { return nil }
+        // Thanks are fillers ("... near me, thanks"): said to the app alone, they are thanks, not a call for help.
+        if intent == .help, Self.saysThanks(utterance), !utterance.content.contains(where: Self.helpWords.contains) {
+            return .thanks
+        }
         return Self.call(intent, match.slots)
+    }
+
+    private static let helpWords: Set<String> = ["help", "what", "how", "do", "can", "say", "use"]
+
+    static func saysThanks(_ utterance: NormalizedUtterance) -> Bool {
+        let words = utterance.words
+        return words.contains("thanks") || words.contains("cheers")
+            || zip(words, words.dropFirst()).contains { $0 == "thank" && $1 == "you" }
     }
 
     public func recognize(_ text: String) -> IntentCall? {
@@ -52,6 +64,7 @@ public struct IntentRecognizer: Sendable {
         case .setDistanceUnit: .setDistanceUnit(unit(slots["unit"]))
         case .forgetMyLocation: .forgetMyLocation
         case .help: .help
+        case .thanks: .thanks
         }
     }
 

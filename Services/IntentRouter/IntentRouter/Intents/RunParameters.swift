@@ -21,6 +21,7 @@ public enum RunParameters {
         case .setDistanceUnit: return .setDistanceUnit(try unit(parameters))
         case .forgetMyLocation: return .forgetMyLocation
         case .help: return .help
+        case .thanks: return .thanks
         }
     }
 

@@ -16,7 +16,7 @@ public struct UtteranceNormalizer: Sendable {
         ["what", "is"], ["can", "you"], ["could", "you"], ["would", "you"], ["will", "you"], ["right", "now"],
         ["thank", "you"], ["hey"], ["hi"], ["hello"], ["please"], ["ok"], ["okay"], ["so"], ["um"], ["umm"],
         ["uh"], ["er"], ["erm"], ["oh"], ["och"], ["well"], ["whats"], ["now"], ["thanks"], ["kindly"], ["quickly"],
-        ["today"], ["tonight"],
+        ["today"], ["tonight"], ["cheers"],
         // Another assistant's wake word left in the text ("Alexa, ask FuelBoard ...").
         ["alexa"], ["siri"], ["ok", "google"], ["okay", "google"], ["hey", "google"],
     ]
