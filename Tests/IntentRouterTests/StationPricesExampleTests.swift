@@ -37,7 +37,11 @@ struct StationPricesExampleTests {
         #expect(question.dialog == "There are two Tesco stations in Selby: Doncaster Road or Portholme Road?")
         let answer = try harness.ask("Portholme Road", session: question.session)
         #expect(answer.code == .success)
-        #expect(answer.dialog == "Diesel costs £1.399 at Tesco, Portholme Road.")
+        // The feed is from 29 Nov 2025, a year before these tests were written: its age is said.
+        #expect(answer.dialog == "Diesel costs £1.399 at Tesco, Portholme Road — prices as of 29 Nov 2025 at 6:30 AM. "
+            + "These prices may be out of date.")
+        #expect(answer.snippet?.freshness == "prices as of 29 Nov 2025 at 6:30 AM")
+        #expect(answer.snippet?.stale == true)
         #expect(answer.snippet?.id == "test/portholme")
         #expect(answer.snippet?.pricePence == 139.9)
     }

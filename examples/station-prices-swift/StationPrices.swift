@@ -89,16 +89,27 @@ struct StationPrices: Sendable {
             return .failure("I can't reach fuel prices right now. Please try again in a moment.")
         }
         let fuelName = Self.fuels.first { $0.0 == fuel }?.1.first ?? fuel
-        let place = "\(reply.station.brand.capitalized), \(Self.street(reply.station.address))"
+        let place = "\(Self.brand(reply.station.brand)), \(Self.street(reply.station.address))"
         guard let pence = reply.prices[fuel] else {
             return .failure("\(place) has no \(fuelName) price right now.")
         }
         let pounds = String(format: "£%.3f", pence / 100)
-        return .success("\(fuelName.prefix(1).uppercased() + fuelName.dropFirst()) costs \(pounds) at \(place).",
+        // A price is never said without its age, as the built-in answers do.
+        let now = Date()
+        let freshness = "prices " + PriceAgeWords.phrase(reply.updated, now: now)
+        let stale = PriceAgeWords.isStale(reply.updated, now: now)
+        let said = "\(fuelName.prefix(1).uppercased() + fuelName.dropFirst()) costs \(pounds) at \(place) — \(freshness)."
+        return .success(said + (stale ? " These prices may be out of date." : ""),
                         value: "\(place): \(pounds)",
-                        snippet: Snippet(title: place, subtitle: fuelName, price: pounds, id: reply.station.id,
-                                         postcode: reply.station.postcode, lat: reply.station.lat,
-                                         lng: reply.station.lng, pricePence: pence))
+                        snippet: Snippet(title: place, subtitle: fuelName, freshness: freshness, price: pounds,
+                                         id: reply.station.id, postcode: reply.station.postcode,
+                                         lat: reply.station.lat, lng: reply.station.lng, pricePence: pence,
+                                         stale: stale))
+    }
+
+    /// "BP", "JET" as brands write themselves; "TESCO" as "Tesco".
+    static func brand(_ name: String) -> String {
+        name.count <= 3 ? name.uppercased() : name.capitalized
     }
 
     private func client() throws -> RequestClient {

@@ -16,7 +16,7 @@ public enum FallbackDialog {
             return RenderReply(dialog: "I don't know where you are. Share your location with \(appName) and ask again.")
         case .nothingInRange:
             let radius = distance(request.radiusMiles ?? Preferences.defaultRadiusMiles, unit)
-            let place = FallbackFreshness.place(observedAt: request.locationAt, now: request.now ?? Date())
+            let place = PriceAgeWords.place(observedAt: request.locationAt, now: request.now ?? Date())
             return RenderReply(dialog: "I couldn't find any \(fuel) within \(radius) of \(place).",
                                value: "None within \(radius)")
         case .askFuel:
@@ -88,9 +88,9 @@ public enum FallbackDialog {
         let price = pricePhrase(pence)
         let away = distance(request.distanceMiles ?? 0, unit)
         let now = request.now ?? Date()
-        let freshness = request.updated.map { "prices " + FallbackFreshness.phrase($0, now: now) }
-        let stale = request.updated.map { FallbackFreshness.isStale($0, now: now) }
-        let place = FallbackFreshness.place(observedAt: request.locationAt, now: now)
+        let freshness = request.updated.map { "prices " + PriceAgeWords.phrase($0, now: now) }
+        let stale = request.updated.map { PriceAgeWords.isStale($0, now: now) }
+        let place = PriceAgeWords.place(observedAt: request.locationAt, now: now)
         let said = (freshness.map { " — \($0)." } ?? ".") + (stale == true ? " These prices may be out of date." : "")
         let nearest = request.outcome == .nearestFound || request.outcome == .nearestDirections
         let value = nearest ? "\(station.name): \(away), \(price)" : "\(station.name): \(price), \(away)"

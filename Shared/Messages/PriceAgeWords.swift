@@ -1,12 +1,12 @@
 import Foundation
-import Messages
 
-/// How old prices are, in the built-in English words dialog-renderer's en-GB templates use
-/// ("as of 6:30 AM", "as of yesterday at noon", "as of 25 Nov at 9:05 PM"), on the feeds' own
-/// clock (Europe/London), so an answer spoken without the renderer still says it.
-enum FallbackFreshness {
+/// How old prices are, in the English words dialog-renderer's en-GB templates use ("as of
+/// 6:30 AM", "as of yesterday at noon", "as of 25 Nov at 9:05 PM"), on the feeds' own clock
+/// (Europe/London): for the router's built-in English when the renderer is down, and for intent
+/// services that speak prices themselves (a price is never said without its age).
+public enum PriceAgeWords {
     /// Past this age an answer also says "These prices may be out of date."
-    static let staleAfter: TimeInterval = 48 * 3600
+    public static let staleAfter: TimeInterval = 48 * 3600
 
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
@@ -18,7 +18,7 @@ enum FallbackFreshness {
 
     /// "as of 6:30 AM": the feed's own time, never clamped to `now` (a feed from a clock ahead of
     /// ours still says when it was published).
-    static func phrase(_ updated: Date, now: Date) -> String {
+    public static func phrase(_ updated: Date, now: Date) -> String {
         let time = clockTime(updated)
         switch daysBack(updated, now: now) {
         case 0: return "as of \(time)"
@@ -30,7 +30,7 @@ enum FallbackFreshness {
     /// Where the search was made from, as the renderer's en-GB `place` texts say it: "you" for the
     /// ask's own location or a stored one under an hour old, else "where you were 3 hours ago"
     /// (hours below a day), "where you were yesterday" or "where you were on 25 Nov".
-    static func place(observedAt: Date?, now: Date) -> String {
+    public static func place(observedAt: Date?, now: Date) -> String {
         guard let observedAt, now.timeIntervalSince(observedAt) >= 3600 else { return "you" }
         let age = now.timeIntervalSince(observedAt)
         let days = daysBack(observedAt, now: now)
@@ -56,12 +56,12 @@ enum FallbackFreshness {
         return "\(parts.day ?? 1) \(month)\(year)"
     }
 
-    static func isStale(_ updated: Date, now: Date) -> Bool {
+    public static func isStale(_ updated: Date, now: Date) -> Bool {
         now.timeIntervalSince(updated) > staleAfter
     }
 
     /// "6:30 AM", "midnight", "noon".
-    static func clockTime(_ date: Date) -> String {
+    public static func clockTime(_ date: Date) -> String {
         let parts = calendar.dateComponents([.hour, .minute], from: date)
         let hour = parts.hour ?? 0, minute = parts.minute ?? 0
         if minute == 0, hour == 0 { return "midnight" }
