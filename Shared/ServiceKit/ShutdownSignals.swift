@@ -32,7 +32,10 @@ public enum ShutdownSignals {
         blockForDelivery(signals)
         let queue = DispatchQueue(label: "fuelboard.signals")
         for signalNumber in signals {
-            signal(signalNumber, SIG_IGN)
+            // The disposition stays as it is: the signal is blocked, so the source's signalfd
+            // reads it, and one that came while the service was starting (blocked, pending) is
+            // read too. Setting SIG_IGN here discarded such a pending signal (POSIX), and a
+            // SIGTERM 10-50 ms after start was lost: the service ran on.
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
             source.setEventHandler { @Sendable in onSignal(signalNumber) }
             source.resume()
