@@ -43,8 +43,8 @@ struct FeedTimestampTests {
 
     @Test(arguments: [
         "10/13/2025 11:00:00", "31/02/2025 10:00:00", "29/02/2025 10:00:00", "00/01/2025 10:00:00",
-        "01/01/2025 24:00:00", "01/01/2025 10:60:00", "01/01/25 10:00:00", "2025-10-09T10:00:00Z",
-        "09/10/2025", "09/10/2025 11:00", "09/10-2025 11:00:00", "", "yesterday", "09/10/2025  11:00:00 x",
+        "01/01/2025 24:00:00", "01/01/2025 10:60:00", "01/01/25 10:00:00", "2025-10-09T10:00:00",
+        "09/10/2025", "09/10/2025 11", "09/10-2025 11:00:00", "", "yesterday", "09/10/2025  11:00:00 x",
         "001/10/2025 11:00:00",
     ])
     func parse_whenMalformed_returnsNil(text: String) {
@@ -57,18 +57,34 @@ struct FeedTimestampTests {
 }
 
 struct FeedFreshnessTests {
-    @Test func parse_whenLastUpdatedMissing_warnsAndUsesFetchTime() throws {
-        let feed = try FeedFixtures.parse(FeedFixtures.feed([FeedFixtures.station()], lastUpdated: nil))
-        #expect(feed.updated == FeedFixtures.fetchedAt)
-        #expect(feed.stations.first?.updated == FeedFixtures.fetchedAt)
-        #expect(feed.count(.missingLastUpdated) == 1)
+    /// Without its own time a feed's prices would be said to be as fresh as their fetch (a
+    /// 14-month-old feed was "as of midnight"): it is refused, saying why.
+    @Test func parse_whenLastUpdatedMissing_isRefused() throws {
+        #expect(throws: FeedError.missingLastUpdated) {
+            try FeedFixtures.parse(FeedFixtures.feed([FeedFixtures.station()], lastUpdated: nil))
+        }
+        #expect(FeedError.missingLastUpdated.message.contains("nothing was changed"))
     }
 
-    @Test(arguments: ["\"10/13/2025 11:00:00\"", "12345", "{}", "\"\""])
-    func parse_whenLastUpdatedUnreadable_warnsAndUsesFetchTime(value: String) throws {
-        let feed = try FeedFixtures.parse(FeedFixtures.feed([FeedFixtures.station()], lastUpdated: value))
-        #expect(feed.updated == FeedFixtures.fetchedAt)
-        #expect(feed.count(.invalidLastUpdated) == 1)
+    @Test(arguments: ["\"10/13/2025 11:00:00\"", "12345", "{}", "\"\"", "\"2025-10-09T10:45:17\"",
+                      "\"09/10/2025 10:45:17 CEST\""])
+    func parse_whenLastUpdatedUnreadable_isRefused(value: String) throws {
+        do {
+            _ = try FeedFixtures.parse(FeedFixtures.feed([FeedFixtures.station()], lastUpdated: value))
+            Issue.record("\(value) was read as a time")
+        } catch {
+            guard case .unreadableLastUpdated = error else { Issue.record("\(error)"); return }
+            #expect(error.serviceError.code == .badRequest)
+            #expect(error.message.contains("dd/mm/yyyy HH:MM:SS"), "\(error.message)")
+        }
+    }
+
+    /// Other ways a feed may write its time (outside check: each was dated by its fetch).
+    @Test(arguments: [("2025-10-09T10:45:17+01:00", "2025-10-09T09:45:17Z"), ("2025-10-09T09:45:17Z", "2025-10-09T09:45:17Z"),
+                      ("09/10/2025 10:45", "2025-10-09T09:45:00Z"), ("10-09-2025 10:45:17 BST", "2025-09-10T09:45:17Z"),
+                      ("06/12/2025 10:34:39 GMT", "2025-12-06T10:34:39Z"), ("06/12/2025 10:34:39 UTC", "2025-12-06T10:34:39Z")])
+    func parse_whenWrittenOtherwise_readsIt(text: String, instant: String) throws {
+        #expect(FeedTimestamp.parse(text) == (try #require(try? Date(instant, strategy: .iso8601))), "\(text)")
     }
 
     @Test func parse_whenOlderThan48Hours_warnsStale() throws {

@@ -60,7 +60,7 @@ struct JSONTestSuiteTests {
             guard let text = String(data: try Data(contentsOf: file), encoding: .utf8) else { continue }
             records.append(text)
         }
-        let json = "{\"stations\": [" + records.joined(separator: ",") + "]}"
+        let json = "{\"last_updated\": \"09/10/2025 11:00:00\", \"stations\": [" + records.joined(separator: ",") + "]}"
         let feed = try FeedParser().parse(Data(json.utf8), retailer: "suite", fetchedAt: Date())
         #expect(feed.acceptedCount + feed.refusedCount == records.count)
         #expect(feed.count(RecordRefusal.notAnObject) > 0)

@@ -32,10 +32,6 @@ public enum FeedWarning: String, Sendable, CaseIterable, Codable, Hashable {
     case missingAddress = "missing_address"
     /// A text field longer than the parser keeps: cut.
     case textTruncated = "text_truncated"
-    /// `last_updated` absent: the fetch time is used.
-    case missingLastUpdated = "missing_last_updated"
-    /// `last_updated` not in `d/m/Y H:M:S` form: the fetch time is used.
-    case invalidLastUpdated = "invalid_last_updated"
     /// `last_updated` more than 48 hours before the fetch.
     case staleFeed = "stale_feed"
     /// `last_updated` more than an hour after the fetch.

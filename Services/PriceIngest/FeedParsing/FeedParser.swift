@@ -26,7 +26,7 @@ public struct FeedParser: Sendable {
         let raw = try decode(data)
 
         var report = IssueLog()
-        let updated = feedTime(raw.lastUpdated, fetchedAt: fetchedAt, report: &report)
+        let updated = try feedTime(raw.lastUpdated, fetchedAt: fetchedAt, report: &report)
         var assembler = FeedAssembler(retailer: slug, updated: updated, report: report)
         for (index, record) in raw.records.enumerated() {
             assembler.add(record, index: index)
@@ -51,17 +51,13 @@ public struct FeedParser: Sendable {
         }
     }
 
-    /// The feed's time from `last_updated`, or `fetchedAt` when it is absent or unreadable; flags age.
-    private func feedTime(_ value: LenientValue?, fetchedAt: Date, report: inout IssueLog) -> Date {
-        guard let value, value != .null else {
-            report.note(FeedWarning.missingLastUpdated.rawValue, "no last_updated: using the fetch time")
-            return fetchedAt
-        }
-        guard case .string(let text) = value, let updated = FeedTimestamp.parse(text) else {
-            report.note(FeedWarning.invalidLastUpdated.rawValue,
-                        "last_updated is \(value.described), not d/m/Y H:M:S: using the fetch time")
-            return fetchedAt
-        }
+    /// The feed's time from `last_updated`; flags age. A feed without a readable one is refused:
+    /// dated by its fetch time instead, prices of any age were said to be fresh ("as of midnight"
+    /// for a 14-month-old feed whose date was written another way).
+    private func feedTime(_ value: LenientValue?, fetchedAt: Date, report: inout IssueLog) throws(FeedError) -> Date {
+        guard let value, value != .null else { throw .missingLastUpdated }
+        guard case .string(let text) = value else { throw .unreadableLastUpdated(value.described) }
+        guard let updated = FeedTimestamp.parse(text) else { throw .unreadableLastUpdated("\"\(text)\"") }
         let age = fetchedAt.timeIntervalSince(updated)
         if age > staleAfter {
             report.note(FeedWarning.staleFeed.rawValue,

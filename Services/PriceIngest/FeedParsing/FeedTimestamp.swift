@@ -3,9 +3,11 @@ import Messages
 
 /// Reads the CMA `last_updated` text: `d/m/Y H:M:S`, day first, UK local time.
 ///
-/// Day, month, hour, minute and second may have one or two digits and the date may use `/` or `-`
-/// (`22/08/2026 9:58:35`, `25-04-2024 10:45:32`). Month-first (US) order is never tried. The wall-clock
-/// time is read in Europe/London:
+/// Day, month, hour, minute and second may have one or two digits, the seconds may be left out and
+/// the date may use `/` or `-` (`22/08/2026 9:58:35`, `25-04-2024 10:45:32`, `09/10/2025 10:45`).
+/// Month-first (US) order is never tried. A time followed by `BST`, `GMT`, `UTC` or `Z` is read at
+/// that offset, and ISO 8601 with an offset (`2025-10-09T10:45:17+01:00`) as written. Otherwise the
+/// wall-clock time is read in Europe/London:
 /// - in the autumn hour that happens twice (01:00-01:59 on the last Sunday of October) the first
 ///   occurrence is taken, in BST (the earlier instant; a feed then looks up to an hour older, never newer);
 /// - in the spring hour that does not exist (01:00-01:59 on the last Sunday of March) the time is read
@@ -16,10 +18,24 @@ public enum FeedTimestamp {
 
     /// The instant `text` names, or nil when it is not a valid `d/m/Y H:M:S` date and time.
     public static func parse(_ text: String) -> Date? {
-        guard let fields = fields(of: text) else { return nil }
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard trimmed.count <= 40 else { return nil }
+        if trimmed.contains("T"), let date = JSONCoding.parseISO8601(trimmed) { return date }
+        var words = trimmed.split(separator: " ", omittingEmptySubsequences: true)
+        let zone = words.count == 3 ? zoneOffsets[words[2].uppercased()] : nil
+        if zone != nil { words.removeLast() }
+        guard let fields = fields(of: words) else { return nil }
+        if let zone {
+            let seconds = daysSinceEpoch(year: fields[2], month: fields[1], day: fields[0]) * 86_400
+                + fields[3] * 3_600 + fields[4] * 60 + fields[5] - zone
+            return Date(timeIntervalSince1970: TimeInterval(seconds))
+        }
         return londonDate(year: fields[2], month: fields[1], day: fields[0],
                           hour: fields[3], minute: fields[4], second: fields[5])
     }
+
+    /// Seconds east of UTC of the zone words a time may end with.
+    private static let zoneOffsets: [String: Int] = ["BST": 3_600, "GMT": 0, "UTC": 0, "Z": 0]
 
     /// `date` as the CMA writes it, `dd/mm/yyyy HH:MM:SS` in UK local time (what `parse` reads back,
     /// except in the repeated autumn hour, read back as its first occurrence).
@@ -31,19 +47,18 @@ public enum FeedTimestamp {
             + "\(two(local.hour)):\(two(local.minute)):\(two(local.second))"
     }
 
-    /// `[day, month, year, hour, minute, second]`, range-checked, or nil.
-    private static func fields(of text: String) -> [Int]? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        let halves = trimmed.split(separator: " ", omittingEmptySubsequences: true)
-        guard halves.count == 2, trimmed.count <= 24 else { return nil }
+    /// `[day, month, year, hour, minute, second]` from a date and a time, range-checked, or nil.
+    private static func fields(of halves: [Substring]) -> [Int]? {
+        guard halves.count == 2 else { return nil }
         let date = halves[0], time = halves[1]
         let separator: Character = date.contains("/") ? "/" : "-"
         let dateParts = date.split(separator: separator, omittingEmptySubsequences: false)
         let timeParts = time.split(separator: ":", omittingEmptySubsequences: false)
-        guard dateParts.count == 3, timeParts.count == 3,
+        guard dateParts.count == 3, timeParts.count == 2 || timeParts.count == 3,
               let day = number(dateParts[0], digits: 1...2), let month = number(dateParts[1], digits: 1...2),
               let year = number(dateParts[2], digits: 4...4), let hour = number(timeParts[0], digits: 1...2),
-              let minute = number(timeParts[1], digits: 1...2), let second = number(timeParts[2], digits: 1...2),
+              let minute = number(timeParts[1], digits: 1...2),
+              let second = timeParts.count == 3 ? number(timeParts[2], digits: 1...2) : 0,
               (1...12).contains(month), (1...CivilCalendar.daysIn(month: month, year: year)).contains(day),
               (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second) else { return nil }
         return [day, month, year, hour, minute, second]
