@@ -116,6 +116,21 @@ struct RouterWithRealServicesTests {
         #expect(reply.dialog.hasPrefix("The cheapest diesel near you is "), "\(reply.dialog)")
     }
 
+    /// The router takes exactly the user ids location-cache takes: a 129-character one was
+    /// answered "success" while its location was refused, so the next ask "could not reach" it.
+    @Test func userIds_theRouterTakes_locationCacheTakesToo() throws {
+        let services = try RealServices()
+        defer { services.stop() }
+        let longest = String(repeating: "y", count: 128)
+        #expect(try services.ask("Ask FuelBoard for the cheapest diesel near me", user: longest,
+                                 at: RealServices.selby).outcome == .found)
+        let again = try services.ask("Ask FuelBoard for the cheapest diesel near me", user: longest)
+        #expect(again.outcome == .found, "the location was stored: \(again.dialog)")
+        #expect(throws: ServiceError(.badRequest, "user must be 1 to 128 characters")) {
+            try services.ask("Ask FuelBoard for the cheapest diesel near me", user: longest + "y", at: RealServices.selby)
+        }
+    }
+
     @Test func firstAsk_withoutAnyLocation_saysSo() throws {
         let services = try RealServices()
         defer { services.stop() }

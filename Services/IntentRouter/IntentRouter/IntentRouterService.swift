@@ -29,7 +29,6 @@ public final class IntentRouterService {
     private var pluginAsks: [ObjectIdentifier: PluginAsk] = [:]
 
     static let tick: Duration = .milliseconds(20)
-    static let maxUserLength = 200
     static let maxUtteranceLength = 1000
 
     /// Builds the router in a new reply server and returns the server, which owns it.
@@ -163,9 +162,7 @@ public final class IntentRouterService {
     }
 
     static func validate(user: String, location: Coordinate?, session: String?, locale: String?) throws(ServiceError) {
-        guard !user.isEmpty, user.count <= maxUserLength else {
-            throw .badRequest("user must be 1 to \(maxUserLength) characters")
-        }
+        try UserID.check(user)
         if let location, !location.isOnEarth {
             throw .badRequest("location must have lat in -90...90 and lng in -180...180")
         }

@@ -4,24 +4,12 @@ import Messages
 /// The input rules of location-cache. Every refusal is `bad_request` with a sentence that names
 /// the field and the rule, never the value sent (it may be a position or a user id).
 public enum LocationRules {
-    /// Accepted length of a user id, in characters.
-    public static let userLength = 1...128
-    /// Upper bound on a user id's UTF-8 size (a few characters can hide many combining marks).
-    public static let maxUserBytes = 512
     /// How far ahead of the service's clock a location's `at` may be (clock skew of the sender).
     public static let maxFutureSkew: TimeInterval = 5 * 60
 
-    /// A user id: 1...128 characters, no control characters.
+    /// A user id: 1...128 characters, no control characters (`UserID`, the router's rule too).
     public static func checkUser(_ user: String) throws(ServiceError) {
-        // Printable ASCII, as almost every id is: one character per byte and no control
-        // characters, so the byte count decides without walking graphemes and scalar properties.
-        if user.utf8.isPrintableASCII, userLength.contains(user.utf8.count) { return }
-        guard userLength.contains(user.count), user.utf8.count <= maxUserBytes else {
-            throw .badRequest("user must be \(userLength.lowerBound) to \(userLength.upperBound) characters")
-        }
-        guard !user.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw .badRequest("user must not contain control characters")
-        }
+        try UserID.check(user)
     }
 
     /// WGS84 decimal degrees: finite, latitude within ±90, longitude within ±180.
