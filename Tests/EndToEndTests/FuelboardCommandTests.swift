@@ -5,21 +5,21 @@ import ZeroMQ
 
 /// `fuelboard` itself: what it says when the command line names no command it knows.
 struct FuelboardCommandTests {
-    @Test func fuelboard_whenGivenNoCommand_saysSoInOneLineBeforeTheUsage() throws {
+    /// One line, as CONTRACT.md asks of a configuration error (the whole usage came after it: 17 lines).
+    @Test func fuelboard_whenGivenNoCommand_saysSoInOneLine() throws {
         let run = try FuelboardRun([])
         #expect(run.status == 64)
         #expect(run.stdout.isEmpty)
-        #expect(run.stderrLines.first == "fuelboard: no command given")
-        #expect(run.stderr.contains("Usage: fuelboard COMMAND"))
+        #expect(run.stderrLines == ["fuelboard: no command given (fuelboard COMMAND [options]; commands: ask, ingest, "
+            + "lookup, health, stats, plugins, loadtest, generate; see --help)"])
     }
 
-    @Test func fuelboard_whenFirstArgumentIsAnUnknownOption_namesItBeforeTheUsage() throws {
+    @Test func fuelboard_whenFirstArgumentIsAnUnknownOption_namesItInOneLine() throws {
         let run = try FuelboardRun(["--bogus"])
         #expect(run.status == 64)
         #expect(run.stdout.isEmpty)
-        #expect(run.stderrLines.first
-            == "fuelboard: expected a command first, got '--bogus' (options go after it: fuelboard COMMAND [options])")
-        #expect(run.stderr.contains("Usage: fuelboard COMMAND"))
+        #expect(run.stderrLines.count == 1)
+        #expect(run.stderrLines.first?.hasPrefix("fuelboard: expected a command first, got '--bogus' ") == true)
     }
 
     @Test func fuelboard_whenHelpAsked_printsUsageOnStdoutAndExits0() throws {

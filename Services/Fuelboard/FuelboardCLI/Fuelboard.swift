@@ -24,14 +24,15 @@ public enum Fuelboard {
             }
             // Help asked for: stdout and 0. No command at all is a usage error (64), so a probe
             // that lost its arguments cannot pass by printing help; one line says what was wrong.
-            if arguments.first == "--help" {
+            if arguments.first == "--help" || arguments.first == "-h" {
                 print(usage, terminator: "")
                 return ServiceMain.ExitCode.success
             }
+            // One line, as for every configuration error (the usage is --help's).
+            let names = commands.map(\.name).joined(separator: ", ")
             CLIContext.printError(arguments.first.map {
-                "expected a command first, got '\($0)' (options go after it: fuelboard COMMAND [options])"
-            } ?? "no command given")
-            FileHandle.standardError.write(Data(usage.utf8))
+                "expected a command first, got '\($0)' (fuelboard COMMAND [options]; commands: \(names); see --help)"
+            } ?? "no command given (fuelboard COMMAND [options]; commands: \(names); see --help)")
             return ServiceMain.ExitCode.usage
         }
         guard let command = commands.first(where: { $0.name == name }) else {
