@@ -22,6 +22,23 @@ struct AskPromptCommandTests {
         #expect(outcomes == ["confirmForget", "forgotten", "found"], "\(output)")
     }
 
+    /// CONTRACT.md: `fuelboard ask "<utterance>"` prints the dialog. Read by a script (stdout not a
+    /// terminal) it prints exactly that; the card and the directions URL follow in a terminal or
+    /// with --card.
+    @Test func ask_readByAScript_printsTheDialogAlone_andTheCardOnlyWhenAsked() throws {
+        let services = try RealServices()
+        defer { services.stop() }
+        let common = ["Get directions to the cheapest diesel near me FuelBoard", "--user", "script", "--at",
+                      "53.7830,-1.0670", "--now", "2025-11-29T07:06:40Z", "--router", services.routerEndpoint]
+        let plain = try Self.prompt(common, input: "")
+        let lines = plain.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 2 && lines[1].isEmpty, "\(plain)")
+        #expect(plain.hasPrefix("Here are directions to "), "\(plain)")
+        let card = try Self.prompt(common + ["--card"], input: "")
+        #expect(card.hasPrefix(plain), "\(card)")
+        #expect(card.contains("┌") && card.contains("Directions: https://maps.apple.com/?daddr="), "\(card)")
+    }
+
     /// Runs `fuelboard ask ARGUMENTS` with `input` on stdin; returns stdout once it exits 0.
     private static func prompt(_ arguments: [String], input: String) throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ask-prompt-\(UUID().uuidString)")

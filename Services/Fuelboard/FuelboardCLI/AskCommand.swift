@@ -6,10 +6,11 @@ import ServiceKit
 /// `--at` goes with every ask, each turn of the prompt included, as a phone sends its location.
 enum AskCommand {
     static let spec = (
-        usage: "[\"UTTERANCE\"] --user USER [--at LAT,LNG] [--now TIME] [--locale L] [--session ID] [--json]",
+        usage: "[\"UTTERANCE\"] --user USER [--at LAT,LNG] [--now TIME] [--locale L] [--session ID] [--card] [--json]",
         summary: """
-            Asks the assistant (intent-router's assistant.ask) and prints what it says, with the snippet
-            card drawn as text. Without an utterance, opens a prompt that keeps the conversation's
+            Asks the assistant (intent-router's assistant.ask) and prints what it says; in a terminal
+            (or with --card) the snippet card drawn as text and the directions URL follow it, so a
+            script reading stdout gets the dialog alone. Without an utterance, opens a prompt that keeps the conversation's
             session across turns (answer its questions, say yes or no, 'quit' or end of input to leave)
             and sends the --at location with every turn, as a phone sends its location with every ask.
             """,
@@ -21,6 +22,7 @@ enum AskCommand {
             OptionSpec("--now", value: "TIME", help: "render as if it were this ISO-8601 time (reproducible output)"),
             OptionSpec("--locale", value: "LOCALE", help: "spoken language (default en-GB)"),
             OptionSpec("--session", value: "ID", help: "continue a conversation from an earlier reply"),
+            OptionSpec("--card", help: "draw the card and the directions URL even when stdout is not a terminal"),
         ]
     )
 
@@ -89,14 +91,15 @@ enum AskCommand {
         if cli.json {
             try cli.printJSON(reply)
         } else {
-            print(render(reply))
+            print(render(reply, card: cli.arguments.has("--card") || isatty(STDOUT_FILENO) == 1))
         }
         return reply
     }
 
-    /// The dialog, then the snippet as a small card and the maps URL.
-    static func render(_ reply: AssistantReply) -> String {
+    /// The dialog, then (with `card`) the snippet as a small card and the maps URL.
+    static func render(_ reply: AssistantReply, card: Bool = true) -> String {
         var text = reply.dialog
+        guard card else { return text }
         if let snippet = reply.snippet { text += "\n" + SnippetCard.render(snippet) }
         if let url = reply.opensURL { text += "\nDirections: \(url)" }
         return text
