@@ -104,4 +104,21 @@ struct OlderFeedIngestTests {
             }
         }
     }
+
+    /// An empty list is refused like a list of records none of which can be used: it emptied the
+    /// retailer (outside check: 515 Tesco stations gone, no warning).
+    @Test func ingestFeed_whenTheListIsEmpty_isRefusedAndTheStoredFeedStays() throws {
+        try withTemporaryDirectory { directory in
+            try IngestHarness.with(directory: directory) { harness in
+                #expect(try harness.ingest(newerFeed).ok)
+                let before = diesel(try harness.state(of: "asda"))
+                let reply = try harness.ingest(TestFeeds.document(lastUpdated: Self.newer, sites: []))
+                #expect(reply.ok == false)
+                #expect(reply.error?.code == .badRequest)
+                #expect(reply.error?.message.hasPrefix("the feed lists no stations; nothing was changed") == true)
+                #expect(diesel(try harness.state(of: "asda")) == before)
+                #expect(!before.isEmpty)
+            }
+        }
+    }
 }

@@ -22,12 +22,17 @@ extension PriceIngestService {
                                                       "reason": error.message])
             throw error.serviceError
         }
-        if parsed.acceptedCount == 0 && parsed.refusedCount > 0 {
-            let message = "none of the feed's \(parsed.refusedCount) records could be used; nothing was changed"
+        // A feed with no usable station is an outage or a truncated copy far more often than a
+        // retailer closing every forecourt: it never empties the retailer (an empty list did).
+        if parsed.acceptedCount == 0 {
+            let message = parsed.refusedCount > 0
+                ? "none of the feed's \(parsed.refusedCount) records could be used; nothing was changed"
+                : "the feed lists no stations; nothing was changed"
             recordFailure(retailer: retailer, message: message, source: source)
             logger.warning("feed refused", metadata: ["svc.request.id": requestID, "retailer": retailer,
                                                       "reason": message, "summary": parsed.summary])
-            throw ServiceError.badRequest(message + " (" + Self.sentences(parsed).joined(separator: "; ") + ")")
+            let reasons = Self.sentences(parsed)
+            throw ServiceError.badRequest(message + (reasons.isEmpty ? "" : " (" + reasons.joined(separator: "; ") + ")"))
         }
         let replacedNewer = try checkOrder(parsed, refusesOlder: refusesOlder, source: source, requestID: requestID)
         let version: UInt64
