@@ -308,6 +308,8 @@ def test_ingestFeed_withAMissingFile_getsAnErrorReply(clients):
     reply = clients["price-ingest"].request("ingest.feed", {"retailer": "testco",
                                                             "url": "file:///nonexistent/fuelboard/feed.json"})
     assert_error(reply, "not_found", "unavailable", "bad_request")
+    # One readable line, not Foundation's dump of its error domain.
+    assert reply["error"]["message"].endswith("/nonexistent/fuelboard/feed.json: No such file or directory"), reply
 
 
 @pytest.mark.parametrize("body", [{"retailer": 5}, [], "asda"], ids=["retailer-number", "array", "string"])

@@ -91,7 +91,7 @@ enum LookupCommand {
         if reply.indexedStations == 0 { return "No price data loaded yet (ingest some feeds first)." }
         if reply.results.isEmpty {
             let name = fuel.flatMap { FuelCode(code: $0) }.map { "\($0.rawValue) (\($0.spokenName))" } ?? "fuel"
-            return "No station selling \(name) within \(formatMiles(radius)) miles."
+            return "No station selling \(name) within \(formatMiles(radius)) \(radius == 1 ? "mile" : "miles")."
         }
         var table = TextTable(headers: ["#", "station", "postcode", "price", "miles", "prices as of"],
                               rightAligned: [0, 3, 4])

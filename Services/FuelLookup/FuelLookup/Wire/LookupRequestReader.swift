@@ -25,7 +25,7 @@ enum LookupRequestReader {
             } else if key.matches("limit") {
                 let given = try number(bytes, value, "limit")
                 guard given == given.rounded(), abs(given) < 1e9 else {
-                    throw .badRequest("limit must be a whole number")
+                    throw .badRequest("limit must be a whole number from 1 to \(LookupRequest.maxLimit)")
                 }
                 limit = Int(given)
             } else if key.matches("maxAgeHours") {

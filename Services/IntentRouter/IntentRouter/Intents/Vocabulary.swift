@@ -11,7 +11,7 @@ public enum Vocabulary {
     /// them ("regular" for unleaded): "diesels" was heard as a fuel FuelBoard has no prices for. The assistant's own; `fuelboard lookup --fuel` keeps
     /// to the real words.
     static let misheard: [FuelCode: [String]] = [
-        .e10: ["unleadeds", "petrols", "patrol", "unleaded fuel", "regular", "normal", "standard"],
+        .e10: ["unleadeds", "petrols", "patrol", "unleaded fuel", "regular", "normal", "standard", "gasoline"],
         .e5: ["premiums", "super unleadeds"],
         .b7: ["diesels", "deisel", "deisels", "deezel", "diesal", "diesil", "diesle", "deasel", "diesel fuel"],
         .sdv: ["super diesels", "premium diesels", "super deisel"],

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceKit
 import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -59,7 +60,7 @@ public struct FeedFetcher: Sendable {
         do {
             return try Data(contentsOf: url)
         } catch {
-            throw Failure(description: "cannot read \(url.path): \(error.localizedDescription)", isPermanent: true)
+            throw Failure(description: "cannot read \(FileErrorText.describe(error, path: url.path))", isPermanent: true)
         }
     }
 
