@@ -118,6 +118,18 @@ struct LoadReportHonestyTests {
         #expect(!Self.report(replies: 10) { $0.longestGap = .milliseconds(40) }.text.contains("gap "))
     }
 
+    /// A 3.0 s stall covering two whole seconds is "3.0 s", not "2 seconds" beside a 3.0 s gap.
+    @Test func aStall_isSaidAsItsLongestGap_andTheWholeSecondsWithoutReplies() {
+        let report = Self.report(replies: 10) { result in
+            result.longestGap = .milliseconds(3010)
+            result.stalledSeconds = 2
+        }
+        #expect(report.failures.contains(
+            "tcp://127.0.0.1:5599 stopped answering for 3.0 s (2 whole seconds of the run without any reply)"),
+            "\(report.failures)")
+        #expect(report.text.contains("gap         longest without a reply while a request waited: 3.0 s"))
+    }
+
     @Test func invalidReplies_sayWhy() {
         let report = Self.report(replies: 10) { result in
             result.invalidReplies = 3

@@ -249,7 +249,11 @@ struct LoadReport: Codable {
             reasons.append("stopped at --duration after \(requests + timeouts) of the \(asked) requests asked for")
         }
         if stalledSeconds > 0 {
-            reasons.append("\(endpoint) stopped answering for \(Self.count(stalledSeconds, "second"))")
+            // The longest gap is the length of the stall; whole seconds without a reply are fewer
+            // (a 3.0 s gap may cover two of them), and the two said apart read as a contradiction.
+            let gap = max(longestGapSeconds, Double(stalledSeconds))
+            reasons.append(String(format: "%@ stopped answering for %.1f s (%@ of the run without any reply)",
+                                  endpoint, gap, Self.count(stalledSeconds, "whole second")))
         }
         return reasons
     }

@@ -61,8 +61,8 @@ extension LoadReport {
                                 longestGapSeconds))
         }
         if stalledSeconds > 0 {
-            lines.append("stalled     no reply at all in \(Self.count(stalledSeconds, "second")) while requests "
-                + "were waiting: the server stopped answering")
+            lines.append("stalled     no reply at all in \(Self.count(stalledSeconds, "whole second")) of the run while "
+                + "requests were waiting: the server stopped answering")
         }
         if let cores = generatorCores {
             var line = String(format: "generator   %.2f of a core (its own CPU time over the run)", cores)
