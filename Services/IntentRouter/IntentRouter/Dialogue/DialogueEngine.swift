@@ -65,7 +65,7 @@ public final class DialogueEngine {
         switch call {
         case .cheapestFuel(let fuel, let within), .directionsToCheapestFuel(let fuel, let within),
              .nearestFuel(let fuel, let within), .directionsToNearestFuel(let fuel, let within):
-            let directions = intent == .directionsToCheapestFuel || intent == .directionsToNearestFuel
+            let directions = intent.givesDirections
             if let within, let miles = within.explicitMiles, !Preferences.radiusRange.contains(miles) {
                 return say(.failure, .radiusOutOfRange, intent: intent, radiusMiles: miles, unit: within.unit)
             }
@@ -73,8 +73,7 @@ public final class DialogueEngine {
             case .missing: return open(.fuel(search: intent, within: within), user: user, location: location)
             case .unsupported(let word): return say(.failure, .unsupportedFuel, intent: intent, word: word)
             case .value(let code):
-                let nearest = intent == .nearestFuel || intent == .directionsToNearestFuel
-                let action: Action = nearest ? .findNearest(code, directions: directions, within: within)
+                let action: Action = intent.searchesNearest ? .findNearest(code, directions: directions, within: within)
                     : .findCheapest(code, directions: directions, within: within)
                 return handle(action, intent, location)
             }

@@ -15,10 +15,10 @@ public enum Intent: String, Sendable, CaseIterable, Codable {
     /// "Thanks FuelBoard"
     case thanks = "Thanks"
 
-    /// The intents that search for a station selling a fuel.
-    var searchesStations: Bool {
-        [.cheapestFuel, .directionsToCheapestFuel, .nearestFuel, .directionsToNearestFuel].contains(self)
-    }
+    /// A station search answered with directions.
+    var givesDirections: Bool { self == .directionsToCheapestFuel || self == .directionsToNearestFuel }
+    /// A station search for the nearest rather than the cheapest.
+    var searchesNearest: Bool { self == .nearestFuel || self == .directionsToNearestFuel }
 }
 
 /// One parameter as understood, before the resolve stage judges it.
