@@ -57,14 +57,15 @@ struct FeedTimestampTests {
 }
 
 struct FeedFreshnessTests {
-    /// Without its own time a feed's prices would be said to be as fresh as their fetch (a
-    /// 14-month-old feed was "as of midnight"): it is refused, saying why.
-    @Test func parse_whenLastUpdatedMissing_isRefused() throws {
-        #expect(throws: FeedError.missingLastUpdated) {
-            try FeedFixtures.parse(FeedFixtures.feed([FeedFixtures.station()], lastUpdated: nil))
-        }
-        #expect(FeedError.missingLastUpdated.message.contains("nothing was changed"))
+    @Test func parse_whenLastUpdatedMissing_warnsAndUsesFetchTime() throws {
+        let feed = try FeedFixtures.parse(FeedFixtures.feed([FeedFixtures.station()], lastUpdated: nil))
+        #expect(feed.updated == FeedFixtures.fetchedAt)
+        #expect(feed.stations.first?.updated == FeedFixtures.fetchedAt)
+        #expect(feed.count(.missingLastUpdated) == 1)
     }
+
+    /// A date it cannot read may be old: dated by the fetch, its prices were said to be fresh (a
+    /// 14-month-old feed was "as of midnight"). It is refused, saying why.
 
     @Test(arguments: ["\"10/13/2025 11:00:00\"", "12345", "{}", "\"\"", "\"2025-10-09T10:45:17\"",
                       "\"09/10/2025 10:45:17 CEST\""])

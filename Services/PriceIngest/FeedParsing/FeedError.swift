@@ -16,8 +16,6 @@ public enum FeedError: Error, Sendable, Hashable, CustomStringConvertible {
     case tooLarge(bytes: Int, limit: Int)
     /// The `stations` list holds more records than the parser accepts.
     case tooManyStations(count: Int, limit: Int)
-    /// No `last_updated`: the prices' age would be unknown, and no price is said without its age.
-    case missingLastUpdated
     /// `last_updated` is not a date and time the parser reads (the text, or what the value is).
     case unreadableLastUpdated(String)
 
@@ -38,9 +36,6 @@ public enum FeedError: Error, Sendable, Hashable, CustomStringConvertible {
             "the feed is \(bytes) bytes, more than the \(limit) accepted"
         case .tooManyStations(let count, let limit):
             "the feed lists \(count) stations, more than the \(limit) accepted"
-        case .missingLastUpdated:
-            "the feed has no \"last_updated\": without it its prices' age is unknown, and FuelBoard never "
-                + "gives a price without its age (nothing was changed)"
         case .unreadableLastUpdated(let value):
             "the feed's \"last_updated\" \(TextClip.clip(value, to: 60)) is not a time FuelBoard reads "
                 + "(dd/mm/yyyy HH:MM:SS in UK time, or ISO 8601 with an offset): nothing was changed"

@@ -32,6 +32,8 @@ public enum FeedWarning: String, Sendable, CaseIterable, Codable, Hashable {
     case missingAddress = "missing_address"
     /// A text field longer than the parser keeps: cut.
     case textTruncated = "text_truncated"
+    /// `last_updated` absent: the fetch time is the feed's time (the CMA feeds always carry one).
+    case missingLastUpdated = "missing_last_updated"
     /// `last_updated` more than 48 hours before the fetch.
     case staleFeed = "stale_feed"
     /// `last_updated` more than an hour after the fetch.

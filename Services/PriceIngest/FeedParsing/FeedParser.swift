@@ -51,11 +51,15 @@ public struct FeedParser: Sendable {
         }
     }
 
-    /// The feed's time from `last_updated`; flags age. A feed without a readable one is refused:
-    /// dated by its fetch time instead, prices of any age were said to be fresh ("as of midnight"
-    /// for a 14-month-old feed whose date was written another way).
+    /// The feed's time from `last_updated`, or the fetch time when there is none (warned); flags
+    /// age. A `last_updated` it cannot read is refused: dated by its fetch time instead, prices of
+    /// any age were said to be fresh ("as of midnight" for a 14-month-old feed whose date was
+    /// written another way).
     private func feedTime(_ value: LenientValue?, fetchedAt: Date, report: inout IssueLog) throws(FeedError) -> Date {
-        guard let value, value != .null else { throw .missingLastUpdated }
+        guard let value, value != .null else {
+            report.note(FeedWarning.missingLastUpdated.rawValue, "no last_updated: the fetch time is the feed's time")
+            return fetchedAt
+        }
         guard case .string(let text) = value else { throw .unreadableLastUpdated(value.described) }
         guard let updated = FeedTimestamp.parse(text) else { throw .unreadableLastUpdated("\"\(text)\"") }
         let age = fetchedAt.timeIntervalSince(updated)

@@ -5,7 +5,8 @@ import Messages
 public struct ParsedFeed: Sendable, Codable, Hashable {
     /// The retailer slug (`asda`, `esso-tesco-alliance`).
     public var retailer: String
-    /// The feed's `last_updated` (read in Europe/London unless it names its offset).
+    /// The feed's `last_updated` (read in Europe/London unless it names its offset), or the fetch
+    /// time when it has none.
     public var updated: Date
     /// When the caller fetched the feed.
     public var fetchedAt: Date

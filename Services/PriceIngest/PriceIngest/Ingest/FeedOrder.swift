@@ -6,8 +6,8 @@ import Messages
 /// older than the stored feed's (a late or cached copy) changes nothing. An ingest.feed request
 /// replaces the stations as asked, with a warning naming both times. The same time is not older.
 ///
-/// Only a feed's own times are compared. A time exactly its fetch time is not one: stores written
-/// before undated feeds were refused hold such stand-ins. A time further ahead of its fetch than
+/// Only a feed's own times are compared. A feed without `last_updated` is dated by its fetch time
+/// (the parser then sets `updated` to `fetchedAt` exactly), which is not one. A time further ahead of its fetch than
 /// `futureTolerance` is not believed either: such a time neither refuses a feed nor is refused by
 /// one (an odd date would otherwise block a retailer's updates until that date).
 struct FeedOrder {
@@ -27,7 +27,7 @@ struct FeedOrder {
     }
 
     /// Whether `updated` is the feed's own time, fit to order feeds by: not the fetch time standing
-    /// in for a missing one (older stores), nor too far ahead of the fetch.
+    /// in for a missing one, nor too far ahead of the fetch.
     func isFeedOwn(_ updated: Date, fetchedAt: Date) -> Bool {
         updated != fetchedAt && updated.timeIntervalSince(fetchedAt) <= futureTolerance
     }
