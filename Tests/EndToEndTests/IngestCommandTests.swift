@@ -39,6 +39,7 @@ struct IngestCommandTests {
             #expect(cli.log.contains("closed while waiting"), "\(cli.log)")
             #expect(cli.log.contains("the 2 feed(s) left were not sent"), "\(cli.log)")
             #expect(cli.log.contains("Ingested 0 of 3 feed(s)"), "\(cli.log)")
+            #expect(cli.log.contains("; 1 feed(s) failed; 2 not sent."), "\(cli.log)")
         }
         server.waitUntilGone()
     }

@@ -37,6 +37,11 @@ struct AskPromptCommandTests {
         let card = try Self.prompt(common + ["--card"], input: "")
         #expect(card.hasPrefix(plain), "\(card)")
         #expect(card.contains("┌") && card.contains("Directions: https://maps.apple.com/?daddr="), "\(card)")
+        #expect(!card.contains("may be out of date"))
+        var later = common
+        later[later.firstIndex(of: "2025-11-29T07:06:40Z")!] = "2025-12-05T07:00:00Z"
+        let stale = try Self.prompt(later + ["--card"], input: "")
+        #expect(stale.contains("prices as of 29 Nov at 6:30 AM (may be out of date)"), "\(stale)")
     }
 
     /// Runs `fuelboard ask ARGUMENTS` with `input` on stdin; returns stdout once it exits 0.

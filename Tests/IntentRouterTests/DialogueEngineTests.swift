@@ -102,10 +102,23 @@ struct DialogueEngineTests {
         #expect(decision.session == nil)
     }
 
-    @Test func forget_whenAnswerIsGoOn_erases() throws {
+    @Test func answer_whenTheFuelComesWithARadius_searchesThatFar() throws {
+        let question = engine.ask(user: "u1", utterance: "Ask FuelBoard for the cheapest fuel near me", location: here)
+        let answer = engine.ask(user: "u1", utterance: "diesel within 10 miles", session: try #require(question.session))
+        #expect(answer.action == .findCheapest(.b7, directions: false, within: .miles(10)))
+    }
+
+    @Test(arguments: ["yeah go on", "go on then"])
+    func forget_whenAnswerIsGoOn_erases(utterance: String) throws {
         let question = engine.ask(user: "u1", utterance: "Ask FuelBoard to forget my location")
-        let yes = engine.ask(user: "u1", utterance: "yeah go on", session: try #require(question.session))
+        let yes = engine.ask(user: "u1", utterance: utterance, session: try #require(question.session))
         #expect(yes.action == .forgetLocation)
+    }
+
+    @Test func forget_whenAnswerIsThanksButNo_keeps() throws {
+        let question = engine.ask(user: "u1", utterance: "Ask FuelBoard to forget my location")
+        let no = engine.ask(user: "u1", utterance: "thanks but no", session: try #require(question.session))
+        #expect(no.prompt?.outcome == .notForgotten)
     }
 
     @Test func forget_whenAnswerIsNo_cancelsWithoutErasing() throws {

@@ -37,14 +37,41 @@ struct RouterWithRealServicesTests {
         #expect(reply.outcome == .nearestFound)
         #expect(reply.snippet?.id == "test/near", "the cheaper 'far' station is 2 miles away")
         #expect(reply.snippet?.pricePence == 145.9)
-        #expect(reply.dialog.hasPrefix("The nearest diesel to you is "), "\(reply.dialog)")
+        #expect(reply.dialog.hasPrefix("The nearest station with diesel is "), "\(reply.dialog)")
+        #expect(reply.dialog.contains(" from you, at "), "\(reply.dialog)")
         #expect(reply.dialog.contains("£1.459") && reply.dialog.contains("prices as of"), "\(reply.dialog)")
         #expect(reply.opensURL == nil)
         let route = try services.ask("Take me to the nearest diesel FuelBoard")
         #expect(route.outcome == .nearestDirections)
         #expect(route.snippet?.id == "test/near")
         #expect(route.opensURL?.contains("daddr=53.786,-1.07") == true, "\(route.opensURL ?? "none")")
-        #expect(route.dialog.contains("the nearest diesel to you"), "\(route.dialog)")
+        #expect(route.dialog.contains("from you: the nearest station with diesel, at £1.459"), "\(route.dialog)")
+    }
+
+    /// The nearest is the nearest, as far as any search goes (50 miles), not "nothing within 5
+    /// miles" (recheck: 11 miles off in mid-Wales); the cheapest keeps the user's radius.
+    @Test func nearest_beyondTheUsersRadius_isStillFound() throws {
+        let services = try RealServices()
+        defer { services.stop() }
+        let tenMilesNorth = Coordinate(lat: 53.93, lng: -1.067)
+        let nearest = try services.ask("Ask FuelBoard for the nearest diesel", at: tenMilesNorth)
+        #expect(nearest.outcome == .nearestFound, "\(nearest.dialog)")
+        #expect(nearest.snippet?.id == "test/far")
+        let cheapest = try services.ask("Ask FuelBoard for the cheapest diesel near me")
+        #expect(cheapest.outcome == .nothingInRange, "\(cheapest.dialog)")
+        #expect(cheapest.dialog.contains("within 5 miles"), "\(cheapest.dialog)")
+    }
+
+    /// "within 3 km" reaches 3 km exactly and is answered in km, the unit it was said in.
+    @Test func aRadiusSaidInKilometres_isAnsweredInKilometres() throws {
+        let services = try RealServices()
+        defer { services.stop() }
+        let found = try services.ask("Ask FuelBoard for the cheapest diesel within 3 km", at: RealServices.selby)
+        #expect(found.snippet?.id == "test/near", "the far station is 3.4 km away: \(found.dialog)")
+        #expect(found.dialog.contains(" km away"), "\(found.dialog)")
+        let none = try services.ask("Ask FuelBoard for the cheapest super diesel within 3 km")
+        #expect(none.outcome == .nothingInRange)
+        #expect(none.dialog.contains("within 3 km"), "\(none.dialog)")
     }
 
     /// Asks sent all at once share the router's turns, so their backend calls travel in batches

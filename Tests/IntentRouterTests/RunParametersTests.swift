@@ -21,6 +21,19 @@ struct RunParametersTests {
                 .cheapestFuel(.unsupported("H2")))
     }
 
+    /// A parameter the intent does not take is refused naming what it takes (it was ignored: a
+    /// NearestFuel run with "radius" searched the default radius and answered success).
+    @Test func aParameterTheIntentDoesNotTake_isBadRequest() throws {
+        #expect(throws: ServiceError(.badRequest, "NearestFuel takes no parameter \"radius\" (it takes: fuel, miles)")) {
+            try RunParameters.call(intent: "NearestFuel", parameters: ["fuel": .string("B7"), "radius": .number(1)])
+        }
+        #expect(throws: ServiceError(.badRequest, "Help takes no parameter \"fuel\" (it takes: none)")) {
+            try RunParameters.call(intent: "Help", parameters: ["fuel": .string("B7")])
+        }
+        #expect(try RunParameters.call(intent: "NearestFuel", parameters: ["fuel": .string("B7"), "miles": .number(20)])
+                == .nearestFuel(.value(.b7), within: .miles(20)))
+    }
+
     @Test func radius_numberSets_nullClears_absentAsks() throws {
         #expect(try RunParameters.call(intent: "SetSearchRadius", parameters: ["miles": .number(10)]) ==
                 .setSearchRadius(.value(.set(.miles(10)))))

@@ -112,7 +112,7 @@ enum SnippetCard {
         var lines = [snippet.title]
         if let subtitle = snippet.subtitle { lines.append(subtitle) }
         if let price = snippet.price { lines.append(price) }
-        if let freshness = snippet.freshness { lines.append(freshness) }
+        if let freshness = snippet.freshness { lines.append(freshness + (snippet.stale == true ? " (may be out of date)" : "")) }
         if let postcode = snippet.postcode { lines.append(postcode) }
         let width = lines.map(\.count).max() ?? 0
         let border = String(repeating: "─", count: width + 2)

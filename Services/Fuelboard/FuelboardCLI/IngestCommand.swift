@@ -26,6 +26,8 @@ enum IngestCommand {
         /// price-ingest did not answer (as opposed to answering with an error, such as a feed
         /// it could not fetch): only this makes the exit status 69.
         var unanswered = false
+        /// Never sent: price-ingest had stopped answering before its turn.
+        var notSent = false
 
         private enum CodingKeys: String, CodingKey { case source, retailer, reply, error }
     }
@@ -50,18 +52,20 @@ enum IngestCommand {
             CLIContext.printStatus("[\(number + 1)/\(jobs.count)] " + describe(outcome))
             // price-ingest gone (crashed, stopped): the feeds left are not sent, each to wait out
             // the long ingest timeout in turn.
-            if outcome.unanswered, number + 1 < jobs.count, !cli.answers(cli.topology.ingest) {
+            if outcome.unanswered, number + 1 < jobs.count,
+               !cli.answers(cli.topology.ingest, within: min(cli.timeout, .seconds(2))) {
                 let left = jobs[(number + 1)...]
                 CLIContext.printStatus("fuelboard: price-ingest stopped answering at \(cli.topology.ingest); "
                     + "the \(left.count) feed(s) left were not sent")
                 outcomes += left.map { Outcome(source: $0.source, retailer: $0.retailer, reply: nil,
                                                error: ServiceError(.unavailable, "not sent: price-ingest stopped answering"),
-                                               unanswered: true) }
+                                               unanswered: true, notSent: true) }
                 break
             }
         }
         let stored = outcomes.compactMap(\.reply)
         let failed = outcomes.count - stored.count
+        let notSent = outcomes.filter(\.notSent).count
         if cli.json {
             try cli.printJSON(outcomes)
         } else {
@@ -69,7 +73,8 @@ enum IngestCommand {
             let unlocated = stored.map(\.withoutLocation).reduce(0, +)
             print("Ingested \(stored.count) of \(outcomes.count) feed(s): \(accepted) stations stored "
                 + "(\(unlocated) without a usable location), \(rejected) records refused"
-                + (failed > 0 ? "; \(failed) feed(s) failed." : "."))
+                + (failed > notSent ? "; \(failed - notSent) feed(s) failed" : "")
+                + (notSent > 0 ? "; \(notSent) not sent" : "") + ".")
         }
         if failed == 0 { return ServiceMain.ExitCode.success }
         return outcomes.contains(where: \.unanswered) ? ServiceMain.ExitCode.unavailable : ServiceMain.ExitCode.failure

@@ -103,11 +103,11 @@ public enum FallbackDialog {
                 + "\(price)\(said)", value: value, snippet: snippet,
                 opensURL: mapsURL(lat: station.lat, lng: station.lng))
         case .nearestDirections:
-            return RenderReply(dialog: "Here are directions to \(station.name), the nearest \(fuel) to \(place), "
-                + "\(away) away at \(price)\(said)", value: value, snippet: snippet,
+            return RenderReply(dialog: "Here are directions to \(station.name), \(away) from \(place): the nearest "
+                + "station with \(fuel), at \(price)\(said)", value: value, snippet: snippet,
                 opensURL: mapsURL(lat: station.lat, lng: station.lng))
         case .nearestFound:
-            return RenderReply(dialog: "The nearest \(fuel) to \(place) is \(station.name), \(away) away, at "
+            return RenderReply(dialog: "The nearest station with \(fuel) is \(station.name), \(away) from \(place), at "
                 + "\(price)\(said)", value: value, snippet: snippet)
         default:
             break

@@ -66,8 +66,10 @@ public final class DialogueEngine {
         case .cheapestFuel(let fuel, let within), .directionsToCheapestFuel(let fuel, let within),
              .nearestFuel(let fuel, let within), .directionsToNearestFuel(let fuel, let within):
             let directions = intent.givesDirections
-            if let within, let miles = within.explicitMiles, !Preferences.radiusRange.contains(miles) {
-                return say(.failure, .radiusOutOfRange, intent: intent, radiusMiles: miles, unit: within.unit)
+            // A radius with its unit is checked now; a bare number waits for the user's unit.
+            if let within, let unit = within.unit, !Preferences.radiusRange.contains(within.exactMiles(usersUnit: unit)) {
+                return say(.failure, .radiusOutOfRange, intent: intent, radiusMiles: within.exactMiles(usersUnit: unit),
+                           unit: unit)
             }
             switch fuel {
             case .missing: return open(.fuel(search: intent, within: within), user: user, location: location)
@@ -128,7 +130,9 @@ public final class DialogueEngine {
         case .fuel(let search, let within):
             guard let reply = recognizer.followUp(utterance, among: [.fuel]) else { return nil }
             sessions.close(session.id)
-            let call = IntentCall.search(search, IntentRecognizer.fuel(reply.slots["fuel"]), within: within)
+            // "diesel within 10 miles" names a radius too.
+            let call = IntentCall.search(search, IntentRecognizer.fuel(reply.slots["fuel"]),
+                                         within: IntentRecognizer.searchRadius(reply.slots) ?? within)
             return resolve(call, user: session.user, location: place)
         case .radius:
             guard let reply = recognizer.followUp(utterance, among: [.radius]) else { return nil }

@@ -111,18 +111,24 @@ final class ActionRunner {
     // MARK: - CheapestFuel / NearestFuel and their directions
 
     /// Location and preferences in parallel, then the lookup (the cheapest, or the `nearest`):
-    /// within the search's own radius (a bare number read in the user's unit) or the user's.
+    /// within the search's own radius (a bare number read in the user's unit; the answer then in
+    /// the unit it was said in), else the user's for the cheapest and the farthest any search
+    /// goes for the nearest (the nearest is the nearest: 11 miles off in mid-Wales, it was
+    /// "nothing within 5 miles").
     private func findStation(_ fuel: FuelCode, nearest: Bool, directions: Bool, within: SpokenRadius?,
                              _ ask: AskContext, done: @escaping (Handled) -> Void) {
         let gathered = Gathered { [backends] place, stored in
             var preferences = stored
             if let within {
-                let miles = within.miles(usersUnit: stored.unit)
+                let miles = within.exactMiles(usersUnit: stored.unit)
                 guard Preferences.radiusRange.contains(miles) else {
                     return done(Handled(.failure, RenderRequest(outcome: .radiusOutOfRange, radiusMiles: miles,
                                                                 unit: within.unit(or: stored.unit))))
                 }
                 preferences.radiusMiles = miles
+                preferences.unit = within.unit(or: stored.unit)
+            } else if nearest {
+                preferences.radiusMiles = Preferences.radiusRange.upperBound
             }
             switch place {
             case .unknown(let outcome):

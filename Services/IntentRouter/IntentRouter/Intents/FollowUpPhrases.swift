@@ -17,7 +17,7 @@ public enum FollowUpPhrases {
             """,
         "yes": """
             (yes | yeah | yep | yup | aye | sure | ok | okay | confirm | confirmed | correct | definitely \
-            | absolutely | of course | go ahead | go on | do it | please do | affirmative | yes please)
+            | absolutely | of course | go ahead | go on [then] | do it | please do | affirmative | yes please)
             """,
         "yesMore": """
             (do it | go ahead | go on | please | thats (fine|right) | i am sure | im sure | forget (it|my location|me) \
@@ -25,7 +25,7 @@ public enum FollowUpPhrases {
             """,
         "no": """
             (no | nope | nah | negative | dont | do not | keep it | dont do (it|that) | no dont \
-            | dont forget [(it|me|my location)] | not now | no keep it)
+            | dont forget [(it|me|my location)] | not now | no keep it | but no)
             """,
         "radiusLead": "[(<lead> | set it to | change it to | to | within | about | around | search within)]",
         "backTo": "[(use | reset [it] to | back to | set it to | go back to | just use)]",
@@ -40,7 +40,8 @@ public enum FollowUpPhrases {
         Phrase(Label.yes.rawValue, "<yes> [<yesMore>]"),
         Phrase(Label.no.rawValue, "<no>"),
         // "the unleaded one", "diesel I think"
-        Phrase(Label.fuel.rawValue, "<lead> [the] [cheapest] {fuel} [fuel] [one] [<near>] [i (think|guess)]",
+        Phrase(Label.fuel.rawValue,
+               "<lead> [the] [cheapest] {fuel} [fuel] [one] [<near>] [(within|in) {miles} [{radiusUnit}]] [i (think|guess)]",
                allowsWildcards: false),
         Phrase(Label.radius.rawValue, "<radiusLead> [a] {miles} [{radiusUnit}] [(radius|search radius)]"),
         Phrase(Label.radius.rawValue, "<backTo> [the] default [(radius|one|distance)]", fixed: clearRadius),

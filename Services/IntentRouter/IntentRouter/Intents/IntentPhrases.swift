@@ -16,7 +16,7 @@ public enum IntentPhrases {
         "cheapest": """
             (cheapest [[(price|prices)] (for|on|of)] | cheap | cheaper | lowest price[s] (for|on|of) | lowest priced \
             | least expensive | best price[s] (for|on|of) | best priced | best value | cheapest place (for|to get|to buy) \
-            | price[s] (of|for) | (cost|costs) of)
+            | price[s] (of|for) | (cost|costs) of | (nearest|closest) [and] (cheapest|cheap) | cheapest [and] (nearest|closest))
             """,
         // "filling station", "one", "place": no fuel named, so the resolve stage asks which.
         "fuel": """
@@ -32,10 +32,11 @@ public enum IntentPhrases {
             """,
         // "... within 10 miles (of me)": this search's own radius.
         "searchWithin": "(within|in|inside) [a] [radius of] {miles} [{radiusUnit}] [(radius|of (me|here))]",
-        "target": "[the] <cheapest> <fuel> [(<near> [<searchWithin>] | <searchWithin> [<near>])]",
-        "nearestTarget": """
-            [the] (nearest|closest) <fuel> [(<near> [<searchWithin>] | <searchWithin> [<near>] | to (me|here))]
-            """,
+        // Where: near me, within a radius of its own, both or neither.
+        "place": "[(<near> [<searchWithin>] | <searchWithin> [<near>])]",
+        "target": "[the] <cheapest> <fuel> <place>",
+        "nearestTarget": "[the] (nearest|closest) <fuel> (<place> | to (me|here))",
+        "stationWord": "(station|garage|one|place|petrol station|filling station|forecourt)",
         "route": "[the] (directions | direction | a route | route | the way | navigation | a map) to",
         "routeVerb": "((get|give|show|send|find) [me] | i (want|need))",
         "go": "((take|navigate|drive|guide|direct|route|bring|lead) [me] to | how (do|can) i get to | go to)",
@@ -60,7 +61,7 @@ public enum IntentPhrases {
         "keepVerb": "(remembering|storing|saving|keeping|tracking)",
         // "what can you do" arrives as "what do" ("can you" is a filler).
         "helpAsk": """
-            (help [me] | for help | what [do] [(you|it)] do | what (can|do|should) i (ask|say) \
+            (help [me] | for help | i need [some] help | what [do] [(you|it)] do | what (can|do|should) i (ask|say) \
             | how does (it|this) work | how do i use (it|you))
             """,
     ]
@@ -82,11 +83,12 @@ public enum IntentPhrases {
         Phrase(cheapest, "<ask> [<find>] [for] [the] <fuelPrices> [<near>]"),
         Phrase(cheapest, "[<find>] [the] <fuelPrices> [<near>] <tail>"),
         Phrase(cheapest, "<ask> [<find>] [me] where <target> is"),
-        Phrase(cheapest, "<ask> <howMuch> <fuel> [(cost|costs)] [<near>]"),
-        Phrase(cheapest, "<howMuch> <fuel> [(cost|costs)] [<near>] <tail>"),
+        Phrase(cheapest, "<ask> <howMuch> <fuel> [(cost|costs)] <place>"),
+        Phrase(cheapest, "<howMuch> <fuel> [(cost|costs)] <place> <tail>"),
         // A fuel named alone ("Ask FuelBoard diesel", "I need petrol"): only a fuel it knows, so
         // "Ask FuelBoard hello there" is still not understood rather than an unpriced fuel.
-        Phrase(cheapest, "<ask> [(i (need|want) | find [me])] [some] {fuel} [fuel] [<near>]", allowsWildcards: false),
+        Phrase(cheapest, "<ask> [(i (need|want) | find [me] | look for | search for)] [for] [some] {fuel} [fuel] <place>",
+               allowsWildcards: false),
         Phrase(cheapest, "<ask> [(im|i am)] (running|getting) low on {fuel} [fuel]", allowsWildcards: false),
         Phrase(cheapest, "<ask> where (should|can|do) i fill up [with {fuel}] [<near>]", allowsWildcards: false),
 
@@ -98,6 +100,10 @@ public enum IntentPhrases {
         // Only fuels it knows (or knows it has no prices for): "the nearest pub" is not a fuel.
         Phrase(nearest, "<ask> [<find>] [for] <nearestTarget>", allowsWildcards: false),
         Phrase(nearest, "[<find>] <nearestTarget> <tail>", allowsWildcards: false),
+        // The price at the nearest: "how much is the nearest diesel", "diesel at the nearest garage".
+        Phrase(nearest, "<ask> <howMuch> [the] (nearest|closest) {fuel} [fuel] [(cost|costs)]", allowsWildcards: false),
+        Phrase(nearest, "<ask> [<find>] [for] [(<howMuch> | [the] <cheapest>)] {fuel} [fuel] [(cost|costs)] at the (nearest|closest) <stationWord>",
+               allowsWildcards: false),
         Phrase(nearestDirections, "<ask> [(<routeVerb> | for | can i (get|have))] <route> <nearestTarget>",
                allowsWildcards: false),
         Phrase(nearestDirections, "[<routeVerb>] <route> <nearestTarget> <tail>", allowsWildcards: false),

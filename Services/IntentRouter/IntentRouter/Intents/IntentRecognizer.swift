@@ -31,7 +31,7 @@ public struct IntentRecognizer: Sendable {
 
     static func saysThanks(_ utterance: NormalizedUtterance) -> Bool {
         let words = utterance.words
-        return words.contains("thanks") || words.contains("cheers")
+        return words.contains("thanks") || words.contains("cheers") || words.contains("ta")
             || zip(words, words.dropFirst()).contains { $0 == "thank" && $1 == "you" }
     }
 

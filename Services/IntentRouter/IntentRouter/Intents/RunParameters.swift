@@ -13,6 +13,13 @@ public enum RunParameters {
             throw .badRequest("unknown intent '\(name.prefix(60))': use one of \(known)")
         }
         let parameters = parameters ?? [:]
+        // A parameter the intent does not take is refused, not ignored: {"radius": 1} searched the
+        // stored 5 miles and answered success.
+        let takes = takenParameters(intent)
+        if let unknown = parameters.keys.sorted().first(where: { !takes.contains($0) }) {
+            let list = takes.isEmpty ? "none" : takes.joined(separator: ", ")
+            throw .badRequest("\(intent.rawValue) takes no parameter \"\(unknown.prefix(40))\" (it takes: \(list))")
+        }
         switch intent {
         case .cheapestFuel: return .cheapestFuel(try fuel(parameters["fuel"]), within: try within(parameters))
         case .directionsToCheapestFuel, .nearestFuel, .directionsToNearestFuel:
@@ -22,6 +29,16 @@ public enum RunParameters {
         case .forgetMyLocation: return .forgetMyLocation
         case .help: return .help
         case .thanks: return .thanks
+        }
+    }
+
+    /// The parameters each intent takes.
+    static func takenParameters(_ intent: Intent) -> [String] {
+        switch intent {
+        case .cheapestFuel, .directionsToCheapestFuel, .nearestFuel, .directionsToNearestFuel: ["fuel", "miles"]
+        case .setSearchRadius: ["miles"]
+        case .setDistanceUnit: ["unit"]
+        case .forgetMyLocation, .help, .thanks: []
         }
     }
 

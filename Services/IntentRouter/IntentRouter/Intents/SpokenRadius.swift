@@ -28,6 +28,12 @@ public struct SpokenRadius: Codable, Sendable, Equatable {
         return (amount / Vocabulary.kilometresPerMile * 100).rounded() / 100
     }
 
+    /// The radius in miles, unrounded: what a search reaches ("within 3 km" is 3 km to the metre;
+    /// `miles(usersUnit:)`'s hundredth of a mile made it 2.993 km).
+    public func exactMiles(usersUnit: DistanceUnit) -> Double {
+        unit(or: usersUnit) == .km ? amount / Vocabulary.kilometresPerMile : amount
+    }
+
     /// The radius in miles when the unit was said; nil for a bare number.
     public var explicitMiles: Double? {
         unit.map { miles(usersUnit: $0) }

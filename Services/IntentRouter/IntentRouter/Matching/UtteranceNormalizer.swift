@@ -16,7 +16,8 @@ public struct UtteranceNormalizer: Sendable {
         ["what", "is"], ["can", "you"], ["could", "you"], ["would", "you"], ["will", "you"], ["right", "now"],
         ["thank", "you"], ["hey"], ["hi"], ["hello"], ["please"], ["ok"], ["okay"], ["so"], ["um"], ["umm"],
         ["uh"], ["er"], ["erm"], ["oh"], ["och"], ["well"], ["whats"], ["now"], ["thanks"], ["kindly"], ["quickly"],
-        ["today"], ["tonight"], ["cheers"],
+        ["today"], ["tonight"], ["cheers"], ["ta"], ["thanks", "a", "lot"], ["thanks", "so", "much"],
+        ["thanks", "very", "much"], ["thank", "you", "so", "much"], ["thank", "you", "very", "much"], ["thats", "all"],
         // Another assistant's wake word left in the text ("Alexa, ask FuelBoard ...").
         ["alexa"], ["siri"], ["ok", "google"], ["okay", "google"], ["hey", "google"],
     ]

@@ -31,7 +31,8 @@ extension PriceIngestService {
             recordFailure(retailer: retailer, message: message, source: source)
             logger.warning("feed refused", metadata: ["svc.request.id": requestID, "retailer": retailer,
                                                       "reason": message, "summary": parsed.summary])
-            let reasons = Self.sentences(parsed)
+            // The records' reasons; a feed with none has nothing to explain (its staleness is moot).
+            let reasons = parsed.refusedCount > 0 ? Self.sentences(parsed) : []
             throw ServiceError.badRequest(message + (reasons.isEmpty ? "" : " (" + reasons.joined(separator: "; ") + ")"))
         }
         let replacedNewer = try checkOrder(parsed, refusesOlder: refusesOlder, source: source, requestID: requestID)
