@@ -181,7 +181,7 @@ struct DialogueEngineTests {
 
     @Test func radius_inKilometresOutOfRange_explainsInKilometres() {
         let decision = engine.ask(user: "u1", utterance: "Ask FuelBoard to set my search radius to 100 km")
-        #expect(decision.prompt == Prompt(code: .failure, outcome: .radiusOutOfRange, radiusMiles: 62.14, unit: .km))
+        #expect(decision.prompt == Prompt(code: .failure, outcome: .radiusOutOfRange, radiusMiles: 100 / DistanceUnit.kilometresPerMile, unit: .km))
     }
 
     /// 80 is out of range in miles but not in km: a bare number waits for the user's unit.

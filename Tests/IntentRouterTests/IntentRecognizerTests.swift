@@ -59,9 +59,10 @@ struct IntentRecognizerTests {
     }
 
     @Test func spokenRadius_bareNumber_isReadInTheUsersUnit() {
-        #expect(SpokenRadius.bare(10).miles(usersUnit: .km) == 6.21)
+        #expect(SpokenRadius.bare(10).miles(usersUnit: .km) == 10 / DistanceUnit.kilometresPerMile)
         #expect(SpokenRadius.bare(10).miles(usersUnit: .miles) == 10)
-        #expect(SpokenRadius.km(5).miles(usersUnit: .miles) == 3.11)
+        #expect(SpokenRadius.km(5).miles(usersUnit: .miles) == 5 / DistanceUnit.kilometresPerMile)
+        #expect(SpokenRadius.shown(SpokenRadius.km(5).miles(usersUnit: .miles)) == 3.11)
         #expect(SpokenRadius.miles(5).miles(usersUnit: .km) == 5)
         #expect(SpokenRadius.bare(10).explicitMiles == nil)
     }

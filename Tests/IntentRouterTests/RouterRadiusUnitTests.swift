@@ -15,7 +15,7 @@ struct RouterRadiusUnitTests {
         #expect(set.outcome == .radiusSet)
         #expect(set.dialog.contains("within 10 km"), "\(set.dialog)")
         #expect(set.parameters == ["miles": .number(6.21)])
-        #expect(try services.preferences().radiusMiles == 6.21)
+        #expect(try services.preferences().radiusMiles == 10 / DistanceUnit.kilometresPerMile)
         // A unit word keeps its unit.
         _ = try services.ask("Ask FuelBoard to set my search radius to 10 miles")
         #expect(try services.preferences().radiusMiles == 10)
@@ -35,7 +35,7 @@ struct RouterRadiusUnitTests {
         let answer = try services.ask("15", session: question.session)
         #expect(answer.outcome == .radiusSet)
         #expect(answer.dialog.contains("within 15 km"), "\(answer.dialog)")
-        #expect(try services.preferences().radiusMiles == 9.32)
+        #expect(try services.preferences().radiusMiles == 15 / DistanceUnit.kilometresPerMile)
     }
 
     /// Read back as said: a tenth of a mile made 2 km "1.9 km", 3 km "3.1 km", 7 km "6.9 km".
@@ -60,7 +60,7 @@ struct RouterRadiusUnitTests {
         #expect(try services.preferences().radiusMiles == Preferences.defaultRadiusMiles)
         let eighty = try services.ask("Ask FuelBoard to set my search radius to 80")
         #expect(eighty.outcome == .radiusSet, "\(eighty.dialog)")
-        #expect(try services.preferences().radiusMiles == 49.71)
+        #expect(try services.preferences().radiusMiles == 80 / DistanceUnit.kilometresPerMile)
     }
 
     @Test func milesUser_bareNumbersAreMiles_andKilometresStayKilometres() throws {
@@ -76,6 +76,6 @@ struct RouterRadiusUnitTests {
         #expect(refused.dialog.contains("between 1 and 50 miles"), "\(refused.dialog)")
         let kilometres = try services.ask("Ask FuelBoard to set my search radius to 5 km")
         #expect(kilometres.outcome == .radiusSet)
-        #expect(try services.preferences().radiusMiles == 3.11)
+        #expect(try services.preferences().radiusMiles == 5 / DistanceUnit.kilometresPerMile)
     }
 }

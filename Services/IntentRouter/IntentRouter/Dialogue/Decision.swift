@@ -83,10 +83,11 @@ extension Action {
         switch self {
         case .findCheapest(let fuel, _, let within?), .findNearest(let fuel, _, let within?):
             ["fuel": .string(fuel.rawValue)]
-                .merging(within.explicitMiles.map { ["miles": .number($0)] } ?? ["radius": .number(within.amount)]) { $1 }
+                .merging(within.explicitMiles.map { ["miles": .number(SpokenRadius.shown($0))] }
+                    ?? ["radius": .number(within.amount)]) { $1 }
         case .findCheapest(let fuel, _, nil), .findNearest(let fuel, _, nil): ["fuel": .string(fuel.rawValue)]
         case .setRadius(.set(let radius)):
-            radius.explicitMiles.map { ["miles": .number($0)] } ?? ["radius": .number(radius.amount)]
+            radius.explicitMiles.map { ["miles": .number(SpokenRadius.shown($0))] } ?? ["radius": .number(radius.amount)]
         case .setRadius(.clear): ["miles": .null]
         case .setUnit(.set(let unit)): ["unit": .string(unit.rawValue)]
         case .setUnit(.clear): ["unit": .null]

@@ -67,9 +67,8 @@ public final class DialogueEngine {
              .nearestFuel(let fuel, let within), .directionsToNearestFuel(let fuel, let within):
             let directions = intent.givesDirections
             // A radius with its unit is checked now; a bare number waits for the user's unit.
-            if let within, let unit = within.unit, !Preferences.radiusRange.contains(within.exactMiles(usersUnit: unit)) {
-                return say(.failure, .radiusOutOfRange, intent: intent, radiusMiles: within.exactMiles(usersUnit: unit),
-                           unit: unit)
+            if let within, let miles = within.explicitMiles, !Preferences.radiusRange.contains(miles) {
+                return say(.failure, .radiusOutOfRange, intent: intent, radiusMiles: miles, unit: within.unit)
             }
             switch fuel {
             case .missing: return open(.fuel(search: intent, within: within), user: user, location: location)

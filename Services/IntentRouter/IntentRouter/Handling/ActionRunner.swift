@@ -58,7 +58,7 @@ final class ActionRunner {
         backends.location.call(.preferencesSet, PreferencesUpdate(user: ask.user, radiusMiles: update),
                                as: Preferences.self, deadline: ask.dataDeadline) { result in
             var handled = Self.settingOutcome(result, outcome: update == .clear ? .radiusCleared : .radiusSet)
-            if case .set(let miles) = update { handled.parameters = ["miles": .number(miles)] }
+            if case .set(let miles) = update { handled.parameters = ["miles": .number(SpokenRadius.shown(miles))] }
             done(handled)
         }
     }
@@ -120,7 +120,7 @@ final class ActionRunner {
         let gathered = Gathered { [backends] place, stored in
             var preferences = stored
             if let within {
-                let miles = within.exactMiles(usersUnit: stored.unit)
+                let miles = within.miles(usersUnit: stored.unit)
                 guard Preferences.radiusRange.contains(miles) else {
                     return done(Handled(.failure, RenderRequest(outcome: .radiusOutOfRange, radiusMiles: miles,
                                                                 unit: within.unit(or: stored.unit))))

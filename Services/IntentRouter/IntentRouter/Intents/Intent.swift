@@ -72,7 +72,7 @@ public enum IntentCall: Sendable, Equatable {
             case .value(let code): summary["fuel"] = code.rawValue
             }
             if let within {
-                if let miles = within.explicitMiles { summary["miles"] = NumberWords.format(miles) }
+                if let miles = within.explicitMiles { summary["miles"] = NumberWords.format(SpokenRadius.shown(miles)) }
                 else { summary["radius"] = NumberWords.format(within.amount) }
             }
             return summary
@@ -81,7 +81,7 @@ public enum IntentCall: Sendable, Equatable {
             case .missing: return [:]
             case .unsupported(let text): return ["miles": text]
             case .value(.set(let radius)):
-                if let miles = radius.explicitMiles { return ["miles": NumberWords.format(miles)] }
+                if let miles = radius.explicitMiles { return ["miles": NumberWords.format(SpokenRadius.shown(miles))] }
                 return ["radius": NumberWords.format(radius.amount)]
             case .value(.clear): return ["miles": "clear"]
             }

@@ -35,7 +35,11 @@ public enum IntentPhrases {
         // Where: near me, within a radius of its own, both or neither.
         "place": "[(<near> [<searchWithin>] | <searchWithin> [<near>])]",
         "target": "[the] <cheapest> <fuel> <place>",
-        "nearestTarget": "[the] (nearest|closest) <fuel> (<place> | to (me|here))",
+        // "the nearest diesel", and as the answers say it, "the nearest station with diesel".
+        "nearestTarget": """
+            [the] (nearest|closest) (<fuel> | <stationWord> (with|selling|that (sells|has)) {fuel} [fuel]) \
+            (<place> | to (me|here))
+            """,
         "stationWord": "(station|garage|one|place|petrol station|filling station|forecourt)",
         "route": "[the] (directions | direction | a route | route | the way | navigation | a map) to",
         "routeVerb": "((get|give|show|send|find) [me] | i (want|need))",
@@ -102,6 +106,7 @@ public enum IntentPhrases {
         Phrase(nearest, "[<find>] <nearestTarget> <tail>", allowsWildcards: false),
         // The price at the nearest: "how much is the nearest diesel", "diesel at the nearest garage".
         Phrase(nearest, "<ask> <howMuch> [the] (nearest|closest) {fuel} [fuel] [(cost|costs)]", allowsWildcards: false),
+        Phrase(nearest, "<ask> how far [away] is <nearestTarget>", allowsWildcards: false),
         Phrase(nearest, "<ask> [<find>] [for] [(<howMuch> | [the] <cheapest>)] {fuel} [fuel] [(cost|costs)] at the (nearest|closest) <stationWord>",
                allowsWildcards: false),
         Phrase(nearestDirections, "<ask> [(<routeVerb> | for | can i (get|have))] <route> <nearestTarget>",

@@ -20,18 +20,16 @@ public struct SpokenRadius: Codable, Sendable, Equatable {
     /// The unit the amount is in: the one said, else `usersUnit`.
     public func unit(or usersUnit: DistanceUnit) -> DistanceUnit { unit ?? usersUnit }
 
-    /// The radius in miles (kilometres rounded to a hundredth of a mile, close enough that the
-    /// radius reads back as said: 2 km is 1.24 miles, "2 km"; a tenth made it 1.2, "1.9 km"),
-    /// reading a bare number in `usersUnit`.
+    /// The radius in miles, unrounded, reading a bare number in `usersUnit`: what a search
+    /// reaches and what is stored ("3 km" is 3 km to the metre; rounded to a hundredth of a mile
+    /// it was 1.86 miles, 2.993 km, and a station 5 m inside it was "nothing within 3 km").
     public func miles(usersUnit: DistanceUnit) -> Double {
-        guard unit(or: usersUnit) == .km else { return amount }
-        return (amount / Vocabulary.kilometresPerMile * 100).rounded() / 100
+        unit(or: usersUnit) == .km ? amount / Vocabulary.kilometresPerMile : amount
     }
 
-    /// The radius in miles, unrounded: what a search reaches ("within 3 km" is 3 km to the metre;
-    /// `miles(usersUnit:)`'s hundredth of a mile made it 2.993 km).
-    public func exactMiles(usersUnit: DistanceUnit) -> Double {
-        unit(or: usersUnit) == .km ? amount / Vocabulary.kilometresPerMile : amount
+    /// Miles as a reply's parameters show them: to a hundredth (10 km is 6.21).
+    public static func shown(_ miles: Double) -> Double {
+        (miles * 100).rounded() / 100
     }
 
     /// The radius in miles when the unit was said; nil for a bare number.
