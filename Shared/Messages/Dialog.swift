@@ -53,6 +53,8 @@ public enum DialogOutcome: String, Codable, Sendable, CaseIterable {
     case nearestDirections
     /// Thanks said ("Thanks FuelBoard"): "You're welcome."
     case welcome
+    /// The user's settings read back ("what's my search radius?").
+    case settingsRead
 }
 
 extension DialogOutcome {

@@ -78,4 +78,27 @@ struct RouterRadiusUnitTests {
         #expect(kilometres.outcome == .radiusSet)
         #expect(try services.preferences().radiusMiles == 5 / DistanceUnit.kilometresPerMile)
     }
+
+    /// "What's my search radius?" reads the settings back (it was not understood), in the user's
+    /// unit; with location-cache down it says so rather than the defaults.
+    @Test(arguments: [false, true])
+    func mySettings_areReadBack(dialogDown: Bool) throws {
+        let services = try RealServices(dialogDown: dialogDown)
+        defer { services.stop() }
+        _ = try services.ask("Ask FuelBoard to set my search radius to 10 miles")
+        _ = try services.ask("Ask FuelBoard to use kilometres")
+        let reply = try services.ask("Ask FuelBoard what's my search radius")
+        #expect(reply.intent == "MySettings")
+        #expect(reply.outcome == .settingsRead)
+        #expect(reply.dialog == "I look for fuel within 16 km of you and give distances in kilometres.",
+                "\(reply.dialog)")
+    }
+
+    @Test func mySettings_whenLocationCacheHangs_saysItCannotReachThem() throws {
+        let services = try RealServices(locationHangs: true)
+        defer { services.stop() }
+        let reply = try services.ask("Ask FuelBoard what's my search radius")
+        #expect(reply.outcome == .settingsUnavailable, "\(reply.dialog)")
+        #expect(reply.code == .failure)
+    }
 }

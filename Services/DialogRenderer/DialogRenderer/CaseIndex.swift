@@ -35,6 +35,7 @@ extension DialogOutcome {
         case .nearestFound: 26
         case .nearestDirections: 27
         case .welcome: 28
+        case .settingsRead: 29
         }
     }
 }

@@ -56,6 +56,7 @@ extension DialogOutcome {
         case .unsupportedFuel: [.word]
         case .radiusSet, .radiusCleared: [.radius]
         case .unitSet, .unitCleared: [.unit]
+        case .settingsRead: [.radius, .unit]
         case .askRadius, .radiusOutOfRange: [.minRadius, .maxRadius]
         case .noPrices, .noLocation, .askFuel, .askUnit, .confirmForget,
              .forgotten, .notForgotten, .cancelled, .help, .pricesUnavailable, .locationUnavailable, .failure,
@@ -83,6 +84,7 @@ extension DialogOutcome {
         case .unsupportedFuel: ["word"]
         case .radiusSet: ["radiusMiles"]
         case .unitSet: ["unit"]
+        case .settingsRead: ["radiusMiles", "unit"]
         default: []
         }
     }

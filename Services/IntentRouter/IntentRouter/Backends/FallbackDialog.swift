@@ -41,6 +41,10 @@ public enum FallbackDialog {
             return RenderReply(dialog: "OK, your search radius is back to the default, \(radius).", value: radius)
         case .askUnit:
             return RenderReply(dialog: "Should I give distances in miles or kilometres?")
+        case .settingsRead:
+            let radius = distance(request.radiusMiles ?? Preferences.defaultRadiusMiles, unit)
+            return RenderReply(dialog: "I look for fuel within \(radius) of you and give distances in \(unitName(unit)).",
+                               value: radius)
         case .unitSet:
             let name = unitName(unit)
             return RenderReply(dialog: "OK, I'll give distances in \(name).", value: name)

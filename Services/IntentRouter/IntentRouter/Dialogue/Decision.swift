@@ -10,6 +10,8 @@ public enum Action: Sendable, Equatable {
     case setRadius(SettingUpdate<SpokenRadius>)
     case setUnit(SettingUpdate<DistanceUnit>)
     case forgetLocation
+    /// The user's radius and unit, read back.
+    case readSettings
 }
 
 /// Something to say that needs no backend data: a question, an explanation, a refusal.
@@ -91,7 +93,7 @@ extension Action {
         case .setRadius(.clear): ["miles": .null]
         case .setUnit(.set(let unit)): ["unit": .string(unit.rawValue)]
         case .setUnit(.clear): ["unit": .null]
-        case .forgetLocation: [:]
+        case .forgetLocation, .readSettings: [:]
         }
     }
 }

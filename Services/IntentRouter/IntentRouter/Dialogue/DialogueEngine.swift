@@ -107,6 +107,8 @@ public final class DialogueEngine {
             return say(.success, .help, intent: .help)
         case .thanks:
             return say(.success, .welcome, intent: .thanks)
+        case .mySettings:
+            return handle(.readSettings, intent, location)
         }
     }
 

@@ -14,6 +14,8 @@ public enum Intent: String, Sendable, CaseIterable, Codable {
     case directionsToNearestFuel = "DirectionsToNearestFuel"
     /// "Thanks FuelBoard"
     case thanks = "Thanks"
+    /// "What's my search radius?": the radius and unit read back.
+    case mySettings = "MySettings"
 
     /// A station search answered with directions.
     var givesDirections: Bool { self == .directionsToCheapestFuel || self == .directionsToNearestFuel }
@@ -43,6 +45,7 @@ public enum IntentCall: Sendable, Equatable {
     case forgetMyLocation
     case help
     case thanks
+    case mySettings
 
     public var intent: Intent {
         switch self {
@@ -55,6 +58,7 @@ public enum IntentCall: Sendable, Equatable {
         case .forgetMyLocation: .forgetMyLocation
         case .help: .help
         case .thanks: .thanks
+        case .mySettings: .mySettings
         }
     }
 
@@ -92,7 +96,7 @@ public enum IntentCall: Sendable, Equatable {
             case .value(.set(let unit)): return ["unit": unit.rawValue]
             case .value(.clear): return ["unit": "clear"]
             }
-        case .forgetMyLocation, .help, .thanks:
+        case .forgetMyLocation, .help, .thanks, .mySettings:
             return [:]
         }
     }

@@ -78,6 +78,7 @@ public enum IntentPhrases {
     static let unit = Intent.setDistanceUnit.rawValue
     static let forget = Intent.forgetMyLocation.rawValue
     static let help = Intent.help.rawValue
+    static let settings = Intent.mySettings.rawValue
     static let clearRadius = ["miles": "clear"]
     static let clearUnit = ["unit": "clear"]
 
@@ -141,6 +142,11 @@ public enum IntentPhrases {
         Phrase(forget, "<forgetVerb> <locationWord> <tail>"),
         Phrase(forget, "<ask> (forget|delete|erase) (me|where i am|everything about me|[all] my data)"),
         Phrase(forget, "<ask> (stop|dont keep|do not keep) <keepVerb> <locationWord>"),
+
+        // "what is" / "what's" are fillers: "Ask FuelBoard what's my search radius" arrives without them.
+        Phrase(settings, "<ask> [(tell me | say | read [me] | what are)] (my | [my] current) ([search] (radius|distance|range) | settings) [(setting|settings|now)]"),
+        Phrase(settings, "<ask> (what|which) (unit|units|distance units) [(are you using|do you use|am i using|is it|are they)]"),
+        Phrase(settings, "<ask> how far (do|will) you (search|look)"),
 
         Phrase(help, "<ask> [<helpAsk>]"),
         Phrase(help, "(what can {app} do|how do i use {app}|what can i (ask|say) {app})"),

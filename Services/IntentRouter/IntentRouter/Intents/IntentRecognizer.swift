@@ -65,6 +65,7 @@ public struct IntentRecognizer: Sendable {
         case .forgetMyLocation: .forgetMyLocation
         case .help: .help
         case .thanks: .thanks
+        case .mySettings: .mySettings
         }
     }
 

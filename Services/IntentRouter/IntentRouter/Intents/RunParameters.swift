@@ -29,6 +29,7 @@ public enum RunParameters {
         case .forgetMyLocation: return .forgetMyLocation
         case .help: return .help
         case .thanks: return .thanks
+        case .mySettings: return .mySettings
         }
     }
 
@@ -38,7 +39,7 @@ public enum RunParameters {
         case .cheapestFuel, .directionsToCheapestFuel, .nearestFuel, .directionsToNearestFuel: ["fuel", "miles"]
         case .setSearchRadius: ["miles"]
         case .setDistanceUnit: ["unit"]
-        case .forgetMyLocation, .help, .thanks: []
+        case .forgetMyLocation, .help, .thanks, .mySettings: []
         }
     }
 
