@@ -45,7 +45,8 @@ struct RouterWithRealServicesTests {
         #expect(route.outcome == .nearestDirections)
         #expect(route.snippet?.id == "test/near")
         #expect(route.opensURL?.contains("daddr=53.786,-1.07") == true, "\(route.opensURL ?? "none")")
-        #expect(route.dialog.contains("from you: the nearest station with diesel, at £1.459"), "\(route.dialog)")
+        #expect(route.dialog.contains(", the nearest station with diesel, 0.2 miles from you. Diesel there is £1.459 — prices as of"),
+                "\(route.dialog)")
     }
 
     /// The nearest is the nearest, as far as any search goes (50 miles), not "nothing within 5

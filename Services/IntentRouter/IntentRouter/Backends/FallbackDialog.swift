@@ -107,8 +107,8 @@ public enum FallbackDialog {
                 + "\(price)\(said)", value: value, snippet: snippet,
                 opensURL: mapsURL(lat: station.lat, lng: station.lng))
         case .nearestDirections:
-            return RenderReply(dialog: "Here are directions to \(station.name), \(away) from \(place): the nearest "
-                + "station with \(fuel), at \(price)\(said)", value: value, snippet: snippet,
+            return RenderReply(dialog: "Here are directions to \(station.name), the nearest station with \(fuel), "
+                + "\(away) from \(place). \(fuel.capitalizedFirst) there is \(price)\(said)", value: value, snippet: snippet,
                 opensURL: mapsURL(lat: station.lat, lng: station.lng))
         case .nearestFound:
             return RenderReply(dialog: "The nearest station with \(fuel) is \(station.name), \(away) from \(place), at "
