@@ -111,8 +111,16 @@ struct StatsCommandTests {
 
     @Test func servicesThatDoNotAnswer_costTheTimeoutOnce_notOncePerService() throws {
         var arguments = ["stats", "--timeout", "1s"]
+        // Five sockets that take requests and never answer, held for the whole test: a port only
+        // released (unservedEndpoint) was once taken by a price-ingest another test started.
+        let context = Context()
+        var silent: [Socket] = []
+        defer { silent.forEach { $0.close() } }
         for flag in ["--router", "--ingest", "--lookup", "--location", "--dialog"] {
-            arguments += [flag, try unservedEndpoint()]
+            let socket = try Socket(context, .router)
+            socket.linger = .zero
+            arguments += [flag, try socket.bind("tcp://127.0.0.1:*")]
+            silent.append(socket)
         }
         let started = ContinuousClock.now
         let run = try FuelboardRun(arguments)
