@@ -26,9 +26,8 @@ public enum FeedTimestamp {
         if zone != nil { words.removeLast() }
         guard let fields = fields(of: words) else { return nil }
         if let zone {
-            let seconds = daysSinceEpoch(year: fields[2], month: fields[1], day: fields[0]) * 86_400
-                + fields[3] * 3_600 + fields[4] * 60 + fields[5] - zone
-            return Date(timeIntervalSince1970: TimeInterval(seconds))
+            return wallClockAsUTC(year: fields[2], month: fields[1], day: fields[0], hour: fields[3],
+                                  minute: fields[4], second: fields[5]).addingTimeInterval(-TimeInterval(zone))
         }
         return londonDate(year: fields[2], month: fields[1], day: fields[0],
                           hour: fields[3], minute: fields[4], second: fields[5])
@@ -72,8 +71,8 @@ public enum FeedTimestamp {
     /// The instant at which London clocks showed this wall-clock time (see the type's note on the
     /// repeated and missing hours).
     static func londonDate(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Date {
-        let wallClockAsUTC = Date(timeIntervalSince1970: TimeInterval(
-            daysSinceEpoch(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second))
+        let wallClockAsUTC = wallClockAsUTC(year: year, month: month, day: day, hour: hour, minute: minute,
+                                            second: second)
         // The offsets in force a day either side cover every UK transition (they are months apart).
         let before = london.secondsFromGMT(for: wallClockAsUTC.addingTimeInterval(-86_400))
         let after = london.secondsFromGMT(for: wallClockAsUTC.addingTimeInterval(86_400))
@@ -85,6 +84,12 @@ public enum FeedTimestamp {
             return earliest.instant
         }
         return wallClockAsUTC.addingTimeInterval(-TimeInterval(before))
+    }
+
+    /// The instant a clock on UTC shows this wall-clock time (a zone's time is this less its offset).
+    private static func wallClockAsUTC(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Date {
+        Date(timeIntervalSince1970: TimeInterval(
+            daysSinceEpoch(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second))
     }
 
     /// Days from 1970-01-01 to a proleptic Gregorian date (civil-from-days inverse).

@@ -45,11 +45,7 @@ final class ActionRunner {
             // Not the defaults when location-cache cannot say: that would be a wrong answer.
             backends.location.call(.preferencesGet, UserRequest(user: ask.user), as: Preferences.self,
                                    deadline: ask.dataDeadline) { result in
-                guard case .success(let preferences) = result else {
-                    return done(Handled(.failure, RenderRequest(outcome: .settingsUnavailable)))
-                }
-                done(Handled(.success, RenderRequest(outcome: .settingsRead, radiusMiles: preferences.radiusMiles,
-                                                     unit: preferences.unit)))
+                done(Self.settingOutcome(result, outcome: .settingsRead))
             }
         case .forgetLocation:
             backends.location.call(.locationForget, UserRequest(user: ask.user), as: ForgetReply.self,
