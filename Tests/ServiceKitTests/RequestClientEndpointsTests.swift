@@ -15,13 +15,6 @@ struct RequestClientEndpointsTests {
         }
     }
 
-    /// An endpoint nobody serves (bound once, then released).
-    private static func deadEndpoint() throws -> String {
-        let socket = try Socket(Context(), .router)
-        defer { socket.close() }
-        return try socket.bind("tcp://127.0.0.1:*")
-    }
-
     @Test func twoLiveEndpoints_shareTheCalls() throws {
         let first = try Self.pingService("first"), second = try Self.pingService("second")
         defer { first.stop(); second.stop() }
@@ -38,7 +31,7 @@ struct RequestClientEndpointsTests {
     @Test func anEndpointThatIsDown_isSkipped() throws {
         let live = try Self.pingService("live")
         defer { live.stop() }
-        let client = try RequestClient(context: Context(), endpoint: "\(try Self.deadEndpoint()),\(live.endpoint)",
+        let client = try RequestClient(context: Context(), endpoint: "\(try unservedEndpoint()),\(live.endpoint)",
                                        timeout: .seconds(1), retries: 2)
         for _ in 0..<20 {
             #expect(try client.call(.sysPing, EmptyBody(), as: PingBody.self).service == "live")
@@ -48,7 +41,7 @@ struct RequestClientEndpointsTests {
     @Test(.timeLimit(.minutes(1)))
     func everyEndpointDown_isUnavailableAfterTheAttempts_notAHang() throws {
         let client = try RequestClient(context: Context(),
-                                       endpoint: "\(try Self.deadEndpoint()),\(try Self.deadEndpoint())",
+                                       endpoint: "\(try unservedEndpoint()),\(try unservedEndpoint())",
                                        timeout: .milliseconds(200), retries: 1)
         let started = ContinuousClock.now
         #expect(throws: ServiceError.self) { try client.call(.sysPing, EmptyBody(), as: PingBody.self) }
