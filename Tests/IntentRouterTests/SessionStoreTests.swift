@@ -58,4 +58,61 @@ struct SessionStoreTests {
         #expect(ids.count == 50)
         #expect(ids.allSatisfy { $0.count == 32 })
     }
+
+    @Test func open_whenStoreFull_closesTheOldest_notARenewedOne() {
+        let sessions = store(maxSessions: 3)
+        let first = sessions.open(user: "u1", awaiting: .radius, location: nil)
+        clock.advance(by: .seconds(1))
+        let second = sessions.open(user: "u2", awaiting: .radius, location: nil)
+        clock.advance(by: .seconds(1))
+        sessions.open(user: "u3", awaiting: .radius, location: nil)
+        clock.advance(by: .seconds(1))
+        sessions.keep(first)
+        sessions.open(user: "u4", awaiting: .radius, location: nil)
+        #expect(sessions.find(first.id, user: "u1") != nil, "renewed: now the youngest but one")
+        #expect(sessions.find(second.id, user: "u2") == nil, "the oldest left")
+        #expect(sessions.count == 3)
+    }
+
+    @Test func close_freesTheUsersPlace() {
+        let sessions = store(maxPerUser: 2)
+        let first = sessions.open(user: "u1", awaiting: .radius, location: nil)
+        let second = sessions.open(user: "u1", awaiting: .unit, location: nil)
+        sessions.close(second.id)
+        sessions.open(user: "u1", awaiting: .confirmForget, location: nil)
+        #expect(sessions.find(first.id, user: "u1") != nil, "two open again: nobody closed")
+        #expect(sessions.count == 2)
+    }
+
+    /// Every station search opens a session: a load test's thousands of users stay within the
+    /// bounds, each user with at most their share.
+    @Test func manyUsersSearchingMuch_stayWithinBothBounds() {
+        let sessions = store(maxSessions: 1000, maxPerUser: 4)
+        var last: [String: String] = [:]
+        for index in 0 ..< 20_000 {
+            let user = "load-\(index % 5000)"
+            last[user] = sessions.open(user: user, awaiting: .radius, location: nil).id
+            if index % 1000 == 0 { clock.advance(by: .seconds(1)) }
+        }
+        #expect(sessions.count == 1000)
+        let newest = (19_000 ..< 20_000).map { "load-\($0 % 5000)" }
+        #expect(newest.allSatisfy { sessions.find(last[$0]!, user: $0) != nil }, "the newest thousand are open")
+        clock.advance(by: .seconds(31))
+        #expect(sessions.purgeExpired() == 1000)
+        #expect(sessions.count == 0)
+    }
+
+    @Test func keptManyTimes_expiresOnlyAfterItsLastRenewal() {
+        let sessions = store()
+        let session = sessions.open(user: "u1", awaiting: .radius, location: nil)
+        for _ in 0 ..< 3000 {
+            clock.advance(by: .milliseconds(10))
+            sessions.keep(session)
+        }
+        clock.advance(by: .seconds(29))
+        #expect(sessions.purgeExpired() == 0)
+        #expect(sessions.find(session.id, user: "u1") != nil)
+        clock.advance(by: .seconds(1))
+        #expect(sessions.purgeExpired() == 1)
+    }
 }

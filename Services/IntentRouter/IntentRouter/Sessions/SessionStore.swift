@@ -5,12 +5,21 @@ import Messages
 /// A session belongs to one user: another user's id is not found. An expired session is gone:
 /// an answer to it is treated as a fresh utterance. The clock is injectable so tests need no
 /// sleeping.
+///
+/// Every station search opens one (its follow-ups), so each operation is O(1) amortised: a
+/// user's few ids are listed per user, and the ids wait in a queue in the order they expire (one
+/// time to live for all, so the order they were opened or renewed in).
 public final class SessionStore {
     public let timeToLive: Duration
     public let maxSessions: Int
     public let maxPerUser: Int
     private let now: () -> ContinuousClock.Instant
     private var sessions: [String: Session] = [:]
+    /// Each user's open session ids, oldest first.
+    private var idsByUser: [String: [String]] = [:]
+    /// Ids by when they expire, soonest first; an entry is stale once its session has closed or
+    /// been renewed (its `expiresAt` then differs).
+    private var expiryQueue = ExpiryQueue()
 
     public init(timeToLive: Duration = .seconds(30), maxSessions: Int = 100_000, maxPerUser: Int = 4,
                 now: @escaping () -> ContinuousClock.Instant = { ContinuousClock.now }) {
@@ -23,20 +32,20 @@ public final class SessionStore {
     /// Sessions held, expired ones included until the next purge.
     public var count: Int { sessions.count }
 
-    /// Opens a session for `user`; the user's oldest is closed when they hold too many.
+    /// Opens a session for `user`; the user's oldest is closed when they hold too many, and the
+    /// store's oldest when it is full.
     @discardableResult
     public func open(user: String, awaiting: Awaiting, location: Coordinate?) -> Session {
-        let userSessions = sessions.values.filter { $0.user == user }
-        if userSessions.count >= maxPerUser, let oldest = userSessions.min(by: { $0.expiresAt < $1.expiresAt }) {
-            sessions[oldest.id] = nil
-        }
+        if let ids = idsByUser[user], ids.count >= maxPerUser { close(ids[0]) }
         if sessions.count >= maxSessions { purgeExpired() }
-        if sessions.count >= maxSessions, let oldest = sessions.values.min(by: { $0.expiresAt < $1.expiresAt }) {
-            sessions[oldest.id] = nil
+        while sessions.count >= maxSessions, let oldest = expiryQueue.popFirst() {
+            if sessions[oldest.id]?.expiresAt == oldest.expiresAt { close(oldest.id) }
         }
         let session = Session(id: Self.newID(), user: user, awaiting: awaiting, location: location,
                               misunderstandings: 0, expiresAt: now() + timeToLive)
         sessions[session.id] = session
+        idsByUser[user, default: []].append(session.id)
+        expiryQueue.append(id: session.id, expiresAt: session.expiresAt)
         return session
     }
 
@@ -44,7 +53,7 @@ public final class SessionStore {
     public func find(_ id: String, user: String) -> Session? {
         guard let session = sessions[id], session.user == user else { return nil }
         guard session.expiresAt > now() else {
-            sessions[id] = nil
+            close(id)
             return nil
         }
         return session
@@ -52,13 +61,19 @@ public final class SessionStore {
 
     /// Stores a changed session and gives it a fresh time to live.
     public func keep(_ session: Session) {
+        guard sessions[session.id] != nil else { return }
         var renewed = session
         renewed.expiresAt = now() + timeToLive
         sessions[session.id] = renewed
+        expiryQueue.append(id: session.id, expiresAt: renewed.expiresAt)
+        compactQueueIfMostlyStale()
     }
 
     public func close(_ id: String) {
-        sessions[id] = nil
+        guard let session = sessions.removeValue(forKey: id) else { return }
+        guard var ids = idsByUser[session.user] else { return }
+        ids.removeAll { $0 == id }
+        idsByUser[session.user] = ids.isEmpty ? nil : ids
     }
 
     /// Drops every expired session; returns how many.
@@ -66,8 +81,19 @@ public final class SessionStore {
     public func purgeExpired() -> Int {
         let current = now()
         let before = sessions.count
-        sessions = sessions.filter { $0.value.expiresAt > current }
+        while let first = expiryQueue.first, first.expiresAt <= current {
+            _ = expiryQueue.popFirst()
+            if sessions[first.id]?.expiresAt == first.expiresAt { close(first.id) }
+        }
         return before - sessions.count
+    }
+
+    /// Renewals leave stale entries behind until they reach the front; rebuilt when they outnumber
+    /// the sessions by far, so a store renewed many times within one time to live stays small.
+    private func compactQueueIfMostlyStale() {
+        guard expiryQueue.count > 4 * sessions.count + 1024 else { return }
+        expiryQueue = ExpiryQueue(sessions.values.sorted { $0.expiresAt < $1.expiresAt }
+            .map { (id: $0.id, expiresAt: $0.expiresAt) })
     }
 
     /// 128 random bits as 32 hex digits.
@@ -78,5 +104,35 @@ public final class SessionStore {
             return String(repeating: "0", count: 16 - digits.count) + digits
         }
         return hex(generator.next()) + hex(generator.next())
+    }
+}
+
+/// A first-in first-out queue of session ids and when they expire (an array read from a moving
+/// head, its spent front dropped once it is half the array).
+private struct ExpiryQueue {
+    typealias Entry = (id: String, expiresAt: ContinuousClock.Instant)
+    private var entries: [Entry]
+    private var head = 0
+
+    init(_ entries: [Entry] = []) {
+        self.entries = entries
+    }
+
+    var count: Int { entries.count - head }
+    var first: Entry? { head < entries.count ? entries[head] : nil }
+
+    mutating func append(id: String, expiresAt: ContinuousClock.Instant) {
+        entries.append((id, expiresAt))
+    }
+
+    mutating func popFirst() -> Entry? {
+        guard head < entries.count else { return nil }
+        let entry = entries[head]
+        head += 1
+        if head >= 1024, head * 2 >= entries.count {
+            entries.removeFirst(head)
+            head = 0
+        }
+        return entry
     }
 }
