@@ -22,6 +22,26 @@ struct AskPromptCommandTests {
         #expect(outcomes == ["confirmForget", "forgotten", "found"], "\(output)")
     }
 
+    /// The prompt carries the answer's session to the next turn: "take me there" after the
+    /// cheapest needs no app name, and gives directions to the station just named.
+    @Test func askPrompt_afterAnAnswer_takeMeThere_givesDirectionsToIt() throws {
+        let services = try RealServices()
+        defer { services.stop() }
+        let turns = ["Ask FuelBoard for the cheapest diesel near me", "take me there"]
+        let output = try Self.prompt(["--user", "prompt-user", "--at", "53.7830,-1.0670",
+                                      "--now", "2025-11-29T07:06:40Z", "--router", services.routerEndpoint],
+                                     input: turns.joined(separator: "\n") + "\n")
+        let said = output.split(separator: "\n").filter { $0.hasPrefix("> ") }.map { $0.dropFirst(2) }
+        #expect(said.count == 3, "two answers, then the prompt at the end of input: \(output)")
+        // "The cheapest diesel near you is Tesco Selby at £1.399, ..."
+        let first = String(try #require(said.first))
+        let named = try #require(first.firstRange(of: " is ")?.upperBound)
+        let priced = try #require(first.firstRange(of: " at £")?.lowerBound)
+        let station = first[named..<priced]
+        #expect(said.first?.hasPrefix("The cheapest diesel") == true, "\(output)")
+        #expect(said.count > 1 && said[1].hasPrefix("Here are directions to \(station)"), "\(output)")
+    }
+
     /// CONTRACT.md: `fuelboard ask "<utterance>"` prints the dialog. Read by a script (stdout not a
     /// terminal) it prints exactly that; the card and the directions URL follow in a terminal or
     /// with --card.

@@ -14,11 +14,12 @@ struct DialogueEngineTests {
                                 sessions: SessionStore(timeToLive: .seconds(30), now: { clock.now }))
     }
 
-    @Test func ask_whenFuelGiven_handlesAtOnceWithoutSession() {
+    @Test func ask_whenFuelGiven_handlesAtOnce_withASessionForFollowUps() {
         let decision = engine.ask(user: "u1", utterance: "Ask FuelBoard for the cheapest diesel near me",
                                   location: here)
         #expect(decision.action == .findCheapest(.b7, directions: false))
-        #expect(decision.session == nil)
+        #expect(decision.session != nil)
+        #expect(decision.prompt == nil, "nothing is asked: the session only carries follow-ups")
         #expect(decision.location == here)
         #expect(decision.parameters == ["fuel": .string("B7")])
     }
@@ -33,8 +34,9 @@ struct DialogueEngineTests {
         let answer = engine.ask(user: "u1", utterance: "diesel please", session: session)
         #expect(answer.action == .findCheapest(.b7, directions: true))
         #expect(answer.location == here, "the location of the first utterance carries over")
-        #expect(answer.session == nil)
-        #expect(engine.sessions.count == 0)
+        #expect(answer.session != session, "the question's session ends; the answer's follow-ups get another")
+        #expect(engine.sessions.find(session, user: "u1") == nil)
+        #expect(engine.sessions.count == 1)
     }
 
     @Test func ask_whenFuelUnsupported_explainsWithTheWord() {

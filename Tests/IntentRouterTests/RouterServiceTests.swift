@@ -193,7 +193,7 @@ struct RouterServiceTests {
         #expect(answer.intent == "CheapestFuel")
         #expect(answer.parameters == ["fuel": .string("B7")])
         #expect(answer.outcome == .pricesUnavailable, "the answer went on to the lookup with the first ask's location")
-        #expect(answer.session == nil)
+        #expect(answer.session == nil, "a failed search has nothing to follow up")
     }
 
     @Test func run_withoutFuel_usesUnleaded() throws {

@@ -1,6 +1,8 @@
 import Foundation
+import IntentKit
 import IntentRouter
 import Messages
+import ServiceKit
 import Testing
 import ZeroMQ
 
@@ -223,6 +225,60 @@ struct RouterWithRealServicesTests {
         let answer = try services.ask("unleaded", session: question.session)
         #expect(answer.outcome == .found)
         #expect(answer.snippet?.id == "test/near")
+    }
+
+    /// A station search's answer opens a session its follow-ups use: directions to the station
+    /// just found, the nearest instead, another fuel, and a wider search.
+    @Test(arguments: [false, true])
+    func afterAnAnswer_followUpsBuildOnIt(dialogDown: Bool) throws {
+        let services = try RealServices(dialogDown: dialogDown)
+        defer { services.stop() }
+        let found = try services.ask("Ask FuelBoard for the cheapest diesel near me", at: RealServices.selby)
+        #expect(found.outcome == .found)
+        #expect(found.snippet?.id == "test/far")
+        let route = try services.ask("take me there", at: RealServices.selby, session: try #require(found.session))
+        #expect(route.code == .success)
+        #expect(route.intent == "DirectionsToCheapestFuel")
+        #expect(route.snippet?.id == "test/far", "directions to the station just named")
+        #expect(route.opensURL?.contains("daddr=53.812,-1.05") == true, "\(route.opensURL ?? "none")")
+        let nearest = try services.ask("and the nearest?", session: try #require(route.session))
+        #expect(nearest.outcome == .nearestDirections, "still directions, now to the nearest: \(nearest.dialog)")
+        #expect(nearest.snippet?.id == "test/near")
+        let petrol = try services.ask("what about petrol", session: try #require(nearest.session))
+        #expect(petrol.parameters?["fuel"] == .string("E10"))
+        #expect(petrol.snippet?.id == "test/near")
+        let done = try services.ask("thanks", session: try #require(petrol.session))
+        #expect(done.dialog == "You're welcome.")
+        #expect(done.session == nil)
+    }
+
+    /// A plug-in's phrase said in an answer's session goes to the plug-in, not "not understood".
+    @Test func afterAnAnswer_aPluginPhrase_reachesThePlugin() throws {
+        let services = try RealServices()
+        defer { services.stop() }
+        let plugins = try services.client.call(routerServicesType, EmptyBody(), as: RouterServicesReply.self).endpoint
+        let facts = IntentService(name: "fuel-facts", router: plugins, heartbeat: .milliseconds(100),
+                                  intents: [TestIntents.fuelFact()], logger: Logger(label: "facts", level: .critical))
+            .start()
+        defer { facts.kill() }
+        #expect(facts.wait(until: { $0.registered || $0.refusal != nil }) && facts.status.refusal == nil)
+        let found = try services.ask("Ask FuelBoard for the cheapest diesel near me", at: RealServices.selby)
+        let fact = try services.ask("Ask FuelBoard to tell me about petrol", session: try #require(found.session))
+        #expect(fact.service == "fuel-facts")
+        #expect(fact.dialog == "E10 is a fuel.")
+    }
+
+    @Test func afterNothingInRange_aWiderSearchFindsIt() throws {
+        let services = try RealServices()
+        defer { services.stop() }
+        let tenMilesNorth = Coordinate(lat: 53.93, lng: -1.067)
+        let nothing = try services.ask("Ask FuelBoard for the cheapest diesel near me", at: tenMilesNorth)
+        #expect(nothing.outcome == .nothingInRange, "\(nothing.dialog)")
+        let wider = try services.ask("what about within 20 miles", session: try #require(nothing.session))
+        #expect(wider.outcome == .found, "\(wider.dialog)")
+        #expect(wider.snippet?.id == "test/far")
+        #expect(wider.parameters?["miles"] == .number(20))
+        #expect(try services.preferences().radiusMiles == Preferences.default.radiusMiles, "the stored radius stays")
     }
 
     @Test func forget_onlyAfterYes_thenTheLocationIsGone() throws {

@@ -190,6 +190,12 @@ public final class IntentRouterService {
             }
         case .handle(let action):
             runner.run(action, ask) { handled in
+                var handled = handled
+                if handled.code == .failure, let session = decision.session {
+                    // Nothing to follow up (no location, prices unreachable): the conversation ends.
+                    self.engine.sessions.close(session)
+                    handled.endsSession = true
+                }
                 self.speaker.speak(handled, for: ask) { reply in self.finish(key, ask, reply) }
             }
         }

@@ -35,6 +35,11 @@ public final class DialogueEngine {
                     location: Coordinate? = nil) -> Decision {
         let utterance = understood.utterance
         if let sessionID, let session = sessions.find(sessionID, user: user) {
+            if case .followUp = session.awaiting, let call = understood.call {
+                // A whole request after an answer is that request, whatever it shares with a follow-up.
+                sessions.close(session.id)
+                return resolve(call, user: user, location: location ?? session.location)
+            }
             if let decision = answer(session, utterance, location: location) { return decision }
             if let call = understood.call {
                 sessions.close(session.id)
@@ -76,7 +81,12 @@ public final class DialogueEngine {
             case .value(let code):
                 let action: Action = intent.searchesNearest ? .findNearest(code, directions: directions, within: within)
                     : .findCheapest(code, directions: directions, within: within)
-                return handle(action, intent, location)
+                var decision = handle(action, intent, location)
+                // The answer may be followed up ("take me there", "what about petrol").
+                decision.session = sessions.open(user: user, awaiting: .followUp(search: intent, fuel: code,
+                                                                                 within: within),
+                                                 location: location).id
+                return decision
             }
         case .setSearchRadius(let radius):
             switch radius {
@@ -118,6 +128,10 @@ public final class DialogueEngine {
     private func answer(_ session: Session, _ utterance: NormalizedUtterance, location: Coordinate?) -> Decision? {
         let place = location ?? session.location
         let intent = session.awaiting.intent
+        if case .followUp = session.awaiting, IntentRecognizer.saysThanks(utterance) {
+            sessions.close(session.id)
+            return say(.success, .welcome, intent: .thanks)
+        }
         if recognizer.followUp(utterance, among: [.cancel]) != nil {
             sessions.close(session.id)
             return say(.cancelled, session.awaiting == .confirmForget ? .notForgotten : .cancelled, intent: intent)
@@ -144,11 +158,57 @@ public final class DialogueEngine {
             sessions.close(session.id)
             return resolve(.setDistanceUnit(IntentRecognizer.unit(reply.slots["unit"])), user: session.user,
                            location: place)
+        case .followUp(let search, let fuel, let within):
+            guard let call = followUpCall(utterance, search: search, fuel: fuel, within: within) else { return nil }
+            sessions.close(session.id)
+            return resolve(call, user: session.user, location: place)
         }
+    }
+
+    /// The search a follow-up of a station search's answer asks for: the same search with what it
+    /// changes (directions, another fuel, another radius, the nearest or the cheapest instead).
+    private func followUpCall(_ utterance: NormalizedUtterance, search: Intent, fuel: FuelCode,
+                              within: SpokenRadius?) -> IntentCall? {
+        guard let reply = recognizer.followUp(utterance, among: [.directions, .fuel, .radius, .search]) else {
+            return nil
+        }
+        var intent = search, fuelAsked = ParameterValue.value(fuel), radius = within
+        switch reply.label {
+        case .directions:
+            intent = .search(nearest: search.searchesNearest, directions: true)
+        case .search:
+            intent = .search(nearest: reply.slots["search"]?.value == "nearest", directions: search.givesDirections)
+        case .fuel:
+            fuelAsked = IntentRecognizer.fuel(reply.slots["fuel"])
+            radius = IntentRecognizer.searchRadius(reply.slots) ?? within
+        case .radius:
+            switch IntentRecognizer.radius(reply.slots) {
+            case .value(.set(let spoken)): radius = spoken
+            case .value(.clear): radius = nil
+            case .unsupported, .missing: return nil
+            }
+        case .cancel, .yes, .no, .unit:
+            return nil
+        }
+        return .search(intent, fuelAsked, within: radius)
+    }
+
+    /// Whether the open `session` takes `utterance`: always for a question (an answer that misses
+    /// it is asked again), only for the phrases that follow up an answer otherwise (a plug-in's
+    /// phrase said after a station search goes to the plug-in).
+    public func takes(_ utterance: NormalizedUtterance, in session: Session) -> Bool {
+        guard case .followUp(let search, let fuel, let within) = session.awaiting else { return true }
+        return followUpCall(utterance, search: search, fuel: fuel, within: within) != nil
+            || IntentRecognizer.saysThanks(utterance) || recognizer.followUp(utterance, among: [.cancel]) != nil
     }
 
     /// An answer that answers nothing: ask again, or give up after too many.
     private func misunderstood(_ session: Session) -> Decision {
+        if case .followUp = session.awaiting {
+            // Nothing was asked: not understood, as without a session (the session ends).
+            sessions.close(session.id)
+            return say(.failure, .notUnderstood, intent: nil)
+        }
         var session = session
         session.misunderstandings += 1
         guard session.misunderstandings < maxMisunderstandings else {
@@ -174,6 +234,7 @@ public final class DialogueEngine {
         case .radius: Prompt(code: .needsValue, outcome: .askRadius)
         case .unit: Prompt(code: .needsValue, outcome: .askUnit)
         case .confirmForget: Prompt(code: .confirmationRequired, outcome: .confirmForget)
+        case .followUp: Prompt(code: .failure, outcome: .notUnderstood)
         }
         return Decision(step: .say(prompt), intent: session.awaiting.intent, session: session.id,
                         needs: session.awaiting.parameterName, location: session.location)

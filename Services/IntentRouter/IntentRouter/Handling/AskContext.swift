@@ -59,6 +59,8 @@ struct Handled {
     let render: RenderRequest
     /// The parameters the reply shows, when handling resolved them further than the decision did.
     var parameters: [String: JSONValue]?
+    /// The decision's session is closed: the reply names none.
+    var endsSession = false
 
     init(_ code: AssistantCode, _ render: RenderRequest) {
         self.code = code

@@ -17,11 +17,9 @@ final class Speaker {
         var request = handled.render
         request.locale = ask.locale
         request.now = ask.now
-        let decision = handled.parameters.map { parameters in
-            var decision = ask.decision
-            decision.parameters = parameters
-            return decision
-        } ?? ask.decision
+        var decision = ask.decision
+        if let parameters = handled.parameters { decision.parameters = parameters }
+        if handled.endsSession { decision.session = nil }
         guard ContinuousClock.now < ask.renderDeadline else {
             fallbacks += 1
             let rendered = FallbackDialog.render(request, appName: appName)
@@ -66,7 +64,9 @@ final class Speaker {
     func timedOut(_ ask: AskContext) -> Answer {
         let request = RenderRequest(outcome: .pricesUnavailable, locale: ask.locale, now: ask.now)
         fallbacks += 1
-        return .reply(Self.reply(.failure, request, FallbackDialog.render(request, appName: appName), ask.decision))
+        var decision = ask.decision
+        if decision.action != nil { decision.session = nil }  // nothing was found to follow up
+        return .reply(Self.reply(.failure, request, FallbackDialog.render(request, appName: appName), decision))
     }
 
     static func reply(_ code: AssistantCode, _ request: RenderRequest, _ rendered: RenderReply,

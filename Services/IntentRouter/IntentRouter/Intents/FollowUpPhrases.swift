@@ -1,8 +1,13 @@
-/// Answers inside an open session: they need no app name ("diesel", "yes", "10 miles").
+/// Answers inside an open session: they need no app name ("diesel", "yes", "10 miles"), and
+/// what may follow a station search's answer ("take me there", "what about petrol").
 public enum FollowUpPhrases {
     /// Labels of follow-up answers.
     public enum Label: String, Sendable, CaseIterable {
         case cancel, yes, no, fuel, radius, unit
+        /// Directions to the station just found.
+        case directions
+        /// The same search for the nearest (`search` = `nearest`) or the cheapest instead.
+        case search
     }
 
     public static let rules: [String: String] = [
@@ -30,6 +35,19 @@ public enum FollowUpPhrases {
         "radiusLead": "[(<lead> | set it to | change it to | to | within | about | around | search within)]",
         "backTo": "[(use | reset [it] to | back to | set it to | go back to | just use)]",
         "unitLead": "[(<lead> | switch to | change to | in | set it to)]",
+        "instead": """
+            (what about | how about | and | and what about | and how about | what if i want | try | now \
+            | same for | and for | what about for | how about for)
+            """,
+        "insteadEnd": "[(instead | then | too | as well | please)]",
+        "nod": "[(ok | okay | great | lovely | perfect | cool | brilliant | nice | yes | yeah | right | sounds good)]",
+        "takeMe": """
+            (take me there | take me to it | take me | directions [(there | to it | to that one)] \
+            | get [me] directions | give me directions | show me the way [there] | how do i get there \
+            | navigate [me] [(there | to it)] | lets go [there] | go there | route me there \
+            | (open | show) [it] in maps | (show | put) it on [the] map | show me on [the] map)
+            """,
+        "which": "[<instead>] [(which | where) is] the",
     ]
 
     static let clearRadius = ["miles": "clear"]
@@ -49,6 +67,16 @@ public enum FollowUpPhrases {
         Phrase(Label.unit.rawValue, "<unitLead> {unit} [(please|instead)]"),
         Phrase(Label.unit.rawValue, "<backTo> [the] default [(unit|units|one)]", fixed: clearUnit),
         Phrase(Label.unit.rawValue, "reset [it]", fixed: clearUnit),
+        // After a station search's answer.
+        Phrase(Label.fuel.rawValue,
+               "<instead> [the] [cheapest] {fuel} [fuel] [one] [(within|in) {miles} [{radiusUnit}]] <insteadEnd>",
+               allowsWildcards: false),
+        Phrase(Label.radius.rawValue, "[<instead>] [(within | in)] [a] {miles} [{radiusUnit}] <insteadEnd>"),
+        Phrase(Label.directions.rawValue, "<nod> [(can you | could you | please)] <takeMe> [please] [thanks]"),
+        Phrase(Label.search.rawValue, "<which> (nearest | closest) [(one | station | garage)] <insteadEnd>",
+               fixed: ["search": "nearest"]),
+        Phrase(Label.search.rawValue, "<which> cheapest [(one | station | garage)] <insteadEnd>",
+               fixed: ["search": "cheapest"]),
     ]
 
     public static func matcher(appName: String) throws(TemplateError) -> PhraseMatcher {

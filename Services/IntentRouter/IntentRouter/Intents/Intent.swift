@@ -21,6 +21,16 @@ public enum Intent: String, Sendable, CaseIterable, Codable {
     var givesDirections: Bool { self == .directionsToCheapestFuel || self == .directionsToNearestFuel }
     /// A station search for the nearest rather than the cheapest.
     var searchesNearest: Bool { self == .nearestFuel || self == .directionsToNearestFuel }
+
+    /// The station search for the nearest or the cheapest, with or without directions.
+    static func search(nearest: Bool, directions: Bool) -> Intent {
+        switch (nearest, directions) {
+        case (false, false): .cheapestFuel
+        case (false, true): .directionsToCheapestFuel
+        case (true, false): .nearestFuel
+        case (true, true): .directionsToNearestFuel
+        }
+    }
 }
 
 /// One parameter as understood, before the resolve stage judges it.

@@ -15,7 +15,8 @@ extension IntentRouterService {
                                            location: body.location, started: started)
             if plugins.answer(session, utterance, ask) { return outcome }
             forget(ask)
-        } else if let id = body.session, engine.sessions.find(id, user: body.user) != nil {
+        } else if let id = body.session, let session = engine.sessions.find(id, user: body.user),
+                  engine.takes(utterance, in: session) {
             return nil
         }
         guard !registry.services.isEmpty, !utterance.content.isEmpty,

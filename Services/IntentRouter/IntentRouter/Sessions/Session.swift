@@ -1,6 +1,6 @@
 import Messages
 
-/// What an open session waits for.
+/// What an open session waits for: the answer to a question, or a follow-up.
 public enum Awaiting: Sendable, Equatable {
     /// Which fuel, for the station search `search` (CheapestFuel, NearestFuel or their
     /// directions) within the user's radius or `within` one of its own.
@@ -11,11 +11,14 @@ public enum Awaiting: Sendable, Equatable {
     case unit
     /// Yes or no to forgetting the location.
     case confirmForget
+    /// Nothing asked: a station search has been answered, and what the user says next may build
+    /// on it ("take me there", "what about petrol", "and within 10 miles").
+    case followUp(search: Intent, fuel: FuelCode, within: SpokenRadius?)
 
     /// The intent the session belongs to.
     public var intent: Intent {
         switch self {
-        case .fuel(let search, _): search
+        case .fuel(let search, _), .followUp(let search, _, _): search
         case .radius: .setSearchRadius
         case .unit: .setDistanceUnit
         case .confirmForget: .forgetMyLocation
@@ -28,7 +31,7 @@ public enum Awaiting: Sendable, Equatable {
         case .fuel: "fuel"
         case .radius: "miles"
         case .unit: "unit"
-        case .confirmForget: nil
+        case .confirmForget, .followUp: nil
         }
     }
 }

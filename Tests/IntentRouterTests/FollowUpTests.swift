@@ -1,0 +1,125 @@
+import IntentRouter
+import Messages
+import Testing
+
+/// What a user says after a station search's answer, in the session the answer opened.
+struct FollowUpTests {
+    let clock = TestClock()
+    let engine: DialogueEngine
+    let here = Coordinate(lat: 53.78, lng: -1.07)
+
+    init() throws {
+        let clock = clock
+        engine = DialogueEngine(recognizer: try IntentRecognizer(),
+                                sessions: SessionStore(timeToLive: .seconds(30), now: { clock.now }))
+    }
+
+    /// The session of an answer to `utterance`.
+    private func answered(_ utterance: String = "Ask FuelBoard for the cheapest diesel near me",
+                          location: Coordinate? = nil) throws -> String {
+        let decision = engine.ask(user: "u1", utterance: utterance, location: location ?? here)
+        #expect(decision.action != nil)
+        return try #require(decision.session)
+    }
+
+    @Test(arguments: ["take me there", "Take me there please", "directions", "ok great, directions please",
+                      "how do I get there", "navigate there", "show me on the map", "yes, take me there"])
+    func directions_afterTheCheapest_searchTheSameWithDirections(utterance: String) throws {
+        let next = engine.ask(user: "u1", utterance: utterance, session: try answered())
+        #expect(next.action == .findCheapest(.b7, directions: true))
+        #expect(next.intent == .directionsToCheapestFuel)
+        #expect(next.location == here, "the first ask's location carries over")
+    }
+
+    @Test func directions_afterTheNearest_goToTheNearest() throws {
+        let session = try answered("Ask FuelBoard where is the nearest petrol station")
+        let next = engine.ask(user: "u1", utterance: "take me there", session: session)
+        #expect(next.action == .findNearest(.e10, directions: true))
+    }
+
+    @Test(arguments: [("what about petrol", FuelCode.e10), ("and premium?", .e5), ("how about super diesel", .sdv),
+                      ("petrol", .e10), ("what about unleaded instead", .e10), ("and for E10", .e10)])
+    func anotherFuel_searchesTheSameForIt(utterance: String, fuel: FuelCode) throws {
+        let next = engine.ask(user: "u1", utterance: utterance, session: try answered())
+        #expect(next.action == .findCheapest(fuel, directions: false))
+    }
+
+    @Test func anotherFuel_keepsTheSearchesOwnRadius() throws {
+        let session = try answered("Ask FuelBoard for the cheapest diesel within 10 miles")
+        let next = engine.ask(user: "u1", utterance: "what about petrol", session: session)
+        #expect(next.action == .findCheapest(.e10, directions: false, within: .miles(10)))
+    }
+
+    @Test(arguments: [("what about within 10 miles", SpokenRadius.miles(10)), ("and within 5 km", .init(5, .km)),
+                      ("try 20 miles", .miles(20)), ("within 15 miles then", .miles(15))])
+    func anotherRadius_searchesThatFar_once(utterance: String, radius: SpokenRadius) throws {
+        let next = engine.ask(user: "u1", utterance: utterance, session: try answered())
+        #expect(next.action == .findCheapest(.b7, directions: false, within: radius))
+    }
+
+    @Test func aRadiusOutOfRange_isExplained() throws {
+        let next = engine.ask(user: "u1", utterance: "what about within 500 miles", session: try answered())
+        #expect(next.prompt?.outcome == .radiusOutOfRange)
+    }
+
+    @Test(arguments: ["and the nearest?", "what about the closest one", "which is the nearest"])
+    func theNearest_afterTheCheapest(utterance: String) throws {
+        let next = engine.ask(user: "u1", utterance: utterance, session: try answered())
+        #expect(next.action == .findNearest(.b7, directions: false))
+    }
+
+    @Test func theCheapest_afterTheNearest() throws {
+        let session = try answered("Ask FuelBoard for the nearest diesel")
+        let next = engine.ask(user: "u1", utterance: "and the cheapest?", session: session)
+        #expect(next.action == .findCheapest(.b7, directions: false))
+    }
+
+    @Test func followUps_chain() throws {
+        let first = engine.ask(user: "u1", utterance: "what about petrol", session: try answered())
+        let second = engine.ask(user: "u1", utterance: "take me there", session: try #require(first.session))
+        #expect(second.action == .findCheapest(.e10, directions: true))
+        #expect(engine.sessions.count == 1, "each follow-up closes the session it answered")
+    }
+
+    @Test func aWholeRequest_isThatRequest() throws {
+        let next = engine.ask(user: "u1", utterance: "Ask FuelBoard to use kilometres", session: try answered())
+        #expect(next.action == .setUnit(.set(.km)))
+        #expect(next.session == nil)
+    }
+
+    @Test func thanks_isWelcomed_andEnds() throws {
+        let session = try answered()
+        let next = engine.ask(user: "u1", utterance: "thanks", session: session)
+        #expect(next.prompt == Prompt(code: .success, outcome: .welcome))
+        #expect(engine.sessions.find(session, user: "u1") == nil)
+    }
+
+    @Test func somethingElse_isNotUnderstood_notAQuestionAskedAgain() throws {
+        let session = try answered()
+        let next = engine.ask(user: "u1", utterance: "what is the weather like", session: session)
+        #expect(next.prompt == Prompt(code: .failure, outcome: .notUnderstood))
+        #expect(next.session == nil)
+        #expect(engine.sessions.find(session, user: "u1") == nil)
+    }
+
+    @Test func afterTheSessionExpired_aFollowUpIsToldSo() throws {
+        let session = try answered()
+        clock.advance(by: .seconds(31))
+        let next = engine.ask(user: "u1", utterance: "take me there", session: session)
+        #expect(next.prompt?.outcome == .sessionExpired)
+    }
+
+    @Test func takes_onlyFollowUps_soAPluginPhraseCanPass() throws {
+        let id = try answered()
+        let session = try #require(engine.sessions.find(id, user: "u1"))
+        let normalizer = engine.recognizer.normalizer
+        #expect(engine.takes(normalizer.normalize("take me there"), in: session))
+        #expect(engine.takes(normalizer.normalize("what about petrol"), in: session))
+        #expect(!engine.takes(normalizer.normalize("is the car wash open"), in: session))
+        let question = engine.ask(user: "u2", utterance: "Ask FuelBoard for the cheapest fuel near me")
+        let questionID = try #require(question.session)
+        let asking = try #require(engine.sessions.find(questionID, user: "u2"))
+        #expect(engine.takes(normalizer.normalize("is the car wash open"), in: asking),
+                "a question takes every answer (it asks again)")
+    }
+}
