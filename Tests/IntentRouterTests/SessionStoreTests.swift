@@ -53,10 +53,13 @@ struct SessionStoreTests {
     }
 
     @Test func ids_areRandomAndLong() {
-        let sessions = store()
-        let ids = Set((0 ..< 50).map { sessions.open(user: "u\($0)", awaiting: .radius, location: nil).id })
-        #expect(ids.count == 50)
-        #expect(ids.allSatisfy { $0.count == 32 })
+        let sessions = store(maxSessions: 1000)
+        // Past one pool of random bits (256 ids): the refill gives new ones too.
+        let ids = (0 ..< 600).map { sessions.open(user: "u\($0)", awaiting: .radius, location: nil).id }
+        #expect(Set(ids).count == 600)
+        #expect(ids.allSatisfy { $0.count == 32 && $0.allSatisfy(\.isHexDigit) })
+        let nibbles = ids.joined()
+        #expect(Set(nibbles).count == 16, "every hex digit appears")
     }
 
     @Test func open_whenStoreFull_closesTheOldest_notARenewedOne() {

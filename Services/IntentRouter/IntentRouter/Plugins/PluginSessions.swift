@@ -33,6 +33,7 @@ final class PluginSessionStore {
     let maxSessions: Int
     private let now: () -> ContinuousClock.Instant
     private var sessions: [String: PluginSession] = [:]
+    private let ids = SessionIDs()
 
     init(timeToLive: Duration, maxSessions: Int, now: @escaping () -> ContinuousClock.Instant) {
         self.timeToLive = timeToLive
@@ -49,7 +50,7 @@ final class PluginSessionStore {
         if sessions.count >= maxSessions, let oldest = sessions.values.min(by: { $0.expiresAt < $1.expiresAt }) {
             sessions[oldest.id] = nil
         }
-        let id = SessionStore.newID()
+        let id = ids.next()
         let session = PluginSession(id: id, user: user, intent: intent, parameters: parameters, awaiting: awaiting,
                                     location: location, locationAt: locationAt, question: question(id),
                                     expiresAt: now() + timeToLive)

@@ -20,6 +20,7 @@ public final class SessionStore {
     /// Ids by when they expire, soonest first; an entry is stale once its session has closed or
     /// been renewed (its `expiresAt` then differs).
     private var expiryQueue = ExpiryQueue()
+    private let ids = SessionIDs()
 
     public init(timeToLive: Duration = .seconds(30), maxSessions: Int = 100_000, maxPerUser: Int = 4,
                 now: @escaping () -> ContinuousClock.Instant = { ContinuousClock.now }) {
@@ -41,7 +42,7 @@ public final class SessionStore {
         while sessions.count >= maxSessions, let oldest = expiryQueue.popFirst() {
             if sessions[oldest.id]?.expiresAt == oldest.expiresAt { close(oldest.id) }
         }
-        let session = Session(id: Self.newID(), user: user, awaiting: awaiting, location: location,
+        let session = Session(id: newID(), user: user, awaiting: awaiting, location: location,
                               misunderstandings: 0, expiresAt: now() + timeToLive)
         sessions[session.id] = session
         idsByUser[user, default: []].append(session.id)
@@ -96,15 +97,8 @@ public final class SessionStore {
             .map { (id: $0.id, expiresAt: $0.expiresAt) })
     }
 
-    /// 128 random bits as 32 hex digits.
-    static func newID() -> String {
-        var generator = SystemRandomNumberGenerator()
-        func hex(_ value: UInt64) -> String {
-            let digits = String(value, radix: 16)
-            return String(repeating: "0", count: 16 - digits.count) + digits
-        }
-        return hex(generator.next()) + hex(generator.next())
-    }
+    /// A new session id (128 random bits as 32 hex digits).
+    func newID() -> String { ids.next() }
 }
 
 /// A first-in first-out queue of session ids and when they expire (an array read from a moving
