@@ -27,13 +27,21 @@ public struct Logger: Sendable {
     public func log(_ level: Level, _ message: @autoclosure () -> String,
                     metadata: @autoclosure () -> [String: String] = [:]) {
         guard level >= self.level else { return }
-        var line = "\(Date().formatted(.iso8601)) \(level) \(label): \(message())"
-        for (key, value) in metadata().sorted(by: { $0.key < $1.key }) {
+        FileHandle.standardError.write(Data(line(level, message(), metadata: metadata()).utf8))
+    }
+
+    /// The line `log` writes, ending in a newline.
+    func line(_ level: Level, _ message: String, metadata: [String: String], at time: Date = Date()) -> String {
+        var line = "\(time.formatted(.iso8601)) \(level) \(label): \(Logger.printable(message, limit: Self.maxMessage))"
+        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
             line += " \(key)=\(Logger.quoted(value))"
         }
-        line += "\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        return line + "\n"
     }
+
+    /// Characters of a message, and of a value, written at most (a client's text can be long).
+    static let maxMessage = 500
+    static let maxValue = 200
 
     public func trace(_ message: @autoclosure () -> String, metadata: @autoclosure () -> [String: String] = [:]) {
         log(.trace, message(), metadata: metadata())
@@ -56,10 +64,43 @@ public struct Logger: Sendable {
 
     /// Values with spaces or quotes are quoted so a line stays one parseable line.
     static func quoted(_ value: String) -> String {
-        let flat = value.replacingOccurrences(of: "\n", with: " ")
+        let flat = printable(value, limit: maxValue)
         if flat.isEmpty || flat.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" }) {
             return "\"" + flat.replacingOccurrences(of: "\"", with: "'") + "\""
         }
         return flat
+    }
+
+    /// `text` as it can stand in one line of a terminal: control characters (line breaks, escape
+    /// sequences, DEL, Unicode line separators) written as `\n`, `\r`, `\t` or `\u{1b}`, so text a
+    /// client sent can neither start a forged line nor drive the terminal; past `limit`
+    /// characters cut with how many more there were.
+    static func printable(_ text: String, limit: Int) -> String {
+        let needsEscapes = text.unicodeScalars.contains(where: isControl)
+        guard needsEscapes || text.utf8.count > limit else { return text }
+        var out = ""
+        var written = 0
+        for scalar in text.unicodeScalars {
+            if written >= limit {
+                out += "…(\(text.unicodeScalars.count - written) more)"
+                break
+            }
+            written += 1
+            guard isControl(scalar) else {
+                out.unicodeScalars.append(scalar)
+                continue
+            }
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default: out += "\\u{" + String(scalar.value, radix: 16) + "}"
+            }
+        }
+        return out
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
     }
 }
