@@ -30,4 +30,30 @@ struct RouterBackendLogTests {
         let backends = downLines.compactMap { line in line.split(separator: " ").first { $0.hasPrefix("backend=") } }
         #expect(Set(backends).count == backends.count && !backends.isEmpty, "\(downLines)")
     }
+
+    /// At debug, the most the router writes, no line of the whole log carries what the user said
+    /// (people say where they are) or where they are.
+    @Test func theWholeLogAtDebug_carriesNoCoordinatesAndNoUtterance() throws {
+        let nowhere = try unservedEndpoint()
+        let router = try ServiceProcess("intent-router", ["--bind", "tcp://127.0.0.1:*", "--plugins", "tcp://127.0.0.1:*",
+                                                          "--location", nowhere, "--lookup", nowhere,
+                                                          "--dialog", nowhere, "--deadline", "500ms",
+                                                          "--log-level", "debug"])
+        defer { _ = try? router.terminate() }
+        let client = try RequestClient(context: Context(), endpoint: try router.endpoint(), timeout: .seconds(5),
+                                       retries: 0)
+        let utterances = ["Ask FuelBoard for the cheapest diesel near me, I'm at 10 Downing Street SW1A 2AA",
+                          "Ask FuelBoard for the cheapest fuel near me", "Zebra crossing on Acacia Avenue"]
+        for utterance in utterances {
+            _ = try client.call(.assistantAsk, AssistantAskRequest(
+                user: "u1", utterance: utterance, location: Coordinate(lat: 53.80123, lng: -1.54987)),
+                as: AssistantReply.self)
+        }
+        _ = try router.waitForLog(timeout: .seconds(10)) { $0.contains("backend down") }
+        let log = router.log
+        #expect(log.contains("utterance"), "the debug lines are there")
+        for secret in ["Downing", "SW1A", "Acacia", "Zebra", "53.80", "1.549"] {
+            #expect(!log.contains(secret), "\(secret) in the log:\n\(log)")
+        }
+    }
 }

@@ -128,9 +128,10 @@ public final class IntentRouterService {
         } catch {
             return request.reply(error: ServiceError.from(error))
         }
-        logger.debug("utterance", metadata: ["svc.request.id": request.logID,
-                                             "text": String(body.utterance.prefix(60))])
         let understood = engine.understand(body.utterance)
+        // What was understood, never the words: people say where they are ("I'm at 10 High Street").
+        logger.debug("utterance", metadata: ["svc.request.id": request.logID, "characters": "\(body.utterance.count)",
+                                             "intent": understood.call?.intent.rawValue ?? "-"])
         if let outcome = askPlugin(request, body, understood: understood, started: started) { return outcome }
         let decision = engine.ask(user: body.user, understood: understood, session: body.session,
                                   location: body.location)
