@@ -57,7 +57,7 @@ extension ReplyServer {
         drain.started = true
         poller.pause(at: 0)
         logger.info("stopping: answering the requests in flight", metadata: [
-            "inFlight": "\(requestsInFlight)", "grace": "\(drain.grace.components.seconds)s"])
+            "inFlight": "\(requestsInFlight)", "grace": ServiceMain.secondsText(drain.grace)])
         after(drain.grace) { [unowned self] in self.finishDrain() }
         checkDrained()
     }

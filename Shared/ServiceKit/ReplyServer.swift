@@ -175,7 +175,11 @@ public final class ReplyServer {
                 endTurn()
                 checkDrained()
             }
-            logger.info("stopping: requests in flight answered", metadata: ["left": "\(requestsInFlight)"])
+            if requestsInFlight == 0 {
+                logger.info("stopping: requests in flight answered")
+            } else {
+                logger.warning("stopping: grace over with requests unanswered", metadata: ["left": "\(requestsInFlight)"])
+            }
         } catch where error.isTerminated {
             // The context was shut down (SIGTERM/SIGINT), wherever the loop was blocked.
             logger.info("stopping: shutdown requested")
@@ -391,8 +395,15 @@ public final class ReplyServer {
                 flushLogCountsLater()
                 return
             }
-            logger.info("request failed", metadata: ["svc.request.id": request.logID, "svc.type": request.logType,
-                                                     "code": error.code.rawValue, "message": error.message])
+            // The client's mistake is information; a dependency down is a warning; our own fault an error.
+            let level: Logger.Level = switch error.code {
+            case .internal: .error
+            case .unavailable, .timeout: .warning
+            default: .info
+            }
+            logger.log(level, "request failed", metadata: ["svc.request.id": request.logID,
+                                                           "svc.type": request.logType,
+                                                           "code": error.code.rawValue, "message": error.message])
         } else {
             logger.debug("request", metadata: ["svc.request.id": request.logID, "svc.type": request.logType])
         }

@@ -67,7 +67,7 @@ public enum ShutdownSignals {
                 Thread.sleep(forTimeInterval: Double(grace.components.seconds)
                     + Double(grace.components.attoseconds) / 1e18)
                 logger.error("stopped by force", metadata: [
-                    "signal": "\(signalNumber)", "grace": "\(grace.components.seconds)s",
+                    "signal": "\(signalNumber)", "grace": ServiceMain.secondsText(grace),
                     "why": "still busy after the grace (a long ingest or call); committed data is safe"])
                 _exit(0)
             }
