@@ -97,3 +97,28 @@ extension LogFloodTests {
         #expect(lines.first?.contains("svc.request.id=x") == true, "\(lines.first ?? "")")
     }
 }
+
+extension LogFloodTests {
+    /// Broken feeds sent in a loop: each is refused and answered, but "feed refused" lines are
+    /// capped like "request failed" ones (300 feeds wrote 300 lines).
+    @Test func refusedFeedsInALoop_haveTheirLinesCapped() throws {
+        let stack = try DataPathStack(startLookup: false)
+        let client = try stack.ingestClient()
+        let started = ContinuousClock.now
+        for number in 1...300 {
+            do {
+                _ = try client.call(.ingestFeed, IngestFeedRequest(retailer: "flood\(number % 7)",
+                                                                   feed: .object(["stations": .array([])])),
+                                    as: IngestFeedReply.self)
+                Issue.record("an empty feed was taken")
+            } catch {
+                #expect(error.code == .badRequest)
+            }
+        }
+        let seconds = Int((ContinuousClock.now - started).components.seconds) + 1
+        let counted = try stack.ingest.waitForLog(timeout: .seconds(5)) { $0.contains("feed refusals not logged") }
+        #expect(counted.contains("count="))
+        let refused = stack.ingest.log.split(separator: "\n").filter { $0.contains("feed refused") }.count
+        #expect(refused >= 20 && refused <= 20 * (seconds + 1), "\(refused) lines in about \(seconds) s")
+    }
+}

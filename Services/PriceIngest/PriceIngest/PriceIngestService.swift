@@ -28,6 +28,8 @@ public final class PriceIngestService {
     private var pending: [UInt64: Responder] = [:]
     private var nextTicket: UInt64 = 1
     private var fetchesInFlight = Set<String>()
+    /// "feed refused" lines, at most 20 a second (a client sending broken feeds in a loop).
+    var refusalLines = LogThrottle(perSecond: 20, leftOutEvent: "feed refusals not logged")
 
     public var publishEndpoint: String { publisher.endpoint }
 
@@ -45,6 +47,7 @@ public final class PriceIngestService {
         server.watch(fetchResults) { [unowned self] frames in self.fetchCompleted(frames) }
         server.every(configuration.heartbeatInterval) { [unowned self] in
             self.publisher.heartbeat(version: self.store.version, store: self.store.storeID)
+            self.refusalLines.flush(logging: self.logger)  // a flood that stopped: its last count
         }
         if !configuration.feeds.entries.isEmpty {
             server.after(.zero) { [unowned self] in self.pollFeeds() }

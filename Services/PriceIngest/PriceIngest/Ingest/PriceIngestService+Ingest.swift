@@ -18,8 +18,7 @@ extension PriceIngestService {
             parsed = try parser.parse(data, retailer: retailer, fetchedAt: fetchedAt)
         } catch {
             recordFailure(retailer: retailer, message: error.message, source: source)
-            logger.warning("feed refused", metadata: ["svc.request.id": requestID, "retailer": retailer,
-                                                      "reason": error.message])
+            logRefusal(["svc.request.id": requestID, "retailer": retailer, "reason": error.message])
             throw error.serviceError
         }
         // A feed with no usable station is an outage or a truncated copy far more often than a
@@ -29,8 +28,8 @@ extension PriceIngestService {
                 ? "none of the feed's \(parsed.refusedCount) records could be used; nothing was changed"
                 : "the feed lists no stations; nothing was changed"
             recordFailure(retailer: retailer, message: message, source: source)
-            logger.warning("feed refused", metadata: ["svc.request.id": requestID, "retailer": retailer,
-                                                      "reason": message, "summary": parsed.summary])
+            logRefusal(["svc.request.id": requestID, "retailer": retailer, "reason": message,
+                        "summary": parsed.summary])
             // The records' reasons; a feed with none has nothing to explain (its staleness is moot).
             let reasons = parsed.refusedCount > 0 ? Self.sentences(parsed) : []
             throw ServiceError.badRequest(message + (reasons.isEmpty ? "" : " (" + reasons.joined(separator: "; ") + ")"))
@@ -101,8 +100,14 @@ extension PriceIngestService {
         recordFailure(retailer: parsed.retailer, message: refusal.message, source: source)
         var metadata = ["svc.request.id": requestID, "retailer": parsed.retailer, "reason": refusal.message]
         if let source { metadata["source"] = source }
-        logger.warning("feed refused", metadata: metadata)
+        logRefusal(metadata)
         throw refusal
+    }
+
+    /// One "feed refused" line, unless more than 20 came this second (they are counted instead).
+    func logRefusal(_ metadata: [String: String]) {
+        guard refusalLines.admit(logging: logger) else { return }
+        logger.warning("feed refused", metadata: metadata)
     }
 
     func recordFailure(retailer: String, message: String, source: String?) {
