@@ -6,6 +6,7 @@ Every receive has a timeout: a service that does not answer makes the caller see
 
 import itertools
 import json
+import time
 
 import zmq
 
@@ -84,8 +85,14 @@ class Client:
         rid = request_id if request_id is not None else f"t{next(_ids)}"
         message = {"v": 1, "id": rid, "type": type_, "body": {} if body is None else body}
         self.send_frames([json.dumps(message).encode()])
+        # Late replies to earlier requests are skipped, within one overall wait.
+        wait = self.timeout_ms if timeout_ms is None else timeout_ms
+        deadline = time.monotonic() + wait / 1000
         while True:
-            reply = self.recv_reply(timeout_ms)
+            left = int((deadline - time.monotonic()) * 1000)
+            if left <= 0:
+                raise NoReply(f"no reply to {rid} from {self.endpoint} within {wait} ms")
+            reply = self.recv_reply(left)
             if reply.get("id") == rid:
                 return reply
 

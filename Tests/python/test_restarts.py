@@ -215,6 +215,8 @@ def test_service_signalledWhileStarting_stillExitsWithStatusZero(tmp_path, servi
         args += ["--data-dir", str(tmp_path / "data")]
     if service == "price-ingest":
         args += ["--bind-pub", "tcp://127.0.0.1:*"]
+    if service == "intent-router":
+        args += ["--plugins", "tcp://127.0.0.1:*"]  # not the fixed default a running stack may hold
     proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             env={k: v for k, v in os.environ.items() if not k.startswith("FUELBOARD_")},
                             cwd=tmp_path, preexec_fn=_block_stop_signals)

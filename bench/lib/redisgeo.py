@@ -30,12 +30,20 @@ class Redis:
     """A redis-server of our own and a minimal pipelining RESP client to it."""
 
     def __init__(self, work_dir):
-        self.port = free_port()
         os.makedirs(work_dir, exist_ok=True)
-        self.server = Service("redis-server", ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
-                                               "--save", "", "--appendonly", "no", "--dir", work_dir,
-                                               "--protected-mode", "no"], os.path.join(work_dir, "redis.log"))
-        self.server.wait_for(r"Ready to accept connections", 20, "'Ready to accept connections'")
+        # redis-server takes a port number, not 0: a free one is picked, and another tried when
+        # something took it between the pick and redis binding it.
+        for attempt in range(3):
+            self.port = free_port()
+            self.server = Service("redis-server", ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
+                                                   "--save", "", "--appendonly", "no", "--dir", work_dir,
+                                                   "--protected-mode", "no"], os.path.join(work_dir, "redis.log"))
+            try:
+                self.server.wait_for(r"Ready to accept connections", 20, "'Ready to accept connections'")
+                break
+            except RuntimeError:
+                if self.server.running() or attempt == 2:
+                    raise
         self.connection = socket.create_connection(("127.0.0.1", self.port))
         self.reader = self.connection.makefile("rb")
 

@@ -86,8 +86,8 @@ class AssistantStack:
         """Starts the three; raises (leaving `stop()` to clean up) when one does not come up."""
         location = self._start(binaries, work_dir, "location-cache", ["--data-dir", work_dir, "--bind", ANY])
         dialog = self._start(binaries, work_dir, "dialog-renderer", ["--bind", ANY])
-        router_args = ["--bind", ANY, "--lookup", lookup_endpoint, "--location", location.endpoint(),
-                       "--dialog", dialog.endpoint()]
+        router_args = ["--bind", ANY, "--plugins", ANY, "--lookup", lookup_endpoint,
+                       "--location", location.endpoint(), "--dialog", dialog.endpoint()]
         self.router = self._start(binaries, work_dir, "intent-router", router_args)
         self.router_endpoint = self.router.endpoint()
 
