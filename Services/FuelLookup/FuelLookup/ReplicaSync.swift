@@ -82,44 +82,58 @@ public final class ReplicaSync {
         return status
     }
 
-    /// The loop: wait for updates (1 s at most), apply them, resync when needed, rebuild.
+    /// Runs the loop until the context is shut down. A loop that fails otherwise (a socket error)
+    /// is started again a second later with fresh sockets and a resynchronisation; meanwhile the
+    /// replica counts as out of step (`lastError`), not in step with an index that no longer moves.
     private func run() {
-        do {
-            let subscriber = try Socket(context, .sub)
-            subscriber.receiveHighWaterMark = 100_000
-            subscriber.maxMessageSize = 1 << 30
-            subscriber.setHeartbeat(interval: .seconds(1), timeout: Self.silenceLimit)
-            try subscriber.subscribe(PriceTopic.update)
-            try subscriber.subscribe(PriceTopic.heartbeat)
-            try subscriber.connect(publishEndpoint)
-            let client = try RequestClient(context: context, endpoint: ingestEndpoint, timeout: .seconds(10), retries: 0)
-            let poller = Poller()
-            poller.add(subscriber)
-            while true {
-                var changed = false
-                if needsResync, resync(client) {
-                    // Serve the snapshot's state now, not after the next update or heartbeat.
-                    rebuild()
-                }
-                let ready = try poller.poll(timeout: .seconds(1))
-                if !ready.isEmpty {
-                    while let frames = try? subscriber.receive(dontWait: true) {
-                        heard()
-                        changed = handle(frames) || changed
-                    }
-                }
-                checkSilence()
-                if needsResync { changed = resync(client) || changed }
-                if changed { rebuild() }
-                if !needsResync && !status.current.synced {
-                    // Only now does the served index hold the snapshot's state.
-                    status.withLock { $0.synced = true }
+        while true {
+            do {
+                try loop()
+                return
+            } catch where error.isTerminated {
+                logger.debug("replica sync stopped")
+                return
+            } catch {
+                logger.error("replica sync failed; starting it again in 1 s", metadata: ["error": "\(error)"])
+                status.withLock { $0.lastError = "replica sync failed: \(error)" }
+                needsResync = true
+                Thread.sleep(forTimeInterval: 1)
+            }
+        }
+    }
+
+    /// The loop: wait for updates (1 s at most), apply them, resync when needed, rebuild.
+    private func loop() throws(ZMQError) {
+        let subscriber = try Socket(context, .sub)
+        subscriber.receiveHighWaterMark = 100_000
+        subscriber.maxMessageSize = 1 << 30
+        subscriber.setHeartbeat(interval: .seconds(1), timeout: Self.silenceLimit)
+        try subscriber.subscribe(PriceTopic.update)
+        try subscriber.subscribe(PriceTopic.heartbeat)
+        try subscriber.connect(publishEndpoint)
+        let client = try RequestClient(context: context, endpoint: ingestEndpoint, timeout: .seconds(10), retries: 0)
+        let poller = Poller()
+        poller.add(subscriber)
+        while true {
+            var changed = false
+            if needsResync, resync(client) {
+                // Serve the snapshot's state now, not after the next update or heartbeat.
+                rebuild()
+            }
+            let ready = try poller.poll(timeout: .seconds(1))
+            if !ready.isEmpty {
+                while let frames = try? subscriber.receive(dontWait: true) {
+                    heard()
+                    changed = handle(frames) || changed
                 }
             }
-        } catch where error.isTerminated {
-            logger.debug("replica sync stopped")
-        } catch {
-            logger.error("replica sync failed", metadata: ["error": "\(error)"])
+            checkSilence()
+            if needsResync { changed = resync(client) || changed }
+            if changed { rebuild() }
+            if !needsResync && !status.current.synced {
+                // Only now does the served index hold the snapshot's state.
+                status.withLock { $0.synced = true }
+            }
         }
     }
 
