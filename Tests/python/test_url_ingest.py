@@ -33,6 +33,9 @@ class FeedHandler(http.server.BaseHTTPRequestHandler):
         if self.path == "/slow.json":
             self.server.release.wait(10)
             return self._send(200, b'{"stations": []}', "application/json")
+        if self.path == "/hang.json":
+            self.server.hang.wait(20)
+            return self._send(200, b'{"stations": []}', "application/json")
         if self.path == "/not-json.json":
             return self._send(200, b"<html>maintenance</html>", "text/html")
         if self.path == "/server-error.json":
@@ -61,6 +64,7 @@ def feed_server():
     server.daemon_threads = True
     server.seen = []
     server.release = threading.Event()
+    server.hang = threading.Event()
     thread = threading.Thread(target=server.serve_forever, name="feed-server", daemon=True)
     thread.start()
     server.base = f"http://127.0.0.1:{server.server_address[1]}"
@@ -152,4 +156,27 @@ def test_ingestFeed_fromAHangingHttpUrl_timesOutAndStaysResponsive(tmp_path, zmq
             assert other.call("ingest.snapshot", {})["version"] == 0
     finally:
         feed_server.release.set()
+        ingest.kill()
+
+
+def test_ingestFeed_fromAUrl_doesNotWaitBehindAPollThatHangs(tmp_path, zmq_context, feed_server):
+    """Polls and requested fetches used one queue: a user's ingest.feed waited behind every poll of
+    a retailer whose server hangs (up to three attempts of --fetch-timeout each)."""
+    feed_server.hang = threading.Event()
+    feeds = tmp_path / "feeds.list"
+    feeds.write_text(f"hangco {feed_server.base}/hang.json\n")
+    ingest = start_price_ingest(tmp_path / "data", tmp_path, extra=("--feeds", str(feeds), "--fetch-timeout", "15s"))
+    try:
+        deadline = time.monotonic() + 10
+        while not any(seen["path"] == "/hang.json" for seen in feed_server.seen):
+            assert time.monotonic() < deadline, "the poll never reached the feed server"
+            time.sleep(0.02)
+        with Client(zmq_context, ingest.endpoints["listening"], 12_000) as client:
+            started = time.monotonic()
+            reply = client.call("ingest.feed", {"retailer": "asda", "url": feed_server.base + "/" + FEED})
+            elapsed = time.monotonic() - started
+        assert reply["accepted"] > 0
+        assert elapsed < 5, f"the requested fetch took {elapsed:.1f} s behind the hanging poll"
+    finally:
+        feed_server.hang.set()
         ingest.kill()

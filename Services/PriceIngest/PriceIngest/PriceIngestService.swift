@@ -20,7 +20,11 @@ public final class PriceIngestService {
     private let configuration: PriceIngestConfiguration
     let logger: Logger
     let parser = FeedParser()
-    private let fetchQueue = DispatchQueue(label: "price-ingest.fetch")
+    /// Fetches a client asked for (`ingest.feed` with a URL), one at a time: never behind a poll of
+    /// a retailer whose server hangs (up to three attempts of `--fetch-timeout` each).
+    private let requestedFetches = DispatchQueue(label: "price-ingest.fetch.requested")
+    /// The feeds list's polls, one at a time.
+    private let polledFetches = DispatchQueue(label: "price-ingest.fetch.polled")
     private let fetchResults: Socket
     private let fetchResultsEndpoint: String
     private let context: Context
@@ -106,7 +110,7 @@ public final class PriceIngestService {
         let key = "\(retailer) \(url)"
         if ticket == nil && fetchesInFlight.contains(key) { return }
         fetchesInFlight.insert(key)
-        fetchQueue.async { @Sendable in
+        (ticket == nil ? polledFetches : requestedFetches).async { @Sendable in
             let result = FetchResultMessage(ticket: ticket, retailer: retailer, url: url,
                                             outcome: Result { () throws(FeedFetcher.Failure) -> Data in
                                                 try fetcher.fetch(url)
