@@ -108,10 +108,6 @@ public final class Statement {
         return Int(sqlite3_column_count(handle))
     }
 
-    public func columnName(at column: Int) -> String {
-        sqlite3_column_name(current(column), Int32(column)).map { String(cString: $0) } ?? ""
-    }
-
     /// True when the column holds SQL NULL.
     public func isNull(at column: Int) -> Bool {
         sqlite3_column_type(current(column), Int32(column)) == SQLITE_NULL

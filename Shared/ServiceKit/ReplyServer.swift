@@ -77,9 +77,10 @@ public final class ReplyServer {
         let action: () -> Void
     }
 
-    /// Binds the ROUTER socket. `endpoint` may use a wildcard port; `boundEndpoint` tells the real one.
     let context: Context
 
+    /// Binds the ROUTER socket. `endpoint` may use a wildcard port; the `endpoint` property tells
+    /// the real one.
     public init(name: String, context: Context, bind endpoint: String, logger: Logger,
                 maxRequestBytes: Int = 1 << 20) throws(ZMQError) {
         self.name = name
@@ -90,7 +91,7 @@ public final class ReplyServer {
         // Up to this size an oversized request still gets a `too_large` reply; beyond it libzmq
         // drops the connection (a peer sending that much is not a client).
         socket.maxMessageSize = max(maxRequestBytes * 2, 16 << 20)
-        socket.routerMandatory = true
+        socket.setRouterMandatory(true)
         socket.sendTimeout = .milliseconds(100)
         socket.handshakeInterval = .seconds(5)
         socket.sendHighWaterMark = 100_000

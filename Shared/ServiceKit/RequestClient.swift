@@ -105,12 +105,6 @@ public final class RequestClient {
         try exchange(payload, id: nil, timeout: timeout ?? self.timeout, retries: 0)
     }
 
-    var idPrefixForRaw: String { idPrefix }
-
-    func exchangeRaw(_ payload: Data, id: String, timeout: Duration, retries: Int) throws(ServiceError) -> Data {
-        try exchange(payload, id: id, timeout: timeout, retries: retries)
-    }
-
     private func exchange(_ payload: Data, id: String?, timeout: Duration, retries: Int) throws(ServiceError) -> Data {
         var dropped = false
         for attempt in 0...max(0, retries) {
@@ -220,10 +214,10 @@ extension RequestClient {
     public func callRaw(_ type: String, rawBody: Data, timeout: Duration? = nil, retries: Int? = nil)
         throws(ServiceError) -> Data
     {
-        let id = "\(idPrefixForRaw)-raw-\(UInt32.random(in: 0...UInt32.max))"
+        let id = "\(idPrefix)-raw-\(UInt32.random(in: 0...UInt32.max))"
         var payload = Data(#"{"v":\#(wireVersion),"id":"\#(id)","type":"\#(type)","body":"#.utf8)
         payload.append(rawBody)
         payload.append(Data("}".utf8))
-        return try exchangeRaw(payload, id: id, timeout: timeout ?? self.timeout, retries: retries ?? self.retries)
+        return try exchange(payload, id: id, timeout: timeout ?? self.timeout, retries: retries ?? self.retries)
     }
 }

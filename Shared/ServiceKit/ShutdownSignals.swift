@@ -52,10 +52,9 @@ public enum ShutdownSignals {
     /// With `drain`, the first signal calls it instead (the loop answers what is in flight and
     /// ends by itself, within `grace`), and a second signal shuts the context down at once.
     public static func install(shuttingDown context: Context, grace: Duration = .seconds(3), logger: Logger,
-                               drain: (@Sendable () -> Void)? = nil, also: (@Sendable () -> Void)? = nil) {
+                               drain: (@Sendable () -> Void)? = nil) {
         let signalsSeen = Atomic<Int>(0)
         install { @Sendable signalNumber in
-            also?()
             let (_, count) = signalsSeen.add(1, ordering: .relaxed)
             if let drain, count == 1 {
                 drain()

@@ -77,11 +77,11 @@ public final class ServiceProcess: Sendable {
     public var isRunning: Bool { process.isRunning }
     public var pid: Int32 { process.processIdentifier }
 
-    /// Waits until a log line satisfies `predicate`; returns it, or throws at the deadline.
     /// How much the process has written so far (UTF-8 bytes): pass it as `after:` to wait only
     /// for lines written later.
     public var logLength: Int { log.utf8.count }
 
+    /// Waits until a log line satisfies `predicate`; returns it, or throws at the deadline.
     @discardableResult
     public func waitForLog(timeout: Duration = .seconds(10), after offset: Int = 0,
                            _ predicate: (String) -> Bool) throws -> String {

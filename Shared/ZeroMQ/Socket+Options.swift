@@ -41,10 +41,10 @@ extension Socket {
         set { try? setInt64(ZMQ_MAXMSGSIZE, Int64(newValue ?? -1)) }
     }
 
-    /// ROUTER: fail with EHOSTUNREACH instead of silently dropping a message to an unknown peer.
-    public var routerMandatory: Bool {
-        get { false }
-        set { try? setInt32(ZMQ_ROUTER_MANDATORY, newValue ? 1 : 0) }
+    /// ROUTER: fail with EHOSTUNREACH instead of silently dropping a message to an unknown peer
+    /// (libzmq can set the option, not read it back).
+    public func setRouterMandatory(_ on: Bool) {
+        try? setInt32(ZMQ_ROUTER_MANDATORY, on ? 1 : 0)
     }
 
     /// Queue messages only to completed connections.
@@ -69,11 +69,6 @@ extension Socket {
     public var reconnectInterval: Duration {
         get { .milliseconds((try? getInt32(ZMQ_RECONNECT_IVL)) ?? 100) }
         set { try? setInt32(ZMQ_RECONNECT_IVL, Self.milliseconds(newValue)) }
-    }
-
-    /// A socket identity (routing id) for DEALER/REQ peers of a ROUTER.
-    public func setRoutingID(_ id: [UInt8]) throws(ZMQError) {
-        try setBytes(ZMQ_ROUTING_ID, id)
     }
 
     /// The endpoint a socket last bound to (resolves wildcard ports).

@@ -1,4 +1,6 @@
 import Foundation
+import Messages
+import ServiceKit
 import ServiceTesting
 import TestSupport
 import Testing
@@ -70,5 +72,19 @@ struct IngestCommandTests {
         #expect(try cli.waitForExit(timeout: .seconds(60)) == 64)
         #expect(cli.log.contains("no such file or directory: \(path)"), "\(cli.log)")
         #expect(cli.log.split(separator: "\n").count == 1)
+    }
+
+    /// A directory's files are each their own retailer: `--retailer` with one would store every
+    /// file as that retailer, each replacing the last; it was ignored silently.
+    @Test func aDirectoryWithRetailer_isRefusedBeforeSendingAnything() throws {
+        let stack = try DataPathStack(startLookup: false)
+        let directory = stack.dataDirectory.appendingPathComponent("feeds")
+        _ = try FeedFixtures.write(FeedFixtures.feed(FeedFixtures.selby), name: "tesco", in: directory)
+        let cli = try ServiceProcess("fuelboard", ["ingest", directory.path, "--retailer", "asda",
+                                                   "--ingest", stack.ingestEndpoint])
+        #expect(try cli.waitForExit(timeout: .seconds(60)) == 64)
+        #expect(cli.log.contains("--retailer asda names one feed's retailer"), "\(cli.log)")
+        let snapshot = try stack.ingestClient().call(.ingestSnapshot, SnapshotRequest(), as: SnapshotReply.self)
+        #expect(snapshot.version == 0, "nothing was sent")
     }
 }

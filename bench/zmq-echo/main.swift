@@ -99,7 +99,7 @@ struct EchoReply {
 func serve(context: Context, bind: String, replyBytes: Int, logger: Logger) throws(ZMQError) {
     let socket = try Socket(context, .router)
     socket.maxMessageSize = 16 << 20
-    socket.routerMandatory = true
+    socket.setRouterMandatory(true)
     socket.sendTimeout = .milliseconds(100)
     socket.sendHighWaterMark = 100_000
     socket.receiveHighWaterMark = 100_000

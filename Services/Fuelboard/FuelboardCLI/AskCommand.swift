@@ -6,7 +6,7 @@ import ServiceKit
 /// `--at` goes with every ask, each turn of the prompt included, as a phone sends its location.
 enum AskCommand {
     static let spec = (
-        usage: "[\"UTTERANCE\"] --user USER [--at LAT,LNG] [--now TIME] [--locale L] [--session ID] [--card] [--json]",
+        usage: "[\"UTTERANCE\"] [--user USER] [--at LAT,LNG] [--now TIME] [--locale L] [--session ID] [--card] [--json]",
         summary: """
             Asks the assistant (intent-router's assistant.ask) and prints what it says; in a terminal
             (or with --card) the snippet card drawn as text and the directions URL follow it, so a

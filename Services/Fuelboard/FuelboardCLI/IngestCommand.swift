@@ -14,7 +14,8 @@ enum IngestCommand {
             69 when price-ingest does not answer.
             """,
         options: [
-            OptionSpec("--retailer", value: "NAME", help: "the retailer (feed) name; default: the file name"),
+            OptionSpec("--retailer", value: "NAME",
+                       help: "the retailer (feed) name of one file or URL; default: the file name"),
         ]
     )
 
@@ -101,6 +102,11 @@ enum IngestCommand {
             let url = URL(fileURLWithPath: target)
             return [Job(source: target, retailer: retailer ?? url.deletingPathExtension().lastPathComponent,
                         url: nil, file: url)]
+        }
+        if let retailer {
+            // Every file would be stored as that one retailer, each replacing the last.
+            throw ConfigurationError("--retailer \(retailer) names one feed's retailer; a directory's files are "
+                + "named by their file names (leave --retailer out, or give one file)")
         }
         let directory = URL(fileURLWithPath: target, isDirectory: true)
         let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)

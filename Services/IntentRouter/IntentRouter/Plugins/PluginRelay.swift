@@ -77,7 +77,7 @@ final class PluginRelay {
         do {
             router = try Socket(context, .router)
             router.maxMessageSize = cutOffBytes
-            router.routerMandatory = true
+            router.setRouterMandatory(true)
             router.receiveHighWaterMark = 1000
             router.sendHighWaterMark = 1000
             router.handshakeInterval = .seconds(5)
