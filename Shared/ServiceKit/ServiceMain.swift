@@ -61,7 +61,7 @@ public struct ServiceMain {
             guard let level = Logger.Level(name: levelName) else {
                 throw ConfigurationError("--log-level: unknown level '\(levelName)'")
             }
-            if let bind = parsed.value("--bind") { try Endpoint.validate(bind, setting: "--bind") }
+            if let bind = parsed.value("--bind") { try Endpoint.validateBind(bind, setting: "--bind") }
             self.name = name
             self.options = allOptions
             self.arguments = parsed
@@ -108,9 +108,17 @@ public struct ServiceMain {
         return seconds == seconds.rounded() ? "\(Int64(seconds))s" : "\(seconds)s"
     }
 
-    /// Where this service binds: `--bind` if given, else its topology endpoint.
-    public func bindEndpoint(default endpoint: String) -> String {
-        arguments.value("--bind") ?? endpoint
+    /// Where this service binds: `flag` (`--bind`) if given, else its topology endpoint, which
+    /// must then be one endpoint too (a list there is for clients); otherwise exits 64.
+    public func bindEndpoint(_ flag: String = "--bind", default endpoint: String) -> String {
+        let chosen = arguments.value(flag) ?? endpoint
+        do {
+            try Endpoint.validateBind(chosen, setting: arguments.value(flag) == nil ? "without \(flag), its endpoint setting"
+                : flag)
+        } catch {
+            Self.usageFailure(name: name, error)
+        }
+        return chosen
     }
 
     /// Reads a typed option with a default; a bad value exits 64.

@@ -80,9 +80,18 @@ public enum Endpoint {
         try validateOne(endpoint, setting: setting)
     }
 
+    /// Checks the one endpoint a service binds: a list is for clients (which replica would this be?).
+    public static func validateBind(_ endpoint: String, setting: String) throws(ConfigurationError) {
+        if endpoint.contains(",") {
+            throw ConfigurationError("\(setting): '\(endpoint)' lists several endpoints; a service binds one "
+                + "(a list is for clients: give each replica its own --bind)")
+        }
+        try validateOne(endpoint, setting: setting)
+    }
+
     static func validateOne(_ endpoint: String, setting: String) throws(ConfigurationError) {
-        if endpoint.hasPrefix("inproc://") || endpoint.hasPrefix("ipc://") {
-            if endpoint.count > "ipc://".count { return }
+        if let scheme = ["inproc://", "ipc://"].first(where: endpoint.hasPrefix) {
+            if endpoint.count > scheme.count { return }
         } else if endpoint.hasPrefix("tcp://") {
             let rest = endpoint.dropFirst("tcp://".count)
             if let colon = rest.lastIndex(of: ":") {

@@ -96,6 +96,22 @@ struct ProcessLifecycleTests {
         }
     }
 
+    /// What a service binds is one endpoint: `--check-config` refuses what the start would fail on
+    /// (it said "configuration ok" for a list, then the start exited 1 with "No such device").
+    @Test(arguments: [
+        ("fuel-lookup", ["--check-config"], ["FUELBOARD_LOOKUP": "tcp://127.0.0.1:1,tcp://127.0.0.1:2"], "lists several endpoints"),
+        ("fuel-lookup", ["--check-config", "--bind", "tcp://127.0.0.1:1,tcp://127.0.0.1:2"], [:], "lists several endpoints"),
+        ("price-ingest", ["--check-config", "--bind-pub", "nonsense"], [:], "--bind-pub: 'nonsense' is not an endpoint"),
+        ("dialog-renderer", ["--check-config", "--bind", "inproc://"], [:], "'inproc://' is not an endpoint"),
+        ("intent-router", ["--check-config", "--plugins", "tcp://127.0.0.1:1,tcp://127.0.0.1:2"], [:], "lists several"),
+    ])
+    func checkConfig_refusesWhatCannotBeBound(binary: String, arguments: [String], environment: [String: String],
+                                              message: String) throws {
+        let process = try ServiceProcess(binary, arguments, environment: environment)
+        #expect(try process.waitForExit() == 64)
+        #expect(process.log.contains(message) && !process.log.contains("configuration ok"), "\(process.log)")
+    }
+
     @Test func service_whenEndpointUnparseable_exits64() throws {
         let process = try ServiceProcess("fuel-lookup", [], environment: ["FUELBOARD_LOOKUP": "localhost:5553"])
         #expect(try process.waitForExit() == 64)

@@ -29,7 +29,7 @@ configuration.deadline = main.durationOption("--deadline", default: RouterConfig
 configuration.plugins = main.arguments.value("--plugins") ?? ProcessInfo.processInfo.environment["FUELBOARD_PLUGINS"]
     ?? RouterConfiguration.defaultPlugins
 do {
-    try Endpoint.validate(configuration.plugins, setting: "--plugins / FUELBOARD_PLUGINS")
+    try Endpoint.validateBind(configuration.plugins, setting: "--plugins / FUELBOARD_PLUGINS")
 } catch {
     ServiceMain.usageFailure(name: main.name, error)
 }

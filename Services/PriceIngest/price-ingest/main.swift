@@ -22,7 +22,7 @@ let main = ServiceMain(
 
 var configuration = PriceIngestConfiguration(
     endpoint: main.bindEndpoint(default: main.topology.ingest),
-    publishEndpoint: main.arguments.value("--bind-pub") ?? main.topology.ingestPub,
+    publishEndpoint: main.bindEndpoint("--bind-pub", default: main.topology.ingestPub),
     dataDirectory: main.ensureDataDirectory())
 configuration.pollInterval = main.durationOption("--poll-interval", default: configuration.pollInterval,
                                                   atLeast: PriceIngestConfiguration.shortestPollInterval)
