@@ -211,6 +211,32 @@ struct PluginServiceTests {
         #expect(reply.dialog == "B7 is a fuel.")
     }
 
+    /// assistant.run checks a plug-in intent's parameters as it checks a built-in's: they went to
+    /// the service unchecked (a name it does not take, a number for a fuel).
+    @Test func run_forAPluginIntent_refusesParametersItDoesNotTake() throws {
+        let harness = try PluginHarness()
+        defer { harness.stop() }
+        try harness.start("fuel-facts", [TestIntents.fuelFact()])
+        let refused: [([String: JSONValue], String)] = [
+            (["fuel": .string("B7"), "colour": .string("red")], "FuelFact takes no parameter 'colour' (it takes fuel)"),
+            (["fuel": .number(7)], "FuelFact: fuel must be text"),
+            (["fuel": .string("hydrogen")], "FuelFact: fuel must be one of E10, B7"),
+        ]
+        for (parameters, message) in refused {
+            do {
+                _ = try harness.client.call(.assistantRun, AssistantRunRequest(user: "u1", intent: "FuelFact",
+                                                                               parameters: parameters),
+                                            as: AssistantReply.self)
+                Issue.record("accepted \(parameters)")
+            } catch {
+                #expect(error.code == .badRequest && error.message == message, "\(error.message)")
+            }
+        }
+        let bySynonym = try harness.client.call(.assistantRun, AssistantRunRequest(
+            user: "u1", intent: "FuelFact", parameters: ["fuel": .string("Diesel")]), as: AssistantReply.self)
+        #expect(bySynonym.dialog == "B7 is a fuel.", "a synonym is read as its value, as when said")
+    }
+
     @Test func ask_forABuiltInIntent_isNotTakenByPlugins() throws {
         let harness = try PluginHarness()
         defer { harness.stop() }

@@ -146,10 +146,11 @@ public final class IntentRouterService {
         do {
             body = try request.decodeBody(AssistantRunRequest.self)
             try Self.validate(user: body.user, location: body.location, session: body.session, locale: body.locale)
-            if Intent(rawValue: body.intent) == nil, plugins.registry.intent(named: body.intent) != nil {
+            if Intent(rawValue: body.intent) == nil, let registered = plugins.registry.intent(named: body.intent) {
+                let parameters = try registered.grammar.runParameters(body.parameters ?? [:])
                 let (outcome, ask) = pluginAsk(request, user: body.user, locale: body.locale, now: body.now,
                                                location: body.location, started: started)
-                startPlugin(body.intent, parameters: body.parameters ?? [:], ask, confirmed: body.confirmed ?? false)
+                startPlugin(body.intent, parameters: parameters, ask, confirmed: body.confirmed ?? false)
                 return outcome
             }
             call = try RunParameters.call(intent: body.intent, parameters: body.parameters)

@@ -1,0 +1,52 @@
+import Messages
+
+extension PluginIntentGrammar {
+    /// Checks the parameters an `assistant.run` gives a plug-in intent, as `RunParameters` checks a
+    /// built-in's: only the names it declares, numbers for `number`, text for `string`, one of the
+    /// values (or a synonym, read as its value) for `enum`; a `string`'s synonym is read as its value.
+    /// Returns them with each listed value in its declared form.
+    func runParameters(_ given: [String: JSONValue]) throws(ServiceError) -> [String: JSONValue] {
+        var checked: [String: JSONValue] = [:]
+        for (name, value) in given {
+            guard let parameter = parameterTypes[name] else {
+                let declared = parameterTypes.keys.sorted()
+                throw .badRequest("\(self.name) takes no parameter '\(name.prefix(60))'"
+                    + (declared.isEmpty ? " (it takes none)" : " (it takes \(declared.joined(separator: ", ")))"))
+            }
+            checked[name] = try Self.check(value, for: parameter, of: self.name)
+        }
+        return checked
+    }
+
+    private static func check(_ value: JSONValue, for parameter: PluginParameter, of intent: String)
+        throws(ServiceError) -> JSONValue
+    {
+        switch (parameter.type, value) {
+        case (_, .null):
+            return value
+        case (.number, .number(let number)) where number.isFinite:
+            return value
+        case (.number, _):
+            throw .badRequest("\(intent): \(parameter.name) must be a number")
+        case (.string, .string(let text)):
+            // Free words; a listed value's synonym is read as the value, as when said.
+            return listed(text, in: parameter).map(JSONValue.string) ?? value
+        case (.enum, .string(let text)):
+            guard let match = listed(text, in: parameter) else {
+                let listed = (parameter.values ?? []).prefix(10).map(\.value).joined(separator: ", ")
+                throw .badRequest("\(intent): \(parameter.name) must be one of \(listed)")
+            }
+            return .string(match)
+        case (.string, _), (.enum, _):
+            throw .badRequest("\(intent): \(parameter.name) must be text")
+        }
+    }
+
+    /// The declared value `text` names (itself or a synonym, in any case), if any.
+    private static func listed(_ text: String, in parameter: PluginParameter) -> String? {
+        let folded = text.lowercased()
+        return parameter.values?.first { option in
+            option.value.lowercased() == folded || (option.synonyms ?? []).contains { $0.lowercased() == folded }
+        }?.value
+    }
+}
