@@ -171,7 +171,7 @@ struct RouterServiceTests {
             user: "u1", utterance: "What's the weather like"), as: AssistantReply.self)
         #expect(reply.code == .failure)
         #expect(reply.outcome == .notUnderstood)
-        #expect(reply.dialog.hasPrefix("Sorry, I didn't catch that. You can ask FuelBoard"))
+        #expect(reply.dialog.hasPrefix("Sorry, I didn't catch that. You can ask me for the cheapest fuel"))
         #expect(reply.intent == nil)
     }
 

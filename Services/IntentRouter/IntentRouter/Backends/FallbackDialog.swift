@@ -13,32 +13,32 @@ public enum FallbackDialog {
         case .noPrices:
             return RenderReply(dialog: "I don't have any fuel prices yet. Please try again later.")
         case .noLocation:
-            return RenderReply(dialog: "I don't know where you are. Share your location with \(appName) and ask again.")
+            return RenderReply(dialog: "I don't know your location yet. Open \(appName) and allow location access, then ask me again.")
         case .nothingInRange:
             let radius = distance(request.radiusMiles ?? Preferences.defaultRadiusMiles, unit)
             let place = PriceAgeWords.place(observedAt: request.locationAt, now: request.now ?? Date())
-            return RenderReply(dialog: "I couldn't find any \(fuel) within \(radius) of \(place).",
+            return RenderReply(dialog: "I couldn't find any station selling \(fuel) within \(radius) of \(place).",
                                value: "None within \(radius)")
         case .askFuel:
             return RenderReply(dialog: "Which fuel: unleaded, premium, diesel or super diesel?")
         case .unsupportedFuel:
             let word = request.word.map { String($0.prefix(40)) } ?? "that"
             return RenderReply(dialog: "\(appName) doesn't have prices for \(word). "
-                + "It knows unleaded, premium unleaded, diesel and super diesel.")
+                + "It has unleaded, premium unleaded, diesel and super diesel.")
         case .askRadius:
             let limits = Preferences.radiusLimits(in: unit)
-            return RenderReply(dialog: "How far should I search? Say a number of \(unitName(unit)) from "
-                + "\(limits.lowerBound) to \(limits.upperBound).")
+            return RenderReply(dialog: "How far should I look for fuel? You can choose anything from "
+                + "\(limits.lowerBound) to \(limits.upperBound) \(unit == .km ? "km" : "miles").")
         case .radiusOutOfRange:
             let limits = Preferences.radiusLimits(in: unit)
-            return RenderReply(dialog: "The search radius has to be between \(limits.lowerBound) and "
+            return RenderReply(dialog: "Sorry, the search radius has to be between \(limits.lowerBound) and "
                 + "\(limits.upperBound) \(unit == .km ? "km" : "miles").")
         case .radiusSet:
             let radius = distance(request.radiusMiles ?? Preferences.defaultRadiusMiles, unit)
-            return RenderReply(dialog: "OK, I'll search within \(radius).", value: radius)
+            return RenderReply(dialog: "OK, I'll look for fuel within \(radius) of you from now on.", value: radius)
         case .radiusCleared:
             let radius = distance(Preferences.defaultRadiusMiles, unit)
-            return RenderReply(dialog: "OK, your search radius is back to the default, \(radius).", value: radius)
+            return RenderReply(dialog: "OK, I'm back to looking for fuel within \(radius) of you.", value: radius)
         case .askUnit:
             return RenderReply(dialog: "Should I give distances in miles or kilometres?")
         case .settingsRead:
@@ -47,31 +47,32 @@ public enum FallbackDialog {
                                value: radius)
         case .unitSet:
             let name = unitName(unit)
-            return RenderReply(dialog: "OK, I'll give distances in \(name).", value: name)
+            return RenderReply(dialog: "OK, I'll give distances in \(name) from now on.", value: name)
         case .unitCleared:
-            return RenderReply(dialog: "OK, I'll give distances in miles again.", value: "miles")
+            let name = unitName(unit)
+            return RenderReply(dialog: "OK, I'm back to giving distances in \(name).", value: name)
         case .confirmForget:
             return RenderReply(dialog: "Do you want me to forget your location and settings? Please say yes or no.")
         case .forgotten:
-            return RenderReply(dialog: "Done. I've forgotten your location.")
+            return RenderReply(dialog: "Done. I've forgotten your location and settings.")
         case .notForgotten:
-            return RenderReply(dialog: "OK, I'll keep your location.")
+            return RenderReply(dialog: "OK, I'll keep your location and settings.")
         case .cancelled:
             return RenderReply(dialog: "OK, cancelled.")
         case .welcome:
             return RenderReply(dialog: "You're welcome.")
         case .help:
-            return RenderReply(dialog: "You can ask \(appName) for the cheapest unleaded, premium, diesel or "
-                + "super diesel near you, the nearest station, directions to either, to set your search radius, "
-                + "to use miles or kilometres, or to forget your location.")
+            return RenderReply(dialog: "You can ask me for the cheapest fuel near you, the nearest station, "
+                + "directions to either, to set your search radius, to use miles or kilometres, or to forget your "
+                + "location.")
         case .pricesUnavailable:
-            return RenderReply(dialog: "I can't reach fuel prices right now. Please try again in a moment.")
+            return RenderReply(dialog: "I can't reach fuel prices right now. Please try again in a minute.")
         case .locationUnavailable:
-            return RenderReply(dialog: "I can't reach your saved location right now. Please try again in a moment.")
+            return RenderReply(dialog: "I can't reach your saved location right now. Please try again in a minute.")
         case .failure:
-            return RenderReply(dialog: "Sorry, I couldn't do that right now. Please try again in a moment.")
+            return RenderReply(dialog: "Sorry, something went wrong. Please try again.")
         case .notUnderstood:
-            return RenderReply(dialog: "Sorry, I didn't catch that. You can ask \(appName) for the cheapest fuel near "
+            return RenderReply(dialog: "Sorry, I didn't catch that. You can ask me for the cheapest fuel near "
                 + "you, the nearest station, directions to either, to set your search radius, to use miles or "
                 + "kilometres, or to forget your location.")
         case .sessionExpired:
@@ -79,7 +80,7 @@ public enum FallbackDialog {
                 + "Please ask me again from the start.")
         case .settingsUnavailable:
             return RenderReply(dialog: "I can't reach your saved settings right now, so nothing has changed. "
-                + "Please try again in a moment.")
+                + "Please try again in a minute.")
         case .outsideCoverage:
             return RenderReply(dialog: "\(appName) only has fuel prices for the UK, and you seem to be outside it.")
         }

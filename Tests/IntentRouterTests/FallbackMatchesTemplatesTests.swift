@@ -1,0 +1,31 @@
+import DialogRenderer
+import Foundation
+@testable import IntentRouter
+import Messages
+import Testing
+
+/// The router's built-in English says what dialog-renderer's en-GB templates say, word for word,
+/// so a user hears the same thing with the renderer down (they had drifted: "I've forgotten your
+/// location" where forgetting erases the settings too).
+struct FallbackMatchesTemplatesTests {
+    static let station = StationSummary(id: "tesco/1", retailer: "tesco", brand: "Tesco", name: "Tesco Selby",
+                                        address: "Bawtry Road", postcode: "YO8 8NA", lat: 53.77, lng: -1.06)
+    static let now = Date(timeIntervalSince1970: 1_760_000_000)
+
+    static func request(_ outcome: DialogOutcome, unit: DistanceUnit) -> RenderRequest {
+        RenderRequest(outcome: outcome, now: now, fuel: "B7", station: station, pricePence: 139.9,
+                      distanceMiles: 2.34, updated: now - 7200, radiusMiles: 5, unit: unit, word: "hydrogen")
+    }
+
+    @Test(arguments: DialogOutcome.allCases)
+    func builtInEnglish_isTheTemplatesWords(outcome: DialogOutcome) throws {
+        let handler = try DialogRendererService.makeHandler(templates: nil)
+        for unit in [DistanceUnit.miles, .km] {
+            var request = Self.request(outcome, unit: unit)
+            if outcome == .unitCleared { request.unit = .miles }  // the default, as the router sends it
+            let rendered = try handler.render(request, now: Self.now)
+            let builtIn = FallbackDialog.render(request, appName: "FuelBoard")
+            #expect(builtIn.dialog == rendered.dialog, "\(outcome) in \(unit)")
+        }
+    }
+}
