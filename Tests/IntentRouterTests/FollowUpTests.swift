@@ -109,17 +109,18 @@ struct FollowUpTests {
         #expect(next.prompt?.outcome == .sessionExpired)
     }
 
-    @Test func takes_onlyFollowUps_soAPluginPhraseCanPass() throws {
+    @Test func answers_onlyFollowUps_soAPluginPhraseCanPass() throws {
         let id = try answered()
         let session = try #require(engine.sessions.find(id, user: "u1"))
         let normalizer = engine.recognizer.normalizer
-        #expect(engine.takes(normalizer.normalize("take me there"), in: session))
-        #expect(engine.takes(normalizer.normalize("what about petrol"), in: session))
-        #expect(!engine.takes(normalizer.normalize("is the car wash open"), in: session))
+        #expect(engine.answers(normalizer.normalize("take me there"), in: session))
+        #expect(engine.answers(normalizer.normalize("what about petrol"), in: session))
+        #expect(!engine.answers(normalizer.normalize("is the car wash open"), in: session))
         let question = engine.ask(user: "u2", utterance: "Ask FuelBoard for the cheapest fuel near me")
         let questionID = try #require(question.session)
         let asking = try #require(engine.sessions.find(questionID, user: "u2"))
-        #expect(engine.takes(normalizer.normalize("is the car wash open"), in: asking),
-                "a question takes every answer (it asks again)")
+        #expect(engine.answers(normalizer.normalize("diesel please"), in: asking))
+        #expect(!engine.answers(normalizer.normalize("is the car wash open"), in: asking),
+                "not an answer: a plug-in's phrase may take it")
     }
 }

@@ -218,7 +218,7 @@ struct PluginServiceTests {
         defer { harness.stop() }
         try harness.start("fuel-facts", [TestIntents.fuelFact()])
         let refused: [([String: JSONValue], String)] = [
-            (["fuel": .string("B7"), "colour": .string("red")], "FuelFact takes no parameter 'colour' (it takes fuel)"),
+            (["fuel": .string("B7"), "colour": .string("red")], #"FuelFact takes no parameter "colour" (it takes: fuel)"#),
             (["fuel": .number(7)], "FuelFact: fuel must be text"),
             (["fuel": .string("hydrogen")], "FuelFact: fuel must be one of E10, B7"),
         ]
@@ -235,6 +235,21 @@ struct PluginServiceTests {
         let bySynonym = try harness.client.call(.assistantRun, AssistantRunRequest(
             user: "u1", intent: "FuelFact", parameters: ["fuel": .string("Diesel")]), as: AssistantReply.self)
         #expect(bySynonym.dialog == "B7 is a fuel.", "a synonym is read as its value, as when said")
+    }
+
+    /// While a built-in question waits ("Which fuel?"), a plug-in's phrase is the plug-in's: it
+    /// was asked the question again, then "didn't catch that" (a walkthrough as a plug-in author).
+    @Test func ask_aPluginPhrase_whileABuiltInQuestionWaits_reachesThePlugin() throws {
+        let harness = try PluginHarness()
+        defer { harness.stop() }
+        try harness.start("fuel-facts", [TestIntents.fuelFact()])
+        let question = try harness.ask("Ask FuelBoard for the cheapest fuel near me")
+        #expect(question.code == .needsValue)
+        let fact = try harness.ask("Ask FuelBoard to tell me about petrol", session: try #require(question.session))
+        #expect(fact.service == "fuel-facts")
+        #expect(fact.dialog == "E10 is a fuel.")
+        let answer = try harness.ask("diesel", session: question.session)
+        #expect(answer.intent == "CheapestFuel", "the question still takes its answer")
     }
 
     @Test func ask_forABuiltInIntent_isNotTakenByPlugins() throws {

@@ -193,13 +193,20 @@ public final class DialogueEngine {
         return .search(intent, fuelAsked, within: radius)
     }
 
-    /// Whether the open `session` takes `utterance`: always for a question (an answer that misses
-    /// it is asked again), only for the phrases that follow up an answer otherwise (a plug-in's
-    /// phrase said after a station search goes to the plug-in).
-    public func takes(_ utterance: NormalizedUtterance, in session: Session) -> Bool {
-        guard case .followUp(let search, let fuel, let within) = session.awaiting else { return true }
-        return followUpCall(utterance, search: search, fuel: fuel, within: within) != nil
-            || IntentRecognizer.saysThanks(utterance) || recognizer.followUp(utterance, among: [.cancel]) != nil
+    /// Whether `utterance` answers the open `session` (its question, a follow-up of its answer, a
+    /// cancel). When it does not, a plug-in's phrase goes to the plug-in ("Ask FuelBoard is the
+    /// car wash open" while "Which fuel?" waits), as a built-in request already did.
+    public func answers(_ utterance: NormalizedUtterance, in session: Session) -> Bool {
+        if recognizer.followUp(utterance, among: [.cancel]) != nil { return true }
+        switch session.awaiting {
+        case .confirmForget: return recognizer.followUp(utterance, among: [.yes, .no]) != nil
+        case .fuel: return recognizer.followUp(utterance, among: [.fuel]) != nil
+        case .radius: return recognizer.followUp(utterance, among: [.radius]) != nil
+        case .unit: return recognizer.followUp(utterance, among: [.unit]) != nil
+        case .followUp(let search, let fuel, let within):
+            return followUpCall(utterance, search: search, fuel: fuel, within: within) != nil
+                || IntentRecognizer.saysThanks(utterance)
+        }
     }
 
     /// An answer that answers nothing: ask again, or give up after too many.

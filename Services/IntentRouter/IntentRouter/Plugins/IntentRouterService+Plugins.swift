@@ -16,7 +16,7 @@ extension IntentRouterService {
             if plugins.answer(session, utterance, ask) { return outcome }
             forget(ask)
         } else if let id = body.session, let session = engine.sessions.find(id, user: body.user),
-                  engine.takes(utterance, in: session) {
+                  engine.answers(utterance, in: session) {
             return nil
         }
         guard !registry.services.isEmpty, !utterance.content.isEmpty,

@@ -10,8 +10,8 @@ extension PluginIntentGrammar {
         for (name, value) in given {
             guard let parameter = parameterTypes[name] else {
                 let declared = parameterTypes.keys.sorted()
-                throw .badRequest("\(self.name) takes no parameter '\(name.prefix(60))'"
-                    + (declared.isEmpty ? " (it takes none)" : " (it takes \(declared.joined(separator: ", ")))"))
+                let list = declared.isEmpty ? "none" : declared.joined(separator: ", ")
+                throw .badRequest("\(self.name) takes no parameter \"\(name.prefix(40))\" (it takes: \(list))")
             }
             checked[name] = try Self.check(value, for: parameter, of: self.name)
         }
