@@ -55,6 +55,7 @@ final class PluginIntentGrammar {
         stages = intent.stages.map { Array(Set($0)).sorted { $0.order < $1.order } } ?? PluginStage.allCases
         usesLocation = intent.usesLocation ?? false
         samples = Self.samples(intent.phrases, lists: lists, appName: appName)
+        try refuseDeadPhrases(appName: appName)
     }
 
     /// The parameters an utterance's match binds: numbers as numbers, listed values as their

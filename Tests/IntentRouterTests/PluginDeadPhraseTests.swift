@@ -1,0 +1,45 @@
+@testable import IntentRouter
+import Messages
+import Testing
+
+/// A plug-in phrase no utterance can reach is refused at registration, naming why; such phrases
+/// were accepted and never matched (a plug-in author's walkthrough found three).
+struct PluginDeadPhraseTests {
+    private static func grammar(_ phrase: String, parameters: [PluginParameter] = []) throws(PluginRefusal)
+        -> PluginIntentGrammar
+    {
+        try PluginIntentGrammar(PluginIntent(name: "CarWash", parameters: parameters, phrases: [phrase]),
+                                service: "car-wash", appName: "FuelBoard")
+    }
+
+    @Test(arguments: [("[ask] {app} is the car wash open today", "today"),
+                      ("[ask] {app} please is the car wash open", "please"),
+                      ("[ask] {app} how well does the jet wash work", "well"),
+                      ("[ask] {app} what is the car wash price", "what is")])
+    func aPhraseSpellingOutAFiller_isRefused_namingIt(phrase: String, filler: String) {
+        #expect {
+            _ = try Self.grammar(phrase)
+        } throws: { error in
+            let refusal = error as? PluginRefusal
+            return refusal?.code == "bad_request" && refusal?.reason.contains("can never match") == true
+                && refusal?.reason.contains("drops \"\(filler)\"") == true
+        }
+    }
+
+    @Test func aPhraseEndingInFreeText_isRefused() {
+        #expect {
+            _ = try Self.grammar("[ask] {app} is the car wash open at {where}",
+                                 parameters: [PluginParameter(name: "where", type: .string)])
+        } throws: { error in
+            (error as? PluginRefusal)?.reason.contains("free-text parameter must be followed") == true
+        }
+    }
+
+    @Test(arguments: ["[ask] {app} [please] is the car wash open", "[ask] {app} is the car wash open",
+                      "[ask] {app} is the car wash at {where} open"])
+    func aReachablePhrase_isTaken(phrase: String) throws {
+        let grammar = try Self.grammar(phrase, parameters: [PluginParameter(name: "where", type: .string)])
+        #expect(grammar.matcher.match(UtteranceNormalizer().normalize("Ask FuelBoard is the car wash open").content)
+            != nil || phrase.contains("{where}"))
+    }
+}
