@@ -175,7 +175,7 @@ final class PluginDialogue {
     private func proceed(_ answer: PluginAnswer, stage: PluginStage, grammar: PluginIntentGrammar, service: String,
                          parameters: [String: JSONValue], _ ask: PluginAsk, confirmed: Bool) {
         let intent = grammar.name, result = answer.result
-        let dialog = result.dialog.map { String($0.prefix(2000)) }
+        let dialog = result.dialog.map { SpeakableText.clean($0) }
         func openSession(_ awaiting: PluginAwaiting, _ code: AssistantCode, needs: String?,
                          options: [PluginOption]?) {
             let session = sessions.open(user: ask.user, intent: intent, parameters: parameters, awaiting: awaiting,
