@@ -140,8 +140,7 @@ final class IntentServiceLoop {
         registerSentAt = .now
         send(PluginRegister(service: service.name, instance: service.instance,
                             intents: service.intents.map(\.declaration),
-                            heartbeatMs: Int(service.heartbeat.components.seconds * 1000
-                                + service.heartbeat.components.attoseconds / 1_000_000_000_000_000)))
+                            heartbeatMs: service.heartbeat.wholeMilliseconds))
     }
 
     private func send<Message: Encodable>(_ message: Message) {

@@ -28,6 +28,9 @@ public final class ReplyServer {
     public var statsDetails: () -> [String: JSONValue] = { [:] }
     /// Requests larger than this get `too_large` (the socket drops far larger ones outright).
     public let maxRequestBytes: Int
+    /// The request size the query services take (fuel-lookup, location-cache, dialog-renderer,
+    /// intent-router): far above any well-formed request of theirs. price-ingest takes whole feeds.
+    public static let smallRequestBytes = 64 << 10
 
     private let socket: Socket
     let poller = Poller()

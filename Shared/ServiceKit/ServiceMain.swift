@@ -104,7 +104,7 @@ public struct ServiceMain {
 
     /// `90s`, `1800s`, `0.5s`: a duration as `--check-config` prints it.
     public static func secondsText(_ duration: Duration) -> String {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        let seconds = duration.inSeconds
         return seconds == seconds.rounded() ? "\(Int64(seconds))s" : "\(seconds)s"
     }
 

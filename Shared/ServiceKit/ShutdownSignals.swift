@@ -63,8 +63,7 @@ public enum ShutdownSignals {
             }
             guard count == 1 else { return }
             let watchdog = Thread { @Sendable in
-                Thread.sleep(forTimeInterval: Double(grace.components.seconds)
-                    + Double(grace.components.attoseconds) / 1e18)
+                Thread.sleep(forTimeInterval: grace.inSeconds)
                 logger.error("stopped by force", metadata: [
                     "signal": "\(signalNumber)", "grace": ServiceMain.secondsText(grace),
                     "why": "still busy after the grace (a long ingest or call); committed data is safe"])

@@ -100,7 +100,7 @@ public final class ServiceProcess: Sendable {
             guard remaining > .zero else {
                 throw LaunchError(description: "\(name): no matching log line within \(timeout); log:\n\(log)")
             }
-            _ = changed.wait(timeout: .now() + .milliseconds(Int(min(remaining, .milliseconds(200)).components.attoseconds / 1_000_000_000_000_000)))
+            _ = changed.wait(timeout: .now() + .milliseconds(min(remaining, .milliseconds(200)).wholeMilliseconds))
         }
     }
 

@@ -12,7 +12,7 @@ public final class DialogRendererService {
     public init(context: Context, bind endpoint: String, handler: RenderHandler, logger: Logger) throws {
         self.handler = handler
         server = try ReplyServer(name: "dialog-renderer", context: context, bind: endpoint, logger: logger,
-                                 maxRequestBytes: 64 << 10)
+                                 maxRequestBytes: ReplyServer.smallRequestBytes)
         server.on(MessageType.dialogRender.rawValue) { [handler] request in handler.reply(to: request) }
         server.statsDetails = { [catalog = handler.catalog] in
             ["locales": .array(catalog.locales.map { .string($0) })]

@@ -28,7 +28,7 @@ public final class FuelLookupService {
 
     public init(context: Context, bind endpoint: String, ingest: String, ingestPub: String, logger: Logger) throws {
         server = try ReplyServer(name: "fuel-lookup", context: context, bind: endpoint, logger: logger,
-                                 maxRequestBytes: 64 << 10)
+                                 maxRequestBytes: ReplyServer.smallRequestBytes)
         let sync = ReplicaSync.start(context: context, ingest: ingest, ingestPub: ingestPub, holder: holder,
                                      logger: logger)
         self.sync = sync

@@ -249,7 +249,7 @@ public final class ReplicaSync {
         // the resident size follows what is held rather than the largest rebuild so far.
         ProcessMemory.trimHeap()
         let elapsed = ContinuousClock.now - started
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.inSeconds
         let version = version, caughtUp = !needsResync
         status.withLock {
             $0.version = version

@@ -31,7 +31,7 @@ enum HealthCommand {
                 let client = try RequestClient(context: context, endpoint: endpoint, timeout: timeout, retries: 0)
                 let ping = try client.call(.sysPing, EmptyBody(), as: PingBody.self)
                 let elapsed = ContinuousClock.now - started
-                let ms = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+                let ms = elapsed.inSeconds * 1000
                 return ServiceHealth(service: name, endpoint: endpoint, up: ping.service == name,
                                      version: ping.version, milliseconds: (ms * 10).rounded() / 10,
                                      error: ping.service == name ? nil : "answered as \(ping.service)")

@@ -38,7 +38,7 @@ public final class IntentRouterService {
         throws -> ReplyServer
     {
         let server = try ReplyServer(name: "intent-router", context: context, bind: configuration.endpoint,
-                                     logger: logger, maxRequestBytes: 64 << 10)
+                                     logger: logger, maxRequestBytes: ReplyServer.smallRequestBytes)
         let service = try IntentRouterService(server: server, context: context, configuration: configuration,
                                               logger: logger, now: now)
         service.register()
@@ -212,18 +212,23 @@ public final class IntentRouterService {
         case .spliced(let reply): ask.responder.reply(reply)
         }
         stats.record(intent: answer.intent, code: answer.code, outcome: answer.outcome)
-        let elapsed = (ContinuousClock.now - ask.started).components
-        let milliseconds = elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000
-        // One line per ask that did not succeed (at most `askLines.perSecond` a second);
-        // successful asks only at debug (under load a line per ask is more log than anyone
-        // reads: sys.stats counts them).
-        let level: Logger.Level = answer.code == .success ? .debug : .info
+        logAsk(ask.kind, code: answer.code, started: ask.started) {
+            ["svc.request.id": ask.requestID, "intent": answer.intent ?? "-", "code": answer.code.rawValue,
+             "outcome": answer.outcome?.rawValue ?? "-"]
+        }
+    }
+
+    /// One line per ask that did not succeed (at most `askLines.perSecond` a second); successful
+    /// asks only at debug (under load a line per ask is more log than anyone reads: sys.stats
+    /// counts them). `metadata` is built only when the line is written; `ms` is added.
+    private func logAsk(_ event: String, code: AssistantCode, started: ContinuousClock.Instant,
+                        _ metadata: () -> [String: String]) {
+        let level: Logger.Level = code == .success ? .debug : .info
         guard level >= logger.level else { return }
         if level > .debug, !askLines.admit(logging: logger) { return }
-        logger.log(level, ask.kind, metadata: [
-            "svc.request.id": ask.requestID, "intent": answer.intent ?? "-", "code": answer.code.rawValue,
-            "outcome": answer.outcome?.rawValue ?? "-", "ms": "\(milliseconds)",
-        ])
+        var fields = metadata()
+        fields["ms"] = "\((ContinuousClock.now - started).wholeMilliseconds)"
+        logger.log(level, event, metadata: fields)
     }
 
     func trackPlugin(_ ask: PluginAsk) {
@@ -238,17 +243,10 @@ public final class IntentRouterService {
         pluginAsks[ObjectIdentifier(ask)] = nil
         ask.responder.reply(reply)
         stats.record(intent: reply.intent, code: reply.code)
-        let elapsed = (ContinuousClock.now - ask.started).components
-        let milliseconds = elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000
-        // As for built-in intents: a line per ask that did not succeed, successful ones at debug.
-        let level: Logger.Level = reply.code == .success ? .debug : .info
-        guard level >= logger.level else { return }
-        if level > .debug, !askLines.admit(logging: logger) { return }
-        logger.log(level, "ask", metadata: [
-            "svc.request.id": ask.requestID, "intent": reply.intent ?? "-", "code": reply.code.rawValue,
-            "service": reply.service ?? "-", "result": reply.result?.rawValue ?? "-", "ms": "\(milliseconds)",
-            "why": ask.failureReason ?? "-",
-        ])
+        logAsk("ask", code: reply.code, started: ask.started) {
+            ["svc.request.id": ask.requestID, "intent": reply.intent ?? "-", "code": reply.code.rawValue,
+             "service": reply.service ?? "-", "result": reply.result?.rawValue ?? "-", "why": ask.failureReason ?? "-"]
+        }
     }
 
     private func onTick() {

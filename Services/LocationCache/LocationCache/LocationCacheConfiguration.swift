@@ -1,4 +1,5 @@
 import Foundation
+import ServiceKit
 
 /// Everything location-cache needs to start, with defaults.
 public struct LocationCacheConfiguration: Sendable {
@@ -11,19 +12,12 @@ public struct LocationCacheConfiguration: Sendable {
     /// How often expired locations are deleted from disk.
     public var purgeInterval: Duration = .seconds(60)
     /// Largest request accepted (every body here is a few hundred bytes).
-    public var maxRequestBytes = 64 << 10
+    public var maxRequestBytes = ReplyServer.smallRequestBytes
     /// The service's clock (tests pass one they can advance).
     public var now: @Sendable () -> Date = { Date() }
 
     public init(endpoint: String, dataDirectory: URL) {
         self.endpoint = endpoint
         self.dataDirectory = dataDirectory
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as a `TimeInterval`.
-    var timeInterval: TimeInterval {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

@@ -19,7 +19,7 @@ public final class LocationCacheHandler {
 
     public init(store: LocationStore, ttl: Duration, now: @escaping @Sendable () -> Date, log: EventLog) {
         self.store = store
-        self.ttl = ttl.timeInterval
+        self.ttl = ttl.inSeconds
         self.now = now
         self.log = log
     }

@@ -211,7 +211,7 @@ struct LoadReport: Codable {
     }
 
     static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        duration.inSeconds
     }
 
     /// The service behind the target, as its binary is named.

@@ -386,7 +386,7 @@ struct LoadSession {
 
     /// `duration` in microseconds, as the histograms take it.
     static func micros(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
+        duration.inMicroseconds
     }
 
     /// Open loop: the requests the end left unanswered, in flight (not timed out) and due but

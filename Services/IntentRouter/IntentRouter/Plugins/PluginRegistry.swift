@@ -235,10 +235,3 @@ final class PluginRegistry {
 extension Comparable {
     func clamped(to range: ClosedRange<Self>) -> Self { min(max(self, range.lowerBound), range.upperBound) }
 }
-
-extension Duration {
-    /// Whole milliseconds (rounded down).
-    var wholeMilliseconds: Int {
-        Int(clamping: components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000)
-    }
-}

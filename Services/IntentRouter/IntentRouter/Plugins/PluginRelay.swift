@@ -157,7 +157,3 @@ final class PluginRelay {
         }
     }
 }
-
-extension Duration {
-    var inSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}

@@ -73,8 +73,7 @@ public struct FeedFetcher: Sendable {
             } catch {
                 lastFailure = error
                 if error.isPermanent || attempt == attempts { break }
-                Thread.sleep(forTimeInterval: Double(backoff.components.seconds)
-                    + Double(backoff.components.attoseconds) / 1e18)
+                Thread.sleep(forTimeInterval: backoff.inSeconds)
                 backoff = backoff * 2
             }
         }
@@ -85,7 +84,7 @@ public struct FeedFetcher: Sendable {
         var request = URLRequest(url: url)
         request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
         request.setValue("application/json, text/html;q=0.5, */*;q=0.1", forHTTPHeaderField: "Accept")
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        let seconds = timeout.inSeconds
         request.timeoutInterval = seconds
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = seconds
