@@ -23,6 +23,7 @@ let package = Package(
         // C libraries from Debian's packages (module maps link them; no pkg-config flags).
         .systemLibrary(name: "CZeroMQ", path: "Shared/CZeroMQ", providers: [.apt(["libzmq3-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Shared/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCurl", path: "Shared/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CMalloc", path: "Shared/CMalloc"),
         .systemLibrary(name: "CTimer", path: "Shared/CTimer"),
 
@@ -40,7 +41,7 @@ let package = Package(
 
         // price-ingest: feeds in, validated, SQLite, PUB out.
         .target(name: "FeedParsing", dependencies: ["Messages"], path: "Services/PriceIngest/FeedParsing"),
-        .target(name: "PriceIngest", dependencies: ["ServiceKit", "Messages", "SQLite", "FeedParsing"],
+        .target(name: "PriceIngest", dependencies: ["ServiceKit", "Messages", "SQLite", "FeedParsing", "CCurl"],
                 path: "Services/PriceIngest/PriceIngest"),
         .executableTarget(name: "price-ingest", dependencies: ["PriceIngest", "ServiceKit"],
                           path: "Services/PriceIngest/price-ingest"),

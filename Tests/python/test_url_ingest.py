@@ -9,6 +9,7 @@ import http.server
 import json
 import threading
 import time
+import zlib
 
 import pytest
 
@@ -16,6 +17,19 @@ from conftest import REAL_DATA, needs_real_data, start_price_ingest
 from fbclient import Client, assert_error
 
 FEED = "uk-cma-snapshot-2025-10-09/asda.json"
+
+
+def _bomb():
+    """1 GiB of JSON whitespace as a ~1 MB gzip, made once on first use."""
+    if not _BOMB:
+        packer = zlib.compressobj(6, zlib.DEFLATED, 31)
+        block = b" " * (1 << 20)
+        parts = [packer.compress(b"{")] + [packer.compress(block) for _ in range(1024)]
+        _BOMB.append(b"".join(parts) + packer.compress(b"}") + packer.flush())
+    return _BOMB[0]
+
+
+_BOMB = []
 RAW_FEED = "uk-cma-shell-2025-04-13-raw.json"
 
 pytestmark = [needs_real_data]
@@ -36,6 +50,30 @@ class FeedHandler(http.server.BaseHTTPRequestHandler):
         if self.path == "/hang.json":
             self.server.hang.wait(20)
             return self._send(200, b'{"stations": []}', "application/json")
+        if self.path == "/bomb.json":
+            bomb = _bomb()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(len(bomb)))
+            self.end_headers()
+            try:
+                self.wfile.write(bomb)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            return
+        if self.path == "/endless.json":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            chunk = b" " * 65536
+            try:
+                for _ in range(40_000):  # 2.5 GiB at most: far past any limit, never reached
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            return
         if self.path == "/not-json.json":
             return self._send(200, b"<html>maintenance</html>", "text/html")
         if self.path == "/server-error.json":
@@ -179,4 +217,33 @@ def test_ingestFeed_fromAUrl_doesNotWaitBehindAPollThatHangs(tmp_path, zmq_conte
         assert elapsed < 5, f"the requested fetch took {elapsed:.1f} s behind the hanging poll"
     finally:
         feed_server.hang.set()
+        ingest.kill()
+
+
+def peak_rss_mib(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    raise AssertionError("no VmHWM")
+
+
+@pytest.mark.parametrize("path", ["/bomb.json", "/endless.json"])
+def test_ingestFeed_ofABodyPastTheLimit_isRefusedWithoutHoldingIt(tmp_path, zmq_context, feed_server, path):
+    """A 1 MB gzip that unpacks to 1 GiB, or a body that never ends: the body was held whole before
+    its size was checked (the bomb took price-ingest to 2.1 GB and crashed it under a memory limit;
+    an endless body to 3 GB). Now the transfer stops once the body passes the 64 MiB limit."""
+    ingest = start_price_ingest(tmp_path / "data", tmp_path, extra=("--fetch-timeout", "30s"))
+    try:
+        with Client(zmq_context, ingest.endpoints["listening"], 60_000) as client:
+            started = time.monotonic()
+            reply = client.request("ingest.feed", {"retailer": "bomb", "url": feed_server.base + path})
+            elapsed = time.monotonic() - started
+            assert_error(reply, "bad_request", "too_large", "unavailable")
+            assert "limit" in reply["error"]["message"], reply
+            assert elapsed < 25, f"{elapsed:.1f} s to refuse it"
+            peak = peak_rss_mib(ingest.pid)
+            assert peak < 180, f"price-ingest peaked at {peak:.0f} MiB fetching {path}"
+            assert client.call("sys.ping")["service"] == "price-ingest"
+    finally:
         ingest.kill()

@@ -1,15 +1,12 @@
 import Foundation
 import ServiceKit
-import Synchronization
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Fetches a feed document from `http(s)://` or `file://`, blocking the calling thread.
 ///
 /// HTTP: a real request with a User-Agent (some retailers refuse requests without one), a
 /// per-attempt timeout, and retries with exponential backoff on network errors and 5xx/429.
-/// A 4xx other than 429 is final. Bodies larger than `maxBytes` are refused.
+/// A 4xx other than 429 is final. Bodies larger than `maxBytes` (uncompressed) are refused, the
+/// transfer stopped as soon as the body passes it.
 public struct FeedFetcher: Sendable {
     public var timeout: Duration = .seconds(20)
     public var attempts: Int = 3
@@ -81,52 +78,25 @@ public struct FeedFetcher: Sendable {
     }
 
     private func fetchOnce(_ url: URL) throws(Failure) -> Data {
-        var request = URLRequest(url: url)
-        request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
-        request.setValue("application/json, text/html;q=0.5, */*;q=0.1", forHTTPHeaderField: "Accept")
-        let seconds = timeout.inSeconds
-        request.timeoutInterval = seconds
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = seconds
-        configuration.timeoutIntervalForResource = seconds
-        let session = URLSession(configuration: configuration)
-        defer { session.finishTasksAndInvalidate() }
-
-        let outcome = Mutex<Outcome?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let task = session.dataTask(with: request) { data, response, error in
-            let status = (response as? HTTPURLResponse)?.statusCode
-            outcome.withLock { $0 = Outcome(data: data, status: status, error: error?.localizedDescription) }
-            done.signal()
+        let host = url.host ?? "server"
+        let outcome = CurlTransfer(url: url.absoluteString, userAgent: userAgent,
+                                   accept: "application/json, text/html;q=0.5, */*;q=0.1",
+                                   timeout: timeout, maxBytes: maxBytes).run()
+        if outcome.status != 200, outcome.status != 0 {
+            let retryable = outcome.status >= 500 || outcome.status == 429 || outcome.status == 408
+            throw Failure(description: "HTTP \(outcome.status) from \(host)", isPermanent: !retryable)
         }
-        task.resume()
-        if done.wait(timeout: .now() + seconds + 1) == .timedOut {
-            task.cancel()
-            throw Failure(description: "no answer from \(url.host ?? "server") within \(timeout)", isPermanent: false)
+        if outcome.tooLarge {
+            throw Failure(description: "body is over the \(maxBytes)-byte limit (counted as it arrived, uncompressed); "
+                + "nothing was kept", isPermanent: true)
         }
-        guard let result = outcome.withLock({ $0 }) else {
-            throw Failure(description: "no HTTP response", isPermanent: false)
+        if outcome.timedOut {
+            throw Failure(description: "no answer from \(host) within \(timeout)", isPermanent: false)
         }
-        if let error = result.error {
-            throw Failure(description: "fetch failed: \(error)", isPermanent: false)
+        if let error = outcome.error {
+            throw Failure(description: "fetch from \(host) failed: \(error)", isPermanent: false)
         }
-        guard let status = result.status else { throw Failure(description: "no HTTP response", isPermanent: false) }
-        guard status == 200 else {
-            let retryable = status >= 500 || status == 429 || status == 408
-            throw Failure(description: "HTTP \(status) from \(url.host ?? "server")", isPermanent: !retryable)
-        }
-        let data = result.data
-        let body = data ?? Data()
-        guard body.count <= maxBytes else {
-            throw Failure(description: "body is \(body.count) bytes, over the \(maxBytes)-byte limit", isPermanent: true)
-        }
-        return body
+        guard outcome.status == 200 else { throw Failure(description: "no HTTP response from \(host)", isPermanent: false) }
+        return outcome.body
     }
-}
-
-/// What a completion handler saw, carried back to the waiting thread.
-private struct Outcome: Sendable {
-    let data: Data?
-    let status: Int?
-    let error: String?
 }
