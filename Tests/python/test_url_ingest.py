@@ -247,3 +247,27 @@ def test_ingestFeed_ofABodyPastTheLimit_isRefusedWithoutHoldingIt(tmp_path, zmq_
             assert client.call("sys.ping")["service"] == "price-ingest"
     finally:
         ingest.kill()
+
+
+def test_ingestFeed_fromAUrl_doesNotWaitBehindAnotherRequestedFetchThatHangs(tmp_path, zmq_context, feed_server):
+    """Requested fetches ran one at a time: a client's feed waited ~63 s behind another client's
+    fetch from a server that stalls (an outside chaos test)."""
+    feed_server.hang = threading.Event()
+    ingest = start_price_ingest(tmp_path / "data", tmp_path, extra=("--fetch-timeout", "15s"))
+    endpoint = ingest.endpoints["listening"]
+    try:
+        with Client(zmq_context, endpoint, 20_000) as stalled, Client(zmq_context, endpoint, 12_000) as client:
+            stalled.send_frames([json.dumps({"v": 1, "id": "stalled", "type": "ingest.feed", "body": {
+                "retailer": "hangco", "url": feed_server.base + "/hang.json"}}).encode()])
+            deadline = time.monotonic() + 10
+            while not any(seen["path"] == "/hang.json" for seen in feed_server.seen):
+                assert time.monotonic() < deadline, "the stalled fetch never reached the feed server"
+                time.sleep(0.02)
+            started = time.monotonic()
+            reply = client.call("ingest.feed", {"retailer": "asda", "url": feed_server.base + "/" + FEED})
+            elapsed = time.monotonic() - started
+        assert reply["accepted"] > 0
+        assert elapsed < 5, f"the second fetch took {elapsed:.1f} s behind the stalled one"
+    finally:
+        feed_server.hang.set()
+        ingest.kill()

@@ -20,11 +20,19 @@ public final class PriceIngestService {
     private let configuration: PriceIngestConfiguration
     let logger: Logger
     let parser = FeedParser()
-    /// Fetches a client asked for (`ingest.feed` with a URL), one at a time: never behind a poll of
-    /// a retailer whose server hangs (up to three attempts of `--fetch-timeout` each).
-    private let requestedFetches = DispatchQueue(label: "price-ingest.fetch.requested")
-    /// The feeds list's polls, one at a time.
-    private let polledFetches = DispatchQueue(label: "price-ingest.fetch.polled")
+    /// Fetches a client asked for (`ingest.feed` with a URL), four at a time: never behind a poll of
+    /// the feeds list, nor all behind one server that hangs (up to three attempts of
+    /// `--fetch-timeout` each).
+    private let requestedFetches = PriceIngestService.fetchQueue("requested", concurrent: 4)
+    /// The feeds list's polls, two at a time.
+    private let polledFetches = PriceIngestService.fetchQueue("polled", concurrent: 2)
+
+    private static func fetchQueue(_ name: String, concurrent: Int) -> OperationQueue {
+        let queue = OperationQueue()
+        queue.name = "price-ingest.fetch.\(name)"
+        queue.maxConcurrentOperationCount = concurrent
+        return queue
+    }
     private let fetchResults: Socket
     private let fetchResultsEndpoint: String
     private let context: Context
@@ -110,7 +118,7 @@ public final class PriceIngestService {
         let key = "\(retailer) \(url)"
         if ticket == nil && fetchesInFlight.contains(key) { return }
         fetchesInFlight.insert(key)
-        (ticket == nil ? polledFetches : requestedFetches).async { @Sendable in
+        (ticket == nil ? polledFetches : requestedFetches).addOperation { @Sendable in
             let result = FetchResultMessage(ticket: ticket, retailer: retailer, url: url,
                                             outcome: Result { () throws(FeedFetcher.Failure) -> Data in
                                                 try fetcher.fetch(url)
