@@ -112,6 +112,23 @@ struct ProcessLifecycleTests {
         #expect(process.log.contains(message) && !process.log.contains("configuration ok"), "\(process.log)")
     }
 
+    /// One price-ingest per data directory: a second on the same one refused to start nowhere, took
+    /// turns writing the store, and its replicas fell behind while saying they were in step.
+    @Test func priceIngest_onADataDirectoryInUse_refusesToStart_andStartsOnceItIsFree() throws {
+        try withTemporaryDirectory { directory in
+            let arguments = ["--data-dir", directory.path, "--bind", "tcp://127.0.0.1:*", "--bind-pub", "tcp://127.0.0.1:*"]
+            let first = try ServiceProcess("price-ingest", arguments)
+            _ = try first.endpoint()
+            let second = try ServiceProcess("price-ingest", arguments)
+            #expect(try second.waitForExit() == 1)
+            #expect(second.log.contains("is in use by another price-ingest (pid \(first.pid))"), "\(second.log)")
+            #expect(try first.terminate() == 0)
+            let third = try ServiceProcess("price-ingest", arguments)
+            _ = try third.endpoint()
+            #expect(try third.terminate() == 0)
+        }
+    }
+
     @Test func service_whenEndpointUnparseable_exits64() throws {
         let process = try ServiceProcess("fuel-lookup", [], environment: ["FUELBOARD_LOOKUP": "localhost:5553"])
         #expect(try process.waitForExit() == 64)
@@ -145,5 +162,19 @@ extension ProcessLifecycleTests {
         let process = try ServiceProcess("fuelboard", ["nonsense"])
         #expect(try process.waitForExit() == 64)
         #expect(process.log.contains("unknown command 'nonsense'"))
+    }
+}
+
+extension ProcessLifecycleTests {
+    @Test func locationCache_onADataDirectoryInUse_refusesToStart() throws {
+        try withTemporaryDirectory { directory in
+            let arguments = ["--data-dir", directory.path, "--bind", "tcp://127.0.0.1:*"]
+            let first = try ServiceProcess("location-cache", arguments)
+            _ = try first.endpoint()
+            let second = try ServiceProcess("location-cache", arguments)
+            #expect(try second.waitForExit() == 1)
+            #expect(second.log.contains("is in use by another location-cache (pid \(first.pid))"), "\(second.log)")
+            #expect(try first.terminate() == 0)
+        }
     }
 }

@@ -14,10 +14,14 @@ public final class LocationCacheService {
     public let server: ReplyServer
     public let handler: LocationCacheHandler
     private let batch: PutBatch
+    /// Held while the service runs: one location-cache per data directory.
+    private let directoryLock: DataDirectoryLock
 
     public init(context: Context, configuration: LocationCacheConfiguration, logger: Logger,
                 log: EventLog? = nil) throws {
         let log = log ?? EventLog(logger: logger)
+        try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
+        directoryLock = try DataDirectoryLock(directory: configuration.dataDirectory, service: Self.name)
         let store = try LocationStore(directory: configuration.dataDirectory)
         handler = LocationCacheHandler(store: store, ttl: configuration.ttl, now: configuration.now, log: log)
         server = try ReplyServer(name: Self.name, context: context, bind: configuration.endpoint, logger: logger,

@@ -44,11 +44,15 @@ public final class PriceIngestService {
     var refusalLines = LogThrottle(perSecond: 20, leftOutEvent: "feed refusals not logged")
 
     public var publishEndpoint: String { publisher.endpoint }
+    /// Held while the service runs: one price-ingest per data directory.
+    private let directoryLock: DataDirectoryLock
 
     public init(context: Context, configuration: PriceIngestConfiguration, logger: Logger) throws {
         self.context = context
         self.configuration = configuration
         self.logger = logger
+        try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
+        directoryLock = try DataDirectoryLock(directory: configuration.dataDirectory, service: "price-ingest")
         store = try StationStore(directory: configuration.dataDirectory)
         server = try ReplyServer(name: "price-ingest", context: context, bind: configuration.endpoint,
                                  logger: logger, maxRequestBytes: configuration.maxRequestBytes)

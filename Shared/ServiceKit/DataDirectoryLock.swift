@@ -1,0 +1,45 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// An exclusive hold on a service's data directory for as long as the process runs (`flock` on
+/// `<service>.lock` in it; the kernel lets go when the process ends, however it ends).
+///
+/// Two price-ingests on one directory both started and took turns writing one store, each
+/// publishing versions the other had made, while its replicas stayed behind and said they were in
+/// step (an outside chaos test). Now the second refuses to start, naming the first's process id.
+public final class DataDirectoryLock {
+    private let descriptor: Int32
+
+    public struct Busy: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public init(directory: URL, service: String) throws {
+        let path = directory.appendingPathComponent("\(service).lock").path
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw Busy(description: "cannot open \(path): \(String(cString: strerror(errno)))")
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let holder = Self.readPID(descriptor)
+            close(descriptor)
+            throw Busy(description: "the data directory \(directory.path) is in use by another \(service)"
+                + (holder.map { " (pid \($0))" } ?? "") + "; one process per data directory")
+        }
+        let pid = "\(getpid())\n"
+        _ = ftruncate(descriptor, 0)
+        _ = pid.withCString { pwrite(descriptor, $0, strlen($0), 0) }
+        self.descriptor = descriptor
+    }
+
+    deinit { close(descriptor) }
+
+    private static func readPID(_ descriptor: Int32) -> Int? {
+        var buffer = [UInt8](repeating: 0, count: 32)
+        let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 31, 0) }
+        guard count > 0 else { return nil }
+        return Int(String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}
