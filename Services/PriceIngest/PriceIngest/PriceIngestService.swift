@@ -54,6 +54,11 @@ public final class PriceIngestService {
         try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
         directoryLock = try DataDirectoryLock(directory: configuration.dataDirectory, service: "price-ingest")
         store = try StationStore(directory: configuration.dataDirectory)
+        if let rolledBack = store.rolledBack {
+            logger.warning("store is older than this directory served; replicas will reload everything",
+                           metadata: ["served": "\(rolledBack.served)", "found": "\(rolledBack.found)",
+                                      "why": "a copy put back from a backup? it now has a new store id"])
+        }
         server = try ReplyServer(name: "price-ingest", context: context, bind: configuration.endpoint,
                                  logger: logger, maxRequestBytes: configuration.maxRequestBytes)
         publisher = try PricePublisher(context: context, bind: configuration.publishEndpoint, logger: logger)

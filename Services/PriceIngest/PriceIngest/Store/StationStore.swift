@@ -18,8 +18,12 @@ public final class StationStore {
     public private(set) var version: UInt64
     /// The file's identity, random, made with it (16 hex digits): a store started afresh, after its
     /// volume was lost, is told apart from the old one even when the versions match. A copy of the
-    /// file (a backup restored) keeps it.
-    public let storeID: String
+    /// file put back behind the newest version the directory served takes a new one (`ServedMark`).
+    public private(set) var storeID: String
+    /// When the database was found older than the newest version its directory served: that
+    /// version and the database's (the store then took a new identity).
+    public private(set) var rolledBack: (served: UInt64, found: UInt64)?
+    private let servedMark: ServedMark
 
     let database: Database
     private let now: () -> Date
@@ -49,6 +53,14 @@ public final class StationStore {
         version = try Self.readVersion(database)
         storeID = try database.prepare("SELECT store_id FROM store_state WHERE singleton = 1")
             .firstRow { $0.string(at: 0) } ?? ""
+        servedMark = ServedMark(directory: directory)
+        if let served = servedMark.read(), served.storeID == storeID, served.version > version {
+            let renewed = try database.prepare("UPDATE store_state SET store_id = lower(hex(randomblob(8))) "
+                + "WHERE singleton = 1 RETURNING store_id").firstRow { $0.string(at: 0) }
+            storeID = renewed ?? storeID
+            rolledBack = (served.version, version)
+        }
+        servedMark.write(storeID: storeID, version: version)
         bumpVersion = try database.prepare(
             "UPDATE store_state SET version = version + 1 WHERE singleton = 1 RETURNING version", persistent: true)
         deleteRetailer = try database.prepare("DELETE FROM stations WHERE retailer = ?", persistent: true)
@@ -116,6 +128,7 @@ public final class StationStore {
             return newVersion
         }
         version = newVersion
+        servedMark.write(storeID: storeID, version: newVersion)
         return newVersion
     }
 
