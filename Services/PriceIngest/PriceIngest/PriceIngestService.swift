@@ -42,6 +42,9 @@ public final class PriceIngestService {
     private var fetchesInFlight = Set<String>()
     /// "feed refused" lines, at most 20 a second (a client sending broken feeds in a loop).
     var refusalLines = LogThrottle(perSecond: 20, leftOutEvent: "feed refusals not logged")
+    /// Commits that failed (disk full, an I/O error, a damaged file), and the last one's cause.
+    var commitFailures: UInt64 = 0
+    var lastCommitError: String?
 
     public var publishEndpoint: String { publisher.endpoint }
     /// Held while the service runs: one price-ingest per data directory.
@@ -222,6 +225,8 @@ public final class PriceIngestService {
             "stations": .number(Double((try? store.stationCount) ?? 0)),
             "feeds": .array(rows),
             "fetchesInFlight": .number(Double(fetchesInFlight.count)),
+            "commitFailures": .number(Double(commitFailures)),
+            "lastCommitError": lastCommitError.map(JSONValue.string) ?? .null,
         ]
     }
 }

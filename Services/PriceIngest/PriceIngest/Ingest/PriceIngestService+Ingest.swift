@@ -1,6 +1,7 @@
 import FeedParsing
 import Foundation
 import Messages
+import SQLite
 
 /// The ingest pipeline: parse, check the feed is not older than the stored one, commit, publish.
 extension PriceIngestService {
@@ -35,14 +36,24 @@ extension PriceIngestService {
             throw ServiceError.badRequest(message + (reasons.isEmpty ? "" : " (" + reasons.joined(separator: "; ") + ")"))
         }
         let replacedNewer = try checkOrder(parsed, refusesOlder: refusesOlder, source: source, requestID: requestID)
+        guard FileManager.default.fileExists(atPath: store.fileURL.path) else {
+            // Deleted while running: commits would go to a file nobody will open again, and be
+            // acknowledged; the restart would find nothing (chaos test).
+            let message = "the store's file \(store.fileURL.path) is gone (deleted while price-ingest ran); "
+                + "nothing can be stored until price-ingest is restarted"
+            noteCommitFailure(message, retailer: retailer)
+            throw ServiceError(.internal, message + "; nothing was changed")
+        }
         let version: UInt64
         do {
             version = try store.replaceRetailer(retailer, stations: parsed.stations, updated: parsed.updated,
                                                 fetchedAt: fetchedAt, source: source,
                                                 contentHash: FeedFingerprint.of(data))
         } catch {
-            logger.error("commit failed", metadata: ["retailer": retailer, "error": "\(error)"])
-            throw ServiceError(.internal, "the feed could not be stored; nothing was changed")
+            let cause = (error as? SQLiteError)?.message ?? "\(error)"
+            noteCommitFailure(cause, retailer: retailer)
+            recordFailure(retailer: retailer, message: "could not be stored: \(cause)", source: source)
+            throw ServiceError(.internal, "the feed could not be stored (\(cause)); nothing was changed")
         }
         publisher.publish(RetailerState(version: version, retailer: retailer, updated: parsed.updated,
                                         stations: parsed.stations))
@@ -102,6 +113,13 @@ extension PriceIngestService {
         if let source { metadata["source"] = source }
         logRefusal(metadata)
         throw refusal
+    }
+
+    /// Counts a commit that failed (shown by `sys.stats`) and logs it.
+    func noteCommitFailure(_ cause: String, retailer: String) {
+        commitFailures += 1
+        lastCommitError = cause
+        logger.error("commit failed", metadata: ["retailer": retailer, "error": cause])
     }
 
     /// One "feed refused" line, unless more than 20 came this second (they are counted instead).

@@ -1,0 +1,34 @@
+import Foundation
+import Messages
+import ServiceKit
+import ServiceTesting
+import Testing
+import ZeroMQ
+
+/// The store's file deleted while price-ingest runs: ingests were acknowledged into a file nobody
+/// would open again, and the restart found nothing (a chaos test). Now each is refused saying so,
+/// and sys.stats counts the failed commits with their cause.
+struct StoreFileGoneTests {
+    @Test func ingest_afterTheStoreFileWasDeleted_isRefusedAndCounted() throws {
+        let stack = try DataPathStack(startLookup: false)
+        let feed = try stack.writeFeed(FeedFixtures.feed(FeedFixtures.selby), name: "tesco")
+        _ = try stack.ingestFile(feed, retailer: "tesco")
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(at: stack.dataDirectory.appendingPathComponent("price-ingest.sqlite" + suffix))
+        }
+        do {
+            _ = try stack.ingestFile(feed, retailer: "asda")
+            Issue.record("an ingest into a deleted store was acknowledged")
+        } catch let error as ServiceError {
+            #expect(error.code == .internal)
+            #expect(error.message.contains("is gone (deleted while price-ingest ran)"), "\(error.message)")
+        }
+        let stats = try stack.ingestClient().call(.sysStats, EmptyBody(), as: StatsBody.self)
+        #expect(stats.details["commitFailures"] == .number(1))
+        guard case .string(let cause)? = stats.details["lastCommitError"] else {
+            Issue.record("no lastCommitError: \(stats.details)")
+            return
+        }
+        #expect(cause.contains("is gone"))
+    }
+}
