@@ -308,3 +308,41 @@ def test_priceIngest_whenKilledMidIngest_keepsTheOldOrTheNewFeedWhole(stack, zmq
                 assert stored_version == version
                 outcomes.append((delay, "old", acknowledged))
     print("kill outcomes (delay s, state, acknowledged):", outcomes)
+
+
+def test_replica_whenOneRetailersSnapshotIsUnreadable_servesTheOthers(stack, zmq_context, tmp_path):
+    """A damaged row in one retailer of price-ingest's store made every new or restarted replica
+    answer `unavailable` for all retailers, forever: its resync was all or nothing (chaos test).
+    Now it serves the others and its stats name the unreadable retailer."""
+    def feed(site, lat, price):
+        return {"last_updated": "09/10/2025 11:00:00", "stations": [
+            {"site_id": site, "brand": "TEST", "address": "1 Test Street, London", "postcode": "SW1A 1AA",
+             "location": {"latitude": lat, "longitude": -0.142}, "prices": {"B7": price}}]}
+    stack.ingest_feed("goodco", feed=feed("gcpvj0duq3c1", 51.501, 150.9))
+    stack.ingest_feed("badco", feed=feed("gcpvj0duq3c2", 51.502, 140.9))
+    stack.ingest.kill()
+    connection = sqlite3.connect(stack.ingest_data / "price-ingest.sqlite", timeout=5)
+    try:
+        # A price far outside what the store writes: reading badco's stations fails.
+        columns = [row[1] for row in connection.execute("PRAGMA table_info(stations)")]
+        price_column = next(name for name in columns if name.startswith("price"))
+        connection.execute(f"UPDATE stations SET {price_column} = 99999999999 WHERE retailer = 'badco'")
+        connection.commit()
+    finally:
+        connection.close()
+    stack.restart_ingest()
+    lookup = start_fuel_lookup(stack.ingest_endpoint, stack.pub_endpoint, tmp_path / "fresh-lookup", tmp_path)
+    try:
+        with Client(zmq_context, lookup.endpoints["listening"], 5_000) as client:
+            deadline = time.monotonic() + 20
+            while True:
+                reply = client.request("lookup.cheapest", {"fuel": "B7", "lat": 51.5, "lng": -0.142, "radiusMiles": 5})
+                if reply.get("ok"):
+                    break
+                assert time.monotonic() < deadline, f"the fresh replica never served: {reply}"
+                time.sleep(0.05)
+            assert [r["station"]["retailer"] for r in reply["body"]["results"]] == ["goodco"]
+            details = client.call("sys.stats")["details"]
+            assert "badco" in json.dumps(details), details
+    finally:
+        lookup.kill()

@@ -56,6 +56,11 @@ public final class ReplicaSync {
     private var lastHeard = ContinuousClock.now
     private var silent = false
     private var snapshotFailing = false
+    /// Retailers whose snapshot price-ingest could not give at the last resync (a damaged row in its
+    /// store), and when to ask again. The others are served meanwhile.
+    private var unreadable: [String] = []
+    private var retryUnreadableAt: ContinuousClock.Instant?
+    static let unreadableRetry: Duration = .seconds(30)
 
     private init(context: Context, ingest: String, ingestPub: String, holder: IndexHolder, logger: Logger,
                  status: SyncStatusBox) {
@@ -128,6 +133,7 @@ public final class ReplicaSync {
                 }
             }
             checkSilence()
+            if let retryAt = retryUnreadableAt, ContinuousClock.now >= retryAt { needsResync = true }
             if needsResync { changed = resync(client) || changed }
             if changed { rebuild() }
             if !needsResync && !status.current.synced {
@@ -181,23 +187,41 @@ public final class ReplicaSync {
                 retailers[gone] = nil
                 changed = true
             }
+            // One retailer price-ingest cannot read (a damaged row) does not keep the others from
+            // being served: it is asked for again every 30 s, and the status says which it is.
+            var failed: [(retailer: String, reason: String)] = []
             for entry in index.retailers ?? [] where retailers[entry.retailer]?.version != entry.version {
-                let reply = try client.call(MessageType.ingestSnapshot, SnapshotRequest(retailer: entry.retailer),
-                                            as: SnapshotReply.self)
-                if let state = reply.state {
-                    retailers[state.retailer] = state
-                    changed = true
+                do {
+                    let reply = try client.call(MessageType.ingestSnapshot, SnapshotRequest(retailer: entry.retailer),
+                                                as: SnapshotReply.self)
+                    if let state = reply.state {
+                        retailers[state.retailer] = state
+                        changed = true
+                    }
+                } catch where error.code != .unavailable && error.code != .timeout {
+                    failed.append((entry.retailer, error.message))
                 }
             }
+            if failed.map(\.retailer) != unreadable {
+                for (retailer, reason) in failed {
+                    logger.warning("retailer snapshot unreadable; serving the others",
+                                   metadata: ["retailer": retailer, "error": reason])
+                }
+            }
+            unreadable = failed.map(\.retailer)
+            retryUnreadableAt = failed.isEmpty ? nil : ContinuousClock.now + Self.unreadableRetry
             // Adopt the publisher's version as it is, even if lower: after price-ingest's store is
             // restored from a backup its counter goes back, and the replica must follow it.
             version = index.version
             needsResync = false
             snapshotFailing = false
             heard()
+            let partial = failed.isEmpty ? nil
+                : "price-ingest could not give the snapshot of " + failed.map { "\($0.retailer) (\($0.reason))" }
+                    .joined(separator: ", ")
             status.withLock {
                 $0.resyncs += 1
-                $0.lastError = nil
+                $0.lastError = partial
             }
             logger.info("synchronised from snapshot", metadata: ["version": "\(version)", "retailers": "\(retailers.count)"])
             return changed
