@@ -51,4 +51,22 @@ struct StoreRollbackTests {
             #expect(again.storeID == renewed && again.rolledBack == nil, "the new identity is kept")
         }
     }
+
+    /// A database deleted or emptied (a failed copy) was taken silently as a new empty store.
+    @Test func aDatabaseLostOrEmptied_isNoticedAsAnotherStore() throws {
+        try withTemporaryDirectory { directory in
+            let store = try StationStore(directory: directory)
+            let original = store.storeID
+            #expect(try ingest(store, "tesco") == 1)
+            store.close()
+            for suffix in ["", "-wal", "-shm"] {
+                try? FileManager.default.removeItem(at: directory.appendingPathComponent("price-ingest.sqlite" + suffix))
+            }
+            FileManager.default.createFile(atPath: directory.appendingPathComponent("price-ingest.sqlite").path,
+                                           contents: Data())
+            let fresh = try StationStore(directory: directory)
+            #expect(fresh.version == 0)
+            #expect(fresh.replaced?.storeID == original && fresh.replaced?.version == 1)
+        }
+    }
 }

@@ -62,6 +62,12 @@ public final class PriceIngestService {
                            metadata: ["served": "\(rolledBack.served)", "found": "\(rolledBack.found)",
                                       "why": "a copy put back from a backup? it now has a new store id"])
         }
+        if let replaced = store.replaced {
+            logger.warning("store is not the one this directory served; its feeds must be ingested again",
+                           metadata: ["served": replaced.storeID, "servedVersion": "\(replaced.version)",
+                                      "store": store.storeID, "version": "\(store.version)",
+                                      "why": "the database file was deleted, emptied or replaced"])
+        }
         server = try ReplyServer(name: "price-ingest", context: context, bind: configuration.endpoint,
                                  logger: logger, maxRequestBytes: configuration.maxRequestBytes)
         publisher = try PricePublisher(context: context, bind: configuration.publishEndpoint, logger: logger)

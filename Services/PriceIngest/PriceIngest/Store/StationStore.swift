@@ -23,6 +23,9 @@ public final class StationStore {
     /// When the database was found older than the newest version its directory served: that
     /// version and the database's (the store then took a new identity).
     public private(set) var rolledBack: (served: UInt64, found: UInt64)?
+    /// When the directory served another store before this one (its database lost, emptied or
+    /// replaced): that store's id and newest version.
+    public private(set) var replaced: (storeID: String, version: UInt64)?
     private let servedMark: ServedMark
 
     let database: Database
@@ -59,6 +62,8 @@ public final class StationStore {
                 + "WHERE singleton = 1 RETURNING store_id").firstRow { $0.string(at: 0) }
             storeID = renewed ?? storeID
             rolledBack = (served.version, version)
+        } else if let served = servedMark.read(), served.storeID != storeID, served.version > 0 {
+            replaced = served
         }
         servedMark.write(storeID: storeID, version: version)
         bumpVersion = try database.prepare(
