@@ -118,4 +118,35 @@ struct SessionStoreTests {
         clock.advance(by: .seconds(1))
         #expect(sessions.purgeExpired() == 1)
     }
+
+    /// A user's follow-up session is replaced by their next; questions are kept apart from it.
+    @Test func followUps_oneAUser_replacedByTheNext_andApartFromQuestions() {
+        let sessions = store(maxSessions: 100, maxPerUser: 4)
+        let followUp = Awaiting.followUp(search: .cheapestFuel, fuel: .b7, within: nil)
+        let question = sessions.open(user: "u1", awaiting: .radius, location: nil)
+        let first = sessions.open(user: "u1", awaiting: followUp, location: nil)
+        let second = sessions.open(user: "u1", awaiting: followUp, location: nil)
+        #expect(sessions.find(first.id, user: "u1") == nil, "replaced")
+        #expect(sessions.find(second.id, user: "u1") != nil)
+        #expect(sessions.find(second.id, user: "u2") == nil, "another user's")
+        #expect(sessions.find(question.id, user: "u1") != nil)
+        #expect(sessions.count == 2)
+        sessions.close(second)
+        #expect(sessions.find(second.id, user: "u1") == nil)
+        let third = sessions.open(user: "u1", awaiting: followUp, location: nil)
+        clock.advance(by: .seconds(30))
+        #expect(sessions.find(third.id, user: "u1") == nil, "expired")
+    }
+
+    @Test func followUps_whenTheTableIsFullOfLiveOnes_areNotKept() {
+        let sessions = store(maxSessions: 3)
+        let followUp = Awaiting.followUp(search: .nearestFuel, fuel: .e10, within: nil)
+        for user in ["a", "b", "c"] { sessions.open(user: user, awaiting: followUp, location: nil) }
+        let refused = sessions.open(user: "d", awaiting: followUp, location: nil)
+        #expect(sessions.find(refused.id, user: "d") == nil)
+        clock.advance(by: .seconds(31))
+        let kept = sessions.open(user: "d", awaiting: followUp, location: nil)
+        #expect(sessions.find(kept.id, user: "d") != nil, "expired ones make room")
+        #expect(sessions.count == 1)
+    }
 }

@@ -193,9 +193,9 @@ public final class IntentRouterService {
         case .handle(let action):
             runner.run(action, ask) { handled in
                 var handled = handled
-                if handled.code == .failure, let session = decision.session {
+                if handled.code == .failure, let id = decision.session {
                     // Nothing to follow up (no location, prices unreachable): the conversation ends.
-                    self.engine.sessions.close(session)
+                    if let session = self.engine.sessions.find(id, user: user) { self.engine.sessions.close(session) }
                     handled.endsSession = true
                 }
                 self.speaker.speak(handled, for: ask) { reply in self.finish(key, ask, reply) }

@@ -37,12 +37,12 @@ public final class DialogueEngine {
         if let sessionID, let session = sessions.find(sessionID, user: user) {
             if case .followUp = session.awaiting, let call = understood.call {
                 // A whole request after an answer is that request, whatever it shares with a follow-up.
-                sessions.close(session.id)
+                sessions.close(session)
                 return resolve(call, user: user, location: location ?? session.location)
             }
             if let decision = answer(session, utterance, location: location) { return decision }
             if let call = understood.call {
-                sessions.close(session.id)
+                sessions.close(session)
                 return resolve(call, user: user, location: location ?? session.location)
             }
             return misunderstood(session)
@@ -129,38 +129,38 @@ public final class DialogueEngine {
         let place = location ?? session.location
         let intent = session.awaiting.intent
         if case .followUp = session.awaiting, IntentRecognizer.saysThanks(utterance) {
-            sessions.close(session.id)
+            sessions.close(session)
             return say(.success, .welcome, intent: .thanks)
         }
         if recognizer.followUp(utterance, among: [.cancel]) != nil {
-            sessions.close(session.id)
+            sessions.close(session)
             return say(.cancelled, session.awaiting == .confirmForget ? .notForgotten : .cancelled, intent: intent)
         }
         switch session.awaiting {
         case .confirmForget:
             guard let reply = recognizer.followUp(utterance, among: [.yes, .no]) else { return nil }
-            sessions.close(session.id)
+            sessions.close(session)
             return reply.label == .yes ? handle(.forgetLocation, intent, place)
                 : say(.cancelled, .notForgotten, intent: intent)
         case .fuel(let search, let within):
             guard let reply = recognizer.followUp(utterance, among: [.fuel]) else { return nil }
-            sessions.close(session.id)
+            sessions.close(session)
             // "diesel within 10 miles" names a radius too.
             let call = IntentCall.search(search, IntentRecognizer.fuel(reply.slots["fuel"]),
                                          within: IntentRecognizer.searchRadius(reply.slots) ?? within)
             return resolve(call, user: session.user, location: place)
         case .radius:
             guard let reply = recognizer.followUp(utterance, among: [.radius]) else { return nil }
-            sessions.close(session.id)
+            sessions.close(session)
             return resolve(.setSearchRadius(IntentRecognizer.radius(reply.slots)), user: session.user, location: place)
         case .unit:
             guard let reply = recognizer.followUp(utterance, among: [.unit]) else { return nil }
-            sessions.close(session.id)
+            sessions.close(session)
             return resolve(.setDistanceUnit(IntentRecognizer.unit(reply.slots["unit"])), user: session.user,
                            location: place)
         case .followUp(let search, let fuel, let within):
             guard let call = followUpCall(utterance, search: search, fuel: fuel, within: within) else { return nil }
-            sessions.close(session.id)
+            sessions.close(session)
             return resolve(call, user: session.user, location: place)
         }
     }
@@ -213,13 +213,13 @@ public final class DialogueEngine {
     private func misunderstood(_ session: Session) -> Decision {
         if case .followUp = session.awaiting {
             // Nothing was asked: not understood, as without a session (the session ends).
-            sessions.close(session.id)
+            sessions.close(session)
             return say(.failure, .notUnderstood, intent: nil)
         }
         var session = session
         session.misunderstandings += 1
         guard session.misunderstandings < maxMisunderstandings else {
-            sessions.close(session.id)
+            sessions.close(session)
             if session.awaiting == .confirmForget {
                 return say(.cancelled, .notForgotten, intent: .forgetMyLocation)
             }
