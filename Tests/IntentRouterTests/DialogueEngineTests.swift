@@ -9,9 +9,13 @@ struct DialogueEngineTests {
     let here = Coordinate(lat: 53.78, lng: -1.07)
 
     init() throws {
-        let clock = clock
-        engine = DialogueEngine(recognizer: try IntentRecognizer(),
-                                sessions: SessionStore(timeToLive: .seconds(30), now: { clock.now }))
+        engine = try Self.engine(clock: clock)
+    }
+
+    /// An engine with 30 s sessions on `clock`.
+    static func engine(clock: TestClock) throws -> DialogueEngine {
+        DialogueEngine(recognizer: try IntentRecognizer(),
+                       sessions: SessionStore(timeToLive: .seconds(30), now: { clock.now }))
     }
 
     @Test func ask_whenFuelGiven_handlesAtOnce_withASessionForFollowUps() {

@@ -9,9 +9,7 @@ struct FollowUpTests {
     let here = Coordinate(lat: 53.78, lng: -1.07)
 
     init() throws {
-        let clock = clock
-        engine = DialogueEngine(recognizer: try IntentRecognizer(),
-                                sessions: SessionStore(timeToLive: .seconds(30), now: { clock.now }))
+        engine = try DialogueEngineTests.engine(clock: clock)
     }
 
     /// The session of an answer to `utterance`.

@@ -197,6 +197,22 @@ def test_ingestFeed_fromAHangingHttpUrl_timesOutAndStaysResponsive(tmp_path, zmq
         ingest.kill()
 
 
+def wait_until_requested(feed_server, path, what, timeout=10):
+    """Waits (bounded) until the feed server has been asked for `path`."""
+    deadline = time.monotonic() + timeout
+    while not any(seen["path"] == path for seen in feed_server.seen):
+        assert time.monotonic() < deadline, f"{what} never reached the feed server"
+        time.sleep(0.02)
+
+
+def timed_real_feed_ingest(client, feed_server):
+    """Ingests the real Asda feed by URL; returns the seconds it took."""
+    started = time.monotonic()
+    reply = client.call("ingest.feed", {"retailer": "asda", "url": feed_server.base + "/" + FEED})
+    assert reply["accepted"] > 0
+    return time.monotonic() - started
+
+
 def test_ingestFeed_fromAUrl_doesNotWaitBehindAPollThatHangs(tmp_path, zmq_context, feed_server):
     """Polls and requested fetches used one queue: a user's ingest.feed waited behind every poll of
     a retailer whose server hangs (up to three attempts of --fetch-timeout each)."""
@@ -205,15 +221,9 @@ def test_ingestFeed_fromAUrl_doesNotWaitBehindAPollThatHangs(tmp_path, zmq_conte
     feeds.write_text(f"hangco {feed_server.base}/hang.json\n")
     ingest = start_price_ingest(tmp_path / "data", tmp_path, extra=("--feeds", str(feeds), "--fetch-timeout", "15s"))
     try:
-        deadline = time.monotonic() + 10
-        while not any(seen["path"] == "/hang.json" for seen in feed_server.seen):
-            assert time.monotonic() < deadline, "the poll never reached the feed server"
-            time.sleep(0.02)
+        wait_until_requested(feed_server, "/hang.json", "the poll")
         with Client(zmq_context, ingest.endpoints["listening"], 12_000) as client:
-            started = time.monotonic()
-            reply = client.call("ingest.feed", {"retailer": "asda", "url": feed_server.base + "/" + FEED})
-            elapsed = time.monotonic() - started
-        assert reply["accepted"] > 0
+            elapsed = timed_real_feed_ingest(client, feed_server)
         assert elapsed < 5, f"the requested fetch took {elapsed:.1f} s behind the hanging poll"
     finally:
         feed_server.hang.set()
@@ -259,14 +269,8 @@ def test_ingestFeed_fromAUrl_doesNotWaitBehindAnotherRequestedFetchThatHangs(tmp
         with Client(zmq_context, endpoint, 20_000) as stalled, Client(zmq_context, endpoint, 12_000) as client:
             stalled.send_frames([json.dumps({"v": 1, "id": "stalled", "type": "ingest.feed", "body": {
                 "retailer": "hangco", "url": feed_server.base + "/hang.json"}}).encode()])
-            deadline = time.monotonic() + 10
-            while not any(seen["path"] == "/hang.json" for seen in feed_server.seen):
-                assert time.monotonic() < deadline, "the stalled fetch never reached the feed server"
-                time.sleep(0.02)
-            started = time.monotonic()
-            reply = client.call("ingest.feed", {"retailer": "asda", "url": feed_server.base + "/" + FEED})
-            elapsed = time.monotonic() - started
-        assert reply["accepted"] > 0
+            wait_until_requested(feed_server, "/hang.json", "the stalled fetch")
+            elapsed = timed_real_feed_ingest(client, feed_server)
         assert elapsed < 5, f"the second fetch took {elapsed:.1f} s behind the stalled one"
     finally:
         feed_server.hang.set()
