@@ -27,7 +27,7 @@ public struct ServiceMain {
     /// Options every service accepts besides its own.
     public static let commonOptions: [OptionSpec] = Topology.options + [
         OptionSpec("--bind", value: "URL", help: "bind this service here instead of its topology endpoint"),
-        OptionSpec("--log-level", value: "LEVEL", help: "trace|debug|info|notice|warning|error [$FUELBOARD_LOG_LEVEL, default info]"),
+        OptionSpec("--log-level", value: "LEVEL", help: "trace|debug|info|notice|warning|error|critical [$FUELBOARD_LOG_LEVEL, default info]"),
         OptionSpec("--check-config", help: "check the flags and environment, print the settings and exit "
                        + "(0 usable, 64 not); binds, creates and writes nothing"),
         OptionSpec("--version", help: "print the version and exit"),

@@ -61,8 +61,9 @@ enum AskCommand {
             if utterance.isEmpty { continue }
             if ["quit", "exit", "bye"].contains(utterance.lowercased()) { break }
             request.utterance = utterance
-            let reply = try? send(request, client, cli)
-            request.session = reply?.session  // the location stays: every turn carries it
+            // The location stays (every turn carries it); the session follows the replies, and a turn
+            // that got none (the router unreachable a moment) leaves the conversation where it was.
+            if let reply = try? send(request, client, cli) { request.session = reply.session }
         }
         return ServiceMain.ExitCode.success
     }
