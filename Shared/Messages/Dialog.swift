@@ -68,7 +68,7 @@ extension DialogOutcome {
 }
 
 /// `dialog.render` request body: an outcome and the facts it needs.
-public struct RenderRequest: Codable, Sendable {
+public struct RenderRequest: Codable, Sendable, Equatable {
     public var outcome: DialogOutcome
     /// BCP 47 locale; default en-GB (unknown locales fall back to it).
     public var locale: String?

@@ -121,4 +121,22 @@ struct FollowUpTests {
         #expect(!engine.answers(normalizer.normalize("is the car wash open"), in: asking),
                 "not an answer: a plug-in's phrase may take it")
     }
+
+    @Test func takeMeThere_afterAnAnsweredStation_givesDirectionsToIt_withoutSearching() throws {
+        let session = try answered()
+        let station = StationSummary(id: "tesco/1", retailer: "tesco", brand: "Tesco", name: "Tesco Selby",
+                                     address: "Bawtry Road", postcode: "YO8 8NA", lat: 53.77, lng: -1.06)
+        let render = RenderRequest(outcome: .found, fuel: "B7", station: station, pricePence: 139.9, distanceMiles: 2)
+        engine.sessions.remember(render, session: session, user: "u1")
+        let next = engine.ask(user: "u1", utterance: "take me there", session: session)
+        #expect(next.action == .directionsTo(render))
+        #expect(next.intent == .directionsToCheapestFuel)
+        #expect(next.session != nil && next.session != session, "the directions can be followed up too")
+    }
+
+    @Test func afterDirections_anotherFuel_isAQuestionAgain() throws {
+        let route = engine.ask(user: "u1", utterance: "take me there", session: try answered())
+        let petrol = engine.ask(user: "u1", utterance: "and for petrol?", session: try #require(route.session))
+        #expect(petrol.action == .findCheapest(.e10, directions: false))
+    }
 }

@@ -242,7 +242,8 @@ struct RouterWithRealServicesTests {
         #expect(route.snippet?.id == "test/far", "directions to the station just named")
         #expect(route.opensURL?.contains("daddr=53.812,-1.05") == true, "\(route.opensURL ?? "none")")
         let nearest = try services.ask("and the nearest?", session: try #require(route.session))
-        #expect(nearest.outcome == .nearestDirections, "still directions, now to the nearest: \(nearest.dialog)")
+        #expect(nearest.outcome == .nearestFound, "a question, not directions again: \(nearest.dialog)")
+        #expect(nearest.opensURL == nil, "maps opens only when asked")
         #expect(nearest.snippet?.id == "test/near")
         let petrol = try services.ask("what about petrol", session: try #require(nearest.session))
         #expect(petrol.parameters?["fuel"] == .string("E10"))
@@ -266,6 +267,27 @@ struct RouterWithRealServicesTests {
         let fact = try services.ask("Ask FuelBoard to tell me about petrol", session: try #require(found.session))
         #expect(fact.service == "fuel-facts")
         #expect(fact.dialog == "E10 is a fuel.")
+    }
+
+    /// "Take me there" goes to the station the answer named, even when prices changed or the phone
+    /// moved since (it searched again, and could go elsewhere: a re-check changed a price between).
+    @Test func takeMeThere_goesToTheStationNamed_afterPricesChanged() throws {
+        let services = try RealServices()
+        defer { services.stop() }
+        let found = try services.ask("Ask FuelBoard for the cheapest diesel near me", at: RealServices.selby)
+        #expect(found.snippet?.id == "test/far")
+        try services.ingest(retailer: "fresh", feed: """
+            {"last_updated": "29/11/2025 06:40:00", "stations": [
+              {"site_id": "one", "brand": "ESSO", "address": "Barlby Road, Selby", "postcode": "YO8 5BJ",
+               "location": {"latitude": 53.7900, "longitude": -1.0600}, "prices": {"B7": 119.9}}]}
+            """)
+        let moved = Coordinate(lat: 53.7850, lng: -1.0650)
+        let route = try services.ask("take me there", at: moved, session: try #require(found.session))
+        #expect(route.snippet?.id == "test/far", "\(route.dialog)")
+        #expect(route.opensURL?.contains("daddr=53.812,-1.05") == true, "\(route.opensURL ?? "none")")
+        #expect(route.dialog.hasPrefix("Here are directions to \(found.snippet?.title ?? "?")"), "\(route.dialog)")
+        let again = try services.ask("Ask FuelBoard for the cheapest diesel near me", at: moved)
+        #expect(again.snippet?.id == "fresh/one", "a new search finds the new price")
     }
 
     @Test func afterNothingInRange_aWiderSearchFindsIt() throws {

@@ -193,6 +193,9 @@ public final class IntentRouterService {
         case .handle(let action):
             runner.run(action, ask) { handled in
                 var handled = handled
+                if handled.code == .success, handled.render.station != nil, let id = decision.session {
+                    self.engine.sessions.remember(handled.render, session: id, user: user)
+                }
                 if handled.code == .failure, let id = decision.session {
                     // Nothing to follow up (no location, prices unreachable): the conversation ends.
                     if let session = self.engine.sessions.find(id, user: user) { self.engine.sessions.close(session) }

@@ -12,6 +12,8 @@ public enum Action: Sendable, Equatable {
     case forgetLocation
     /// The user's radius and unit, read back.
     case readSettings
+    /// Directions to the station an answer named ("take me there"), from what it said.
+    case directionsTo(RenderRequest)
 }
 
 /// Something to say that needs no backend data: a question, an explanation, a refusal.
@@ -94,6 +96,7 @@ extension Action {
         case .setUnit(.set(let unit)): ["unit": .string(unit.rawValue)]
         case .setUnit(.clear): ["unit": .null]
         case .forgetLocation, .readSettings: [:]
+        case .directionsTo(let answered): answered.fuel.map { ["fuel": .string($0)] } ?? [:]
         }
     }
 }

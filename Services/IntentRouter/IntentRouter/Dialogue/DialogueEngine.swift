@@ -161,6 +161,15 @@ public final class DialogueEngine {
         case .followUp(let search, let fuel, let within):
             guard let call = followUpCall(utterance, search: search, fuel: fuel, within: within) else { return nil }
             sessions.close(session)
+            if call.intent.givesDirections, !search.givesDirections, let answered = session.answered,
+               answered.station != nil {
+                // "Take me there": to the station just named, not to what a new search would find
+                // (prices may have changed, the phone may have moved since).
+                var decision = handle(.directionsTo(answered), call.intent, place)
+                decision.session = sessions.open(user: session.user, awaiting: .followUp(
+                    search: call.intent, fuel: fuel, within: within), location: place).id
+                return decision
+            }
             return resolve(call, user: session.user, location: place)
         }
     }
@@ -177,11 +186,14 @@ public final class DialogueEngine {
         case .directions:
             intent = .search(nearest: search.searchesNearest, directions: true)
         case .search:
-            intent = .search(nearest: reply.slots["search"]?.value == "nearest", directions: search.givesDirections)
+            // Directions only when asked for: "take me there" then "and the nearest?" is a question.
+            intent = .search(nearest: reply.slots["search"]?.value == "nearest", directions: false)
         case .fuel:
+            intent = .search(nearest: search.searchesNearest, directions: false)
             fuelAsked = IntentRecognizer.fuel(reply.slots["fuel"])
             radius = IntentRecognizer.searchRadius(reply.slots) ?? within
         case .radius:
+            intent = .search(nearest: search.searchesNearest, directions: false)
             switch IntentRecognizer.radius(reply.slots) {
             case .value(.set(let spoken)): radius = spoken
             case .value(.clear): radius = nil

@@ -47,6 +47,11 @@ final class ActionRunner {
                                    deadline: ask.dataDeadline) { result in
                 done(Self.settingOutcome(result, outcome: .settingsRead))
             }
+        case .directionsTo(let answered):
+            var render = answered
+            render.outcome = answered.outcome == .nearestFound ? .nearestDirections
+                : answered.outcome == .found ? .directions : answered.outcome
+            done(Handled(.success, render))
         case .forgetLocation:
             backends.location.call(.locationForget, UserRequest(user: ask.user), as: ForgetReply.self,
                                    deadline: ask.dataDeadline) { result in

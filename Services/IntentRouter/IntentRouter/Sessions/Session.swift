@@ -45,5 +45,8 @@ public struct Session: Sendable, Equatable {
     public var location: Coordinate?
     /// Answers that did not answer the question so far.
     public var misunderstandings: Int
+    /// For a follow-up: the station the answer named, as it was said ("take me there" goes to it,
+    /// not to whatever a new search would find).
+    public var answered: RenderRequest? = nil
     public var expiresAt: ContinuousClock.Instant
 }

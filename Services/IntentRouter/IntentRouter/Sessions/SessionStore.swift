@@ -69,6 +69,12 @@ public final class SessionStore {
         return session
     }
 
+    /// Keeps the station a station search's answer named on that answer's follow-up session.
+    public func remember(_ answered: RenderRequest, session id: String, user: String) {
+        guard followUps[user]?.id == id else { return }
+        followUps[user]?.answered = answered
+    }
+
     /// The live session `id` of `user`, or nil (unknown, another user's, or expired).
     public func find(_ id: String, user: String) -> Session? {
         if let followUp = followUps[user], followUp.id == id {
