@@ -138,15 +138,18 @@ struct SessionStoreTests {
         #expect(sessions.find(third.id, user: "u1") == nil, "expired")
     }
 
-    @Test func followUps_whenTheTableIsFullOfLiveOnes_areNotKept() {
+    /// A full table of live follow-ups makes room by letting another user's go: a load test with
+    /// generated users filled it and then every real user's "take me there" was "ended" (re-check).
+    @Test func followUps_whenTheTableIsFullOfLiveOnes_theNewestIsKept() {
         let sessions = store(maxSessions: 3)
         let followUp = Awaiting.followUp(search: .nearestFuel, fuel: .e10, within: nil)
         for user in ["a", "b", "c"] { sessions.open(user: user, awaiting: followUp, location: nil) }
-        let refused = sessions.open(user: "d", awaiting: followUp, location: nil)
-        #expect(sessions.find(refused.id, user: "d") == nil)
+        let newest = sessions.open(user: "d", awaiting: followUp, location: nil)
+        #expect(sessions.find(newest.id, user: "d") != nil)
+        #expect(sessions.count == 3)
         clock.advance(by: .seconds(31))
-        let kept = sessions.open(user: "d", awaiting: followUp, location: nil)
-        #expect(sessions.find(kept.id, user: "d") != nil, "expired ones make room")
-        #expect(sessions.count == 1)
+        let kept = sessions.open(user: "e", awaiting: followUp, location: nil)
+        #expect(sessions.find(kept.id, user: "e") != nil)
+        #expect(sessions.count == 1, "expired ones went first")
     }
 }

@@ -1,4 +1,5 @@
 @testable import IntentRouter
+import Messages
 import Testing
 
 /// A plug-in's dialog reaches users without bytes that are not words (a walkthrough's service sent
@@ -14,5 +15,14 @@ struct SpeakableTextTests {
 
     @Test func longText_isCut() {
         #expect(SpeakableText.clean(String(repeating: "a", count: 5000)).count == 2000)
+    }
+
+    @Test func invisibleCharacters_areDropped_unicodeLineBreaksAreSpaces() {
+        #expect(SpeakableText.clean("a\u{2028}b\u{200B}c\u{FEFF}d\u{E0041}e\u{AD}f") == "a bcdef")
+    }
+
+    @Test func aCardsTextFields_areCleanedToo() {
+        let card = Snippet(title: "T\u{1b}[31mred\u{202E}evil", subtitle: "S\u{0}x").speakable
+        #expect(card.title == "T[31mredevil" && card.subtitle == "Sx")
     }
 }

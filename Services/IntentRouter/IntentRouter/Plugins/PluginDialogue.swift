@@ -196,7 +196,7 @@ final class PluginDialogue {
                 return unusable(ask, answer, grammar, service, "opensURL must be an http or https URL")
             }
             reply(ask, .success, dialog ?? "Done.", intent: intent, result: .success, parameters: parameters,
-                  service: service, value: result.value, snippet: result.snippet, opensURL: result.opensURL)
+                  service: service, value: result.value.map { SpeakableText.clean($0, limit: 500) }, snippet: result.snippet?.speakable, opensURL: result.opensURL)
         case .needsValue:
             guard let name = result.parameter, grammar.parameterTypes[name] != nil else {
                 return unusable(ask, answer, grammar, service,
@@ -218,10 +218,10 @@ final class PluginDialogue {
             openSession(.confirmation, .confirmationRequired, needs: nil, options: nil)
         case .failure:
             reply(ask, .failure, dialog ?? "Sorry, that didn't work.", intent: intent, result: .failure,
-                  parameters: parameters, service: service, value: result.value, snippet: result.snippet)
+                  parameters: parameters, service: service, value: result.value.map { SpeakableText.clean($0, limit: 500) }, snippet: result.snippet?.speakable)
         case .inProgress:
             reply(ask, .success, dialog ?? "I'm working on it.", intent: intent, result: .inProgress,
-                  parameters: parameters, service: service, value: result.value, snippet: result.snippet)
+                  parameters: parameters, service: service, value: result.value.map { SpeakableText.clean($0, limit: 500) }, snippet: result.snippet?.speakable)
         }
     }
 
