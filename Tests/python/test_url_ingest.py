@@ -275,3 +275,31 @@ def test_ingestFeed_fromAUrl_doesNotWaitBehindAnotherRequestedFetchThatHangs(tmp
     finally:
         feed_server.hang.set()
         ingest.kill()
+
+
+def test_ingestFeed_fromAUrl_doesNotWaitBehindHangingFetchesFromAnotherServer(tmp_path, zmq_context, feed_server):
+    """Four hanging fetches from one server held every other client's URL ingest for about 63 s
+    (a re-check): fetches queue per server now."""
+    hanging = http.server.ThreadingHTTPServer(("127.0.0.1", 0), FeedHandler)
+    hanging.daemon_threads = True
+    hanging.seen = []
+    hanging.hang = threading.Event()
+    hanging.release = threading.Event()
+    thread = threading.Thread(target=hanging.serve_forever, daemon=True)
+    thread.start()
+    hang_url = f"http://127.0.0.1:{hanging.server_address[1]}/hang.json"
+    ingest = start_price_ingest(tmp_path / "data", tmp_path, extra=("--fetch-timeout", "15s"))
+    endpoint = ingest.endpoints["listening"]
+    try:
+        with Client(zmq_context, endpoint, 20_000) as stalled, Client(zmq_context, endpoint, 12_000) as client:
+            for number in range(4):
+                stalled.send_frames([json.dumps({"v": 1, "id": f"stalled-{number}", "type": "ingest.feed", "body": {
+                    "retailer": f"hang{number}", "url": hang_url}}).encode()])
+            wait_until_requested(hanging, "/hang.json", "the hanging fetches")
+            elapsed = timed_real_feed_ingest(client, feed_server)
+        assert elapsed < 5, f"the fetch from another server took {elapsed:.1f} s behind four hanging ones"
+    finally:
+        hanging.hang.set()
+        ingest.kill()
+        hanging.shutdown()
+        hanging.server_close()

@@ -20,10 +20,10 @@ public final class PriceIngestService {
     private let configuration: PriceIngestConfiguration
     let logger: Logger
     let parser = FeedParser()
-    /// Fetches a client asked for (`ingest.feed` with a URL), four at a time: never behind a poll of
-    /// the feeds list, nor all behind one server that hangs (up to three attempts of
-    /// `--fetch-timeout` each).
-    private let requestedFetches = PriceIngestService.fetchQueue("requested", concurrent: 4)
+    /// Fetches a client asked for (`ingest.feed` with a URL), two at a time per host: never behind a
+    /// poll of the feeds list, nor behind another host's server that hangs (up to three attempts of
+    /// `--fetch-timeout` each; four hanging fetches to one host held every other for 63 s).
+    private var requestedFetches: [String: OperationQueue] = [:]
     /// The feeds list's polls, two at a time.
     private let polledFetches = PriceIngestService.fetchQueue("polled", concurrent: 2)
 
@@ -136,7 +136,7 @@ public final class PriceIngestService {
         let key = "\(retailer) \(url)"
         if ticket == nil && fetchesInFlight.contains(key) { return }
         fetchesInFlight.insert(key)
-        (ticket == nil ? polledFetches : requestedFetches).addOperation { @Sendable in
+        (ticket == nil ? polledFetches : requestedQueue(for: url)).addOperation { @Sendable in
             let result = FetchResultMessage(ticket: ticket, retailer: retailer, url: url,
                                             outcome: Result { () throws(FeedFetcher.Failure) -> Data in
                                                 try fetcher.fetch(url)
@@ -146,6 +146,17 @@ public final class PriceIngestService {
             try? socket.connect(endpoint)
             try? socket.send(result.frames())
         }
+    }
+
+    /// The queue of requested fetches from `url`'s server, host and port (made on first use, on the
+    /// loop thread).
+    private func requestedQueue(for url: String) -> OperationQueue {
+        let parsed = URL(string: url)
+        let host = "\(parsed?.host?.lowercased() ?? ""):\(parsed?.port.map(String.init) ?? parsed?.scheme ?? "")"
+        if let queue = requestedFetches[host] { return queue }
+        let queue = Self.fetchQueue("requested.\(host.prefix(60))", concurrent: 2)
+        requestedFetches[host] = queue
+        return queue
     }
 
     private func fetchCompleted(_ frames: [Data]) {

@@ -91,7 +91,7 @@ public struct FeedFetcher: Sendable {
                 + "nothing was kept", isPermanent: true)
         }
         if outcome.timedOut {
-            throw Failure(description: "no answer from \(host) within \(timeout)", isPermanent: false)
+            throw Failure(description: "no answer from \(host) within \(ServiceMain.secondsText(timeout))", isPermanent: false)
         }
         if let error = outcome.error {
             throw Failure(description: "fetch from \(host) failed: \(error)", isPermanent: false)
