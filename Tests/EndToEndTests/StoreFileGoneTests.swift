@@ -21,7 +21,7 @@ struct StoreFileGoneTests {
             Issue.record("an ingest into a deleted store was acknowledged")
         } catch let error as ServiceError {
             #expect(error.code == .internal)
-            #expect(error.message.contains("is gone (deleted while price-ingest ran)"), "\(error.message)")
+            #expect(error.message.contains("is gone (deleted or replaced while price-ingest ran)"), "\(error.message)")
         }
         let stats = try stack.ingestClient().call(.sysStats, EmptyBody(), as: StatsBody.self)
         #expect(stats.details["commitFailures"] == .number(1))
@@ -30,5 +30,24 @@ struct StoreFileGoneTests {
             return
         }
         #expect(cause.contains("is gone"))
+    }
+
+    /// Another file put at the path while it runs (a copy put back without stopping it): the
+    /// commits would still go to the deleted file, acknowledged (a re-check).
+    @Test func ingest_afterTheStoreFileWasReplaced_isRefused() throws {
+        let stack = try DataPathStack(startLookup: false)
+        let feed = try stack.writeFeed(FeedFixtures.feed(FeedFixtures.selby), name: "tesco")
+        _ = try stack.ingestFile(feed, retailer: "tesco")
+        let store = stack.dataDirectory.appendingPathComponent("price-ingest.sqlite")
+        let copy = stack.dataDirectory.appendingPathComponent("copy.sqlite")
+        try FileManager.default.copyItem(at: store, to: copy)
+        try FileManager.default.removeItem(at: store)
+        try FileManager.default.moveItem(at: copy, to: store)
+        do {
+            _ = try stack.ingestFile(feed, retailer: "asda")
+            Issue.record("an ingest into a replaced store was acknowledged")
+        } catch let error as ServiceError {
+            #expect(error.message.contains("deleted or replaced"), "\(error.message)")
+        }
     }
 }

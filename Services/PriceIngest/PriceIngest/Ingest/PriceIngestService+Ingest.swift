@@ -36,11 +36,11 @@ extension PriceIngestService {
             throw ServiceError.badRequest(message + (reasons.isEmpty ? "" : " (" + reasons.joined(separator: "; ") + ")"))
         }
         let replacedNewer = try checkOrder(parsed, refusesOlder: refusesOlder, source: source, requestID: requestID)
-        guard FileManager.default.fileExists(atPath: store.fileURL.path) else {
-            // Deleted while running: commits would go to a file nobody will open again, and be
-            // acknowledged; the restart would find nothing (chaos test).
-            let message = "the store's file \(store.fileURL.path) is gone (deleted while price-ingest ran); "
-                + "nothing can be stored until price-ingest is restarted"
+        guard store.isStillItsFile else {
+            // Deleted (or another file put in its place) while running: commits would go to a file
+            // nobody will open again, and be acknowledged; the restart would not find them.
+            let message = "the store's file \(store.fileURL.path) is gone (deleted or replaced while price-ingest "
+                + "ran); nothing can be stored until price-ingest is restarted"
             noteCommitFailure(message, retailer: retailer)
             throw ServiceError(.internal, message + "; nothing was changed")
         }

@@ -27,6 +27,21 @@ public final class StationStore {
     /// replaced): that store's id and newest version.
     public private(set) var replaced: (storeID: String, version: UInt64)?
     private let servedMark: ServedMark
+    /// The opened file's device and inode: another file put at the path (a copy put back while
+    /// price-ingest ran) is not the one the commits go to.
+    private let fileIdentity: (device: UInt64, inode: UInt64)?
+
+    /// Whether the file at `fileURL` is still the one open (not deleted, not replaced).
+    public var isStillItsFile: Bool {
+        guard let opened = fileIdentity, let now = Self.identity(of: fileURL) else { return false }
+        return opened == now
+    }
+
+    private static func identity(of url: URL) -> (device: UInt64, inode: UInt64)? {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return nil }
+        return (UInt64(info.st_dev), UInt64(info.st_ino))
+    }
 
     let database: Database
     private let now: () -> Date
@@ -50,6 +65,7 @@ public final class StationStore {
             throw StationStoreError.cannotOpen(path: directory.path, reason: error.localizedDescription)
         }
         database = try Database(path: fileURL.path)
+        fileIdentity = Self.identity(of: fileURL)
         // Keep the -wal file from staying at the size of the largest replace after a checkpoint.
         try database.execute("PRAGMA journal_size_limit = \(64 << 20)")
         try StationStoreSchema.migrate(database)
