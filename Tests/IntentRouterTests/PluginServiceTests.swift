@@ -78,6 +78,23 @@ struct PluginServiceTests {
         #expect(answer.dialog == "Your notes are cleared.")
     }
 
+    /// A service that replaced a stopped one, with the same phrase under another intent name, gets
+    /// the phrase: the stopped one kept it ("the old service isn't running", re-check).
+    @Test func aRunningService_winsAPhraseOverAStoppedOne() throws {
+        let harness = try PluginHarness()
+        defer { harness.stop() }
+        let old = try harness.start("old-facts", [TestIntents.fuelFact()])
+        old.suspend()
+        #expect(try harness.waitForListing { $0.first?.instances.isEmpty == true })
+        let renamed = IntentDefinition("NewFuelFact", parameters: [TestIntents.fuelParameter],
+                                       phrases: ["[ask] {app} [to] tell me about {fuel}"],
+                                       handle: { request in .success("\(request.string("fuel") ?? "?") is a fuel.") })
+        try harness.start("new-facts", [renamed])
+        let reply = try harness.ask("Ask FuelBoard to tell me about diesel")
+        #expect(reply.service == "new-facts", "\(reply.dialog)")
+        #expect(reply.dialog == "B7 is a fuel.")
+    }
+
     @Test func service_whenItStopsHeartbeating_isExpiredAndAsksFailAtOnce() throws {
         let harness = try PluginHarness()
         defer { harness.stop() }

@@ -151,15 +151,26 @@ final class PluginRegistry {
     }
 
     /// The plug-in intent an utterance asks for (best match over every service).
+    /// A running service's intent first: one whose service has no instance left (its phrases are
+    /// kept so its users hear it is not running) only when no running service takes the words. A
+    /// service that replaced a stopped one with the same phrase lost to it (a re-check).
     func recognize(_ words: [String]) -> (grammar: PluginIntentGrammar, match: PhraseMatch)? {
         var best: (grammar: PluginIntentGrammar, match: PhraseMatch)?
+        var bestStopped: (grammar: PluginIntentGrammar, match: PhraseMatch)?
         for service in order {
-            for grammar in services[service]?.intents ?? [] {
+            guard let entry = services[service] else { continue }
+            for grammar in entry.intents {
                 guard let match = grammar.matcher.match(words) else { continue }
-                if best.map({ PhraseMatcher.isBetter(match, than: $0.match) }) ?? true { best = (grammar, match) }
+                if entry.instances.isEmpty {
+                    if bestStopped.map({ PhraseMatcher.isBetter(match, than: $0.match) }) ?? true {
+                        bestStopped = (grammar, match)
+                    }
+                } else if best.map({ PhraseMatcher.isBetter(match, than: $0.match) }) ?? true {
+                    best = (grammar, match)
+                }
             }
         }
-        return best
+        return best ?? bestStopped
     }
 
     var listing: [RegisteredService] {
