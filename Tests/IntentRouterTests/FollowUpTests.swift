@@ -55,9 +55,13 @@ struct FollowUpTests {
         #expect(next.action == .findCheapest(.b7, directions: false, within: radius))
     }
 
-    @Test func aRadiusOutOfRange_isExplained() throws {
-        let next = engine.ask(user: "u1", utterance: "what about within 500 miles", session: try answered())
+    @Test func aRadiusOutOfRange_isExplained_andTheConversationStays() throws {
+        let session = try answered()
+        let next = engine.ask(user: "u1", utterance: "what about within 500 miles", session: session)
         #expect(next.prompt?.outcome == .radiusOutOfRange)
+        #expect(next.session == session)
+        let corrected = engine.ask(user: "u1", utterance: "within 10 miles then", session: session)
+        #expect(corrected.action == .findCheapest(.b7, directions: false, within: .miles(10)))
     }
 
     @Test(arguments: ["and the nearest?", "what about the closest one", "which is the nearest"])

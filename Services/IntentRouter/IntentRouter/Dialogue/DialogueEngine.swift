@@ -160,6 +160,12 @@ public final class DialogueEngine {
                            location: place)
         case .followUp(let search, let fuel, let within):
             guard let call = followUpCall(utterance, search: search, fuel: fuel, within: within) else { return nil }
+            if let miles = call.searchRadius?.explicitMiles, !Preferences.radiusRange.contains(miles) {
+                // "Within 60 miles" is refused, and the conversation stays for "within 10 then".
+                var refusal = resolve(call, user: session.user, location: place)
+                refusal.session = session.id
+                return refusal
+            }
             sessions.close(session)
             if call.intent.givesDirections, !search.givesDirections, let answered = session.answered,
                answered.station != nil {

@@ -113,6 +113,17 @@ public enum IntentCall: Sendable, Equatable {
 }
 
 extension IntentCall {
+    /// A station search's own radius, if it names one.
+    var searchRadius: SpokenRadius? {
+        switch self {
+        case .cheapestFuel(_, let within), .directionsToCheapestFuel(_, let within), .nearestFuel(_, let within),
+             .directionsToNearestFuel(_, let within):
+            within
+        default:
+            nil
+        }
+    }
+
     /// The call of the station search `intent` (cheapest or nearest, with or without directions).
     static func search(_ intent: Intent, _ fuel: ParameterValue<FuelCode>, within: SpokenRadius?) -> IntentCall {
         switch intent {
