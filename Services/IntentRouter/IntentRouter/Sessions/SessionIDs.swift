@@ -12,17 +12,20 @@ final class SessionIDs {
 
     func next() -> String {
         if used + 16 > pool.count { refill() }
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
         let id = String(unsafeUninitializedCapacity: 32) { out in
             for index in 0 ..< 16 {
                 let byte = pool[used + index]
-                out[index * 2] = digits[Int(byte >> 4)]
-                out[index * 2 + 1] = digits[Int(byte & 0x0F)]
+                out[index * 2] = Self.hexDigit(byte >> 4)
+                out[index * 2 + 1] = Self.hexDigit(byte & 0x0F)
             }
             return 32
         }
         used += 16
         return id
+    }
+
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 
     private func refill() {
