@@ -2,6 +2,7 @@ import Foundation
 import Messages
 import ServiceKit
 import ServiceTesting
+import Testing
 import ZeroMQ
 
 /// price-ingest and fuel-lookup as real processes on ephemeral loopback ports, with a private
@@ -64,7 +65,14 @@ final class DataPathStack {
         var body = Data(#"{"retailer":"\#(retailer)","feed":"#.utf8)
         body.append(try Data(contentsOf: url))
         body.append(Data("}".utf8))
-        let data = try ingestClient().callRaw(MessageType.ingestFeed.rawValue, rawBody: body)
+        let data: Data
+        do {
+            data = try ingestClient().callRaw(MessageType.ingestFeed.rawValue, rawBody: body)
+        } catch {
+            // Say what price-ingest was doing: a silent timeout says nothing about why.
+            Issue.record("ingest of \(retailer) failed: \(error); price-ingest's log:\n\(ingest.log.suffix(3000))")
+            throw error
+        }
         return try JSONCoding.makeDecoder().decode(Reply<IngestFeedReply>.self, from: data).result()
     }
 

@@ -126,7 +126,9 @@ extension DataPathTests {
         let store = stack.dataDirectory.appendingPathComponent("price-ingest.sqlite")
         let backup = stack.dataDirectory.appendingPathComponent("backup")
         try FileManager.default.createDirectory(at: backup, withIntermediateDirectories: true)
-        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: store.path + suffix) {
+        // A cold copy, as deploy/README says: the file and its -wal (never the -shm, SQLite's
+        // index of the -wal, rebuilt on open).
+        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: store.path + suffix) {
             try FileManager.default.copyItem(atPath: store.path + suffix,
                                              toPath: backup.appendingPathComponent("price-ingest.sqlite" + suffix).path)
         }
@@ -143,7 +145,7 @@ extension DataPathTests {
         let beforeRestore = stack.lookup?.logLength ?? 0
         try stack.ingest.kill()
         for suffix in ["", "-wal", "-shm"] {
-            try? FileManager.default.removeItem(atPath: store.path + suffix)
+            try? FileManager.default.removeItem(atPath: store.path + suffix)  // the -shm is not put back
             let saved = backup.appendingPathComponent("price-ingest.sqlite" + suffix).path
             if FileManager.default.fileExists(atPath: saved) { try FileManager.default.copyItem(atPath: saved, toPath: store.path + suffix) }
         }
