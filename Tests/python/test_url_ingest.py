@@ -78,7 +78,7 @@ class FeedHandler(http.server.BaseHTTPRequestHandler):
             return self._send(200, b"<html>maintenance</html>", "text/html")
         if self.path == "/server-error.json":
             return self._send(500, b"oops", "text/plain")
-        relative = self.path.lstrip("/")
+        relative = self.path.split("?")[0].lstrip("/")
         path = (REAL_DATA / relative).resolve()
         if REAL_DATA.resolve() not in path.parents or not path.is_file():
             return self._send(404, b"not found\n", "text/plain")
@@ -303,3 +303,17 @@ def test_ingestFeed_fromAUrl_doesNotWaitBehindHangingFetchesFromAnotherServer(tm
         ingest.kill()
         hanging.shutdown()
         hanging.server_close()
+
+
+def test_ingestFeed_fromAUrlWithCredentials_showsThemNowhere(stack, feed_server):
+    """ingest.status showed a feed URL's user, password and token to any client (a re-check)."""
+    port = feed_server.server_address[1]
+    url = f"http://reader:s3cret@127.0.0.1:{port}/{FEED}?token=t0ken"
+    stack.ingest_feed("asda", url=url)
+    status = json.dumps(stack.ingest_client.call("ingest.status"))
+    stats = json.dumps(stack.ingest_client.call("sys.stats"))
+    for secret in ("s3cret", "t0ken", "reader"):
+        assert secret not in status and secret not in stats, secret
+    assert f"http://127.0.0.1:{port}/{FEED}?\\u2026" in status, status
+    log = "\n".join(stack.ingest.lines)
+    assert "s3cret" not in log and "t0ken" not in log, log

@@ -163,12 +163,13 @@ public final class PriceIngestService {
         guard let message = FetchResultMessage(frames: frames) else { return }
         fetchesInFlight.remove("\(message.retailer) \(message.url)")
         let responder = message.ticket.flatMap { pending.removeValue(forKey: $0) }
+        let source = SourceText.shown(message.url)
         switch message.outcome {
         case .success(let data):
-            if responder == nil, isUnchangedPoll(data, retailer: message.retailer, source: message.url) { return }
+            if responder == nil, isUnchangedPoll(data, retailer: message.retailer, source: source) { return }
             do {
                 // A poll's older copy of the stored feed changes nothing; a request's URL is applied.
-                let reply = try ingest(data, retailer: message.retailer, source: message.url,
+                let reply = try ingest(data, retailer: message.retailer, source: source,
                                        requestID: message.ticket.map { "fetch-\($0)" } ?? "poll",
                                        refusesOlder: responder == nil)
                 responder?.reply(reply)
@@ -177,7 +178,7 @@ public final class PriceIngestService {
             }
         case .failure(let failure):
             let description = failure.description
-            recordFailure(retailer: message.retailer, message: description, source: message.url)
+            recordFailure(retailer: message.retailer, message: description, source: source)
             logger.warning("fetch failed", metadata: ["retailer": message.retailer, "reason": description])
             responder?.fail(ServiceError(.unavailable, "could not fetch the feed: \(description)"))
         }
