@@ -16,7 +16,9 @@ public final class DataDirectoryLock {
         public let description: String
     }
 
+    /// Creates the directory when missing, then takes the lock.
     public init(directory: URL, service: String) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("\(service).lock").path
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {

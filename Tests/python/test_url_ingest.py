@@ -113,6 +113,12 @@ def feed_server():
     thread.join(timeout=5)
 
 
+def send_ingest(client, request_id, retailer, url):
+    """Sends an ingest.feed by URL without waiting for its reply."""
+    client.send_frames([json.dumps({"v": 1, "id": request_id, "type": "ingest.feed", "body": {
+        "retailer": retailer, "url": url}}).encode()])
+
+
 def retailer_state(stack, retailer):
     state = stack.ingest_client.call("ingest.snapshot", {"retailer": retailer})
     stations = state.get("state", state).get("stations", [])
@@ -181,8 +187,7 @@ def test_ingestFeed_fromAHangingHttpUrl_timesOutAndStaysResponsive(tmp_path, zmq
     endpoint = ingest.endpoints["listening"]
     try:
         with Client(zmq_context, endpoint, 15_000) as client, Client(zmq_context, endpoint, 5_000) as other:
-            client.send_frames([json.dumps({"v": 1, "id": "slow", "type": "ingest.feed", "body": {
-                "retailer": "asda", "url": feed_server.base + "/slow.json"}}).encode()])
+            send_ingest(client, "slow", "asda", feed_server.base + "/slow.json")
             started = time.monotonic()
             # While the fetch hangs, the service keeps answering other requests.
             assert other.call("sys.ping")["service"] == "price-ingest"
@@ -267,8 +272,7 @@ def test_ingestFeed_fromAUrl_doesNotWaitBehindAnotherRequestedFetchThatHangs(tmp
     endpoint = ingest.endpoints["listening"]
     try:
         with Client(zmq_context, endpoint, 20_000) as stalled, Client(zmq_context, endpoint, 12_000) as client:
-            stalled.send_frames([json.dumps({"v": 1, "id": "stalled", "type": "ingest.feed", "body": {
-                "retailer": "hangco", "url": feed_server.base + "/hang.json"}}).encode()])
+            send_ingest(stalled, "stalled", "hangco", feed_server.base + "/hang.json")
             wait_until_requested(feed_server, "/hang.json", "the stalled fetch")
             elapsed = timed_real_feed_ingest(client, feed_server)
         assert elapsed < 5, f"the second fetch took {elapsed:.1f} s behind the stalled one"
@@ -293,8 +297,7 @@ def test_ingestFeed_fromAUrl_doesNotWaitBehindHangingFetchesFromAnotherServer(tm
     try:
         with Client(zmq_context, endpoint, 20_000) as stalled, Client(zmq_context, endpoint, 12_000) as client:
             for number in range(4):
-                stalled.send_frames([json.dumps({"v": 1, "id": f"stalled-{number}", "type": "ingest.feed", "body": {
-                    "retailer": f"hang{number}", "url": hang_url}}).encode()])
+                send_ingest(stalled, f"stalled-{number}", f"hang{number}", hang_url)
             wait_until_requested(hanging, "/hang.json", "the hanging fetches")
             elapsed = timed_real_feed_ingest(client, feed_server)
         assert elapsed < 5, f"the fetch from another server took {elapsed:.1f} s behind four hanging ones"

@@ -20,7 +20,6 @@ public final class LocationCacheService {
     public init(context: Context, configuration: LocationCacheConfiguration, logger: Logger,
                 log: EventLog? = nil) throws {
         let log = log ?? EventLog(logger: logger)
-        try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
         directoryLock = try DataDirectoryLock(directory: configuration.dataDirectory, service: Self.name)
         let store = try LocationStore(directory: configuration.dataDirectory)
         handler = LocationCacheHandler(store: store, ttl: configuration.ttl, now: configuration.now, log: log)

@@ -54,7 +54,6 @@ public final class PriceIngestService {
         self.context = context
         self.configuration = configuration
         self.logger = logger
-        try FileManager.default.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
         directoryLock = try DataDirectoryLock(directory: configuration.dataDirectory, service: "price-ingest")
         store = try StationStore(directory: configuration.dataDirectory)
         if let rolledBack = store.rolledBack {

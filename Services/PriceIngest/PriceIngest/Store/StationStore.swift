@@ -73,13 +73,15 @@ public final class StationStore {
         storeID = try database.prepare("SELECT store_id FROM store_state WHERE singleton = 1")
             .firstRow { $0.string(at: 0) } ?? ""
         servedMark = ServedMark(directory: directory)
-        if let served = servedMark.read(), served.storeID == storeID, served.version > version {
-            let renewed = try database.prepare("UPDATE store_state SET store_id = lower(hex(randomblob(8))) "
-                + "WHERE singleton = 1 RETURNING store_id").firstRow { $0.string(at: 0) }
-            storeID = renewed ?? storeID
-            rolledBack = (served.version, version)
-        } else if let served = servedMark.read(), served.storeID != storeID, served.version > 0 {
-            replaced = served
+        if let served = servedMark.read() {
+            if served.storeID == storeID, served.version > version {
+                let renewed = try database.prepare("UPDATE store_state SET store_id = lower(hex(randomblob(8))) "
+                    + "WHERE singleton = 1 RETURNING store_id").firstRow { $0.string(at: 0) }
+                storeID = renewed ?? storeID
+                rolledBack = (served.version, version)
+            } else if served.storeID != storeID, served.version > 0 {
+                replaced = served
+            }
         }
         servedMark.write(storeID: storeID, version: version)
         bumpVersion = try database.prepare(
