@@ -113,6 +113,13 @@ public final class Statement {
         sqlite3_column_type(current(column), Int32(column)) == SQLITE_NULL
     }
 
+    /// True when the column holds an INTEGER or a REAL. A damaged or hand-edited row may hold text
+    /// or a blob where a number belongs, which `double(at:)` and `int64(at:)` would read as 0.
+    public func isNumber(at column: Int) -> Bool {
+        let type = sqlite3_column_type(current(column), Int32(column))
+        return type == SQLITE_INTEGER || type == SQLITE_FLOAT
+    }
+
     public func int64(at column: Int) -> Int64 {
         sqlite3_column_int64(current(column), Int32(column))
     }

@@ -28,6 +28,9 @@ extension LocationStore {
         try selectPreferences.bind(user, at: 1)
         defer { selectPreferences.reset() }
         guard try selectPreferences.step() == .row else { return StoredPreferences() }
+        if !selectPreferences.isNull(at: 0) && !selectPreferences.isNumber(at: 0) {
+            throw LocationStoreError.corruptRow(table: "preferences", column: "radius_miles")
+        }
         var stored = StoredPreferences(radiusMiles: selectPreferences.optionalDouble(at: 0))
         if let text = selectPreferences.optionalString(at: 1) {
             guard let unit = DistanceUnit(rawValue: text) else {

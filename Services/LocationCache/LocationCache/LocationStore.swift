@@ -189,7 +189,14 @@ public final class LocationStore {
     private func readLocation(_ query: Statement) throws -> StoredLocation? {
         defer { query.reset() }
         guard try query.step() == .row else { return nil }
-        return StoredLocation(lat: query.double(at: 0), lng: query.double(at: 1),
+        // A damaged or hand-edited row may hold text where a number belongs, read as 0: refused.
+        for (column, name) in ["lat", "lng", "observed_at", "expires_at"].enumerated() where !query.isNumber(at: column) {
+            throw LocationStoreError.corruptRow(table: "locations", column: name)
+        }
+        let lat = query.double(at: 0), lng = query.double(at: 1)
+        guard (-90...90).contains(lat) else { throw LocationStoreError.corruptRow(table: "locations", column: "lat") }
+        guard (-180...180).contains(lng) else { throw LocationStoreError.corruptRow(table: "locations", column: "lng") }
+        return StoredLocation(lat: lat, lng: lng,
                               observedAt: Date(timeIntervalSince1970: query.double(at: 2)),
                               expiresAt: Date(timeIntervalSince1970: query.double(at: 3)))
     }

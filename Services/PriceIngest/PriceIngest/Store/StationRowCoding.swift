@@ -58,28 +58,49 @@ enum StationRowCoding {
         }
     }
 
-    /// Reads the current row of a statement prepared from `selectSQL`.
+    /// Reads the current row of a statement prepared from `selectSQL`. A number column holding text
+    /// or a blob (a damaged or hand-edited row) is refused: read as is, it would be 0, a station
+    /// placed off the coast of Africa or a price of nothing.
     static func station(from row: Statement) throws -> Station {
         let id = row.string(at: 0)
-        let lat = row.optionalDouble(at: 7)
-        let lng = row.optionalDouble(at: 8)
+        func number(at column: Int) throws -> Double? {
+            if row.isNull(at: column) { return nil }
+            guard row.isNumber(at: column) else {
+                throw StationStoreError.corruptRow(stationID: id, detail: "\(columns[column]) is not a number")
+            }
+            return row.double(at: column)
+        }
+        let lat = try number(at: 7)
+        let lng = try number(at: 8)
         var location: Coordinate?
-        if let lat, let lng { location = Coordinate(lat: lat, lng: lng) }
+        if let lat, let lng {
+            guard (-90...90).contains(lat), (-180...180).contains(lng) else {
+                throw StationStoreError.corruptRow(stationID: id, detail: "location \(lat), \(lng) is not on Earth")
+            }
+            location = Coordinate(lat: lat, lng: lng)
+        }
         var prices: [FuelCode: Price] = [:]
         for (offset, fuel) in FuelCode.allCases.enumerated() {
-            guard let stored = row.optionalInt64(at: firstPriceColumn + offset) else { continue }
+            let column = firstPriceColumn + offset
+            if row.isNull(at: column) { continue }
+            guard row.isNumber(at: column) else {
+                throw StationStoreError.corruptRow(stationID: id, detail: "\(fuel.rawValue) price is not a number")
+            }
+            let stored = row.int64(at: column)
             guard let tenths = Int32(exactly: stored) else {
-                throw StationStoreError.corruptRow(stationID: id,
-                                                   detail: "\(fuel.rawValue) price \(stored) out of range")
+                throw StationStoreError.corruptRow(stationID: id, detail: "\(fuel.rawValue) price \(stored) out of range")
             }
             prices[fuel] = Price(tenths: tenths)
+        }
+        guard let updated = try number(at: 11) else {
+            throw StationStoreError.corruptRow(stationID: id, detail: "updated is missing")
         }
         return Station(id: id, retailer: row.string(at: 1), siteId: row.string(at: 2), brand: row.string(at: 3),
                        name: row.string(at: 4), address: row.string(at: 5), postcode: row.string(at: 6),
                        location: location,
-                       reportedLatitude: row.optionalDouble(at: 9), reportedLongitude: row.optionalDouble(at: 10),
+                       reportedLatitude: try number(at: 9), reportedLongitude: try number(at: 10),
                        prices: prices,
-                       updated: Date(timeIntervalSinceReferenceDate: row.double(at: 11)))
+                       updated: Date(timeIntervalSinceReferenceDate: updated))
     }
 
     /// Refuses values SQLite would silently change (it stores NaN as NULL).
