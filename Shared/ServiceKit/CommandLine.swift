@@ -72,11 +72,14 @@ public struct HelpText: Sendable {
     public let usage: String
     public let summary: String
     public let options: [OptionSpec]
+    /// A paragraph after the options, if any.
+    public let footer: String?
 
-    public init(usage: String, summary: String, options: [OptionSpec]) {
+    public init(usage: String, summary: String, options: [OptionSpec], footer: String? = nil) {
         self.usage = usage
         self.summary = summary
         self.options = options
+        self.footer = footer
     }
 
     public var rendered: String {
@@ -87,6 +90,22 @@ public struct HelpText: Sendable {
             text += "  " + left.padding(toLength: max(width, left.count), withPad: " ", startingAt: 0)
                 + "  " + option.help + "\n"
         }
+        if let footer { text += "\n" + Self.wrapped(footer, width: 100) + "\n" }
         return text
+    }
+
+    /// `text` broken into lines of at most `width` characters at spaces (a longer word keeps its line).
+    static func wrapped(_ text: String, width: Int) -> String {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines.joined(separator: "\n")
     }
 }

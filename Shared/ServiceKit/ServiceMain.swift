@@ -35,15 +35,17 @@ public struct ServiceMain {
     ]
 
     /// Parses the process's arguments; prints help or a usage error and exits when it must.
-    /// The context's I/O threads yield to the service's thread (`Context(yieldingIOThreads:)`)
-    /// unless `yieldingIOThreads` is false.
-    public init(name: String, summary: String, options: [OptionSpec],
+    /// `uses` names the topology settings this binary reads (`--lookup`, `--data-dir`): `--help`
+    /// lists those, and names the others as accepted and unused, so one set of flags or
+    /// `FUELBOARD_*` variables serves every binary. The context's I/O threads yield to the
+    /// service's thread (`Context(yieldingIOThreads:)`) unless `yieldingIOThreads` is false.
+    public init(name: String, summary: String, options: [OptionSpec], uses: [String],
                 arguments: [String] = Array(CommandLine.arguments.dropFirst()),
                 environment: [String: String] = ProcessInfo.processInfo.environment,
                 yieldingIOThreads: Bool = true) {
         ShutdownSignals.blockForDelivery()
         let allOptions = options + Self.commonOptions
-        let help = HelpText(usage: "\(name) [options]", summary: summary, options: allOptions)
+        let help = Self.help(name: name, summary: summary, options: options, uses: uses)
         do {
             let parsed = try ParsedArguments(arguments, options: allOptions)
             if parsed.has("--help") {
@@ -71,6 +73,21 @@ public struct ServiceMain {
         } catch {
             Self.usageFailure(name: name, error as? ConfigurationError ?? ConfigurationError("\(error)"))
         }
+    }
+
+    /// `--help`: the binary's own options, the topology settings it uses (in the contract's order),
+    /// the common flags, and a paragraph naming the topology settings it accepts without using.
+    static func help(name: String, summary: String, options: [OptionSpec], uses: [String]) -> HelpText {
+        let topologyFlags = Set(Topology.settings.map(\.flag))
+        precondition(Set(uses).isSubset(of: topologyFlags), "\(name) uses an unknown topology setting: \(uses)")
+        let used = Topology.options.filter { uses.contains($0.name) }
+        let unused = Topology.settings.filter { !uses.contains($0.flag) }
+        let common = commonOptions.filter { !topologyFlags.contains($0.name) }
+        let footer = unused.isEmpty ? nil : """
+            Also accepted and unused here, so one set of settings serves every binary: \
+            \(unused.map(\.flag).joined(separator: ", ")) (and \(unused.map(\.environment).joined(separator: ", "))).
+            """
+        return HelpText(usage: "\(name) [options]", summary: summary, options: options + used + common, footer: footer)
     }
 
     /// Prints `<name>: <problem>` on stderr and exits 64.

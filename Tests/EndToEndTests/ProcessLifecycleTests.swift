@@ -5,12 +5,26 @@ import Testing
 
 /// The binaries as an operator meets them: --help, bad configuration, clean stop.
 struct ProcessLifecycleTests {
-    @Test(arguments: ["price-ingest", "fuel-lookup"])
-    func service_whenHelpAsked_printsUsageAndExits0(binary: String) throws {
+    /// Each binary lists the settings it uses as options and names the rest as accepted.
+    @Test(arguments: [("price-ingest", ["--ingest", "--ingest-pub", "--data-dir"]),
+                      ("fuel-lookup", ["--ingest", "--ingest-pub", "--lookup"]),
+                      ("location-cache", ["--location", "--data-dir"]),
+                      ("dialog-renderer", ["--dialog"]),
+                      ("intent-router", ["--router", "--lookup", "--location", "--dialog"])])
+    func service_whenHelpAsked_printsUsageAndExits0(binary: String, uses: [String]) throws {
         let process = try ServiceProcess(binary, ["--help"])
         #expect(try process.waitForExit() == 0)
         #expect(process.log.contains("Usage: \(binary)"))
-        #expect(process.log.contains("--data-dir"))
+        let topology = ["--router", "--ingest", "--ingest-pub", "--lookup", "--location", "--dialog", "--data-dir"]
+        let listed = process.log.split(separator: "\n").compactMap { line in
+            line.hasPrefix("  --") ? String(line.dropFirst(2).prefix { $0 != " " }) : nil
+        }
+        #expect(listed.filter(topology.contains) == uses, "\(process.log)")
+        let accepted = try #require(process.log.components(separatedBy: "\n\n").first { $0.hasPrefix("Also accepted") })
+            .replacingOccurrences(of: "\n", with: " ")
+        for unused in topology where !uses.contains(unused) {
+            #expect(accepted.contains("\(unused),") || accepted.contains("\(unused) ("), "\(unused): \(accepted)")
+        }
     }
 
     @Test(arguments: ["price-ingest", "fuel-lookup"])

@@ -20,6 +20,7 @@ let main = ServiceMain(
     options: [
         OptionSpec("--reply-bytes", value: "N", help: "size of every reply frame in bytes (default 512)"),
     ],
+    uses: [],
     yieldingIOThreads: false)
 
 let replyBytes = main.option("--reply-bytes", default: 512) { text in

@@ -8,7 +8,8 @@ let main = ServiceMain(
     name: "station-prices",
     summary: "Example intent service: station prices by brand and town, with disambiguation.",
     options: [OptionSpec("--plugins", value: "URL",
-                         help: "intent-router's plug-in endpoint [$FUELBOARD_PLUGINS, default tcp://127.0.0.1:5556]")])
+                         help: "intent-router's plug-in endpoint [$FUELBOARD_PLUGINS, default tcp://127.0.0.1:5556]")],
+    uses: ["--lookup"])
 let plugins = main.arguments.value("--plugins") ?? ProcessInfo.processInfo.environment["FUELBOARD_PLUGINS"]
     ?? "tcp://127.0.0.1:5556"
 let service = IntentService(name: "station-prices", router: plugins,

@@ -13,7 +13,8 @@ let main = ServiceMain(
     options: [
         OptionSpec("--templates", value: "DIR", help: "load the locale files from DIR instead of the bundled ones"),
         OptionSpec("--check-templates", help: "check the templates, print the locales found and exit"),
-    ])
+    ],
+    uses: ["--dialog"])
 
 let handler: RenderHandler
 do {

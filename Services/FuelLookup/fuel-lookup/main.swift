@@ -10,7 +10,8 @@ let main = ServiceMain(
         every station with a usable location. Subscribes to price-ingest's updates (--ingest-pub)
         and catches up from its snapshots (--ingest) by itself after a late start or a gap.
         """,
-    options: [])
+    options: [],
+    uses: ["--ingest", "--ingest-pub", "--lookup"])
 
 main.finishConfigurationCheck([
     "bind": main.bindEndpoint(default: main.topology.lookup),

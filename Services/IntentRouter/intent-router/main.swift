@@ -17,7 +17,8 @@ let main = ServiceMain(
         OptionSpec("--deadline", value: "DURATION", help: "longest time before an answer is given (default 2s)"),
         OptionSpec("--plugins", value: "URL",
                    help: "where intent services connect [$FUELBOARD_PLUGINS, default \(RouterConfiguration.defaultPlugins)]"),
-    ])
+    ],
+    uses: ["--router", "--lookup", "--location", "--dialog"])
 
 var configuration = RouterConfiguration(topology: main.topology,
                                         endpoint: main.bindEndpoint(default: main.topology.router))

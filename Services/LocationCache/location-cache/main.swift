@@ -16,7 +16,8 @@ let main = ServiceMain(
         OptionSpec("--ttl", value: "DURATION", help: "how long a location lives after its time (default 24h)"),
         OptionSpec("--purge-interval", value: "DURATION",
                    help: "how often expired locations are erased from disk (default 1m)"),
-    ])
+    ],
+    uses: ["--location", "--data-dir"])
 
 var configuration = LocationCacheConfiguration(
     endpoint: main.bindEndpoint(default: main.topology.location),

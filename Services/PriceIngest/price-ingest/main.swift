@@ -18,7 +18,8 @@ let main = ServiceMain(
         OptionSpec("--poll-interval", value: "DURATION", help: "how often to poll the feeds list (default 30m, at least 10s)"),
         OptionSpec("--bind-pub", value: "URL", help: "bind the publisher here instead of --ingest-pub"),
         OptionSpec("--fetch-timeout", value: "DURATION", help: "timeout of one feed fetch attempt (default 20s)"),
-    ])
+    ],
+    uses: ["--ingest", "--ingest-pub", "--data-dir"])
 
 var configuration = PriceIngestConfiguration(
     endpoint: main.bindEndpoint(default: main.topology.ingest),
