@@ -84,7 +84,7 @@ def world(tmp_path, zmq_context):
         peers.append(Peer(zmq_context, plugins, register, answer))
         return peers[-1]
 
-    yield {"client": client, "peer": peer}
+    yield {"client": client, "peer": peer, "router": router}
     for each in peers:
         each.close()
     client.close()
@@ -169,3 +169,17 @@ def test_aHandleAskingForConfirmation_getsConfirmedAfterYes(world):
     assert question["code"] == "confirmationRequired", question
     assert ask(world["client"], "yes", session=question["session"])["dialog"] == "Deleted."
     assert "confirmed" not in peer.requests[0] and peer.requests[1]["confirmed"] is True
+
+
+def test_anInstanceIdRegisteredFromAnotherConnection_takesOverAndIsLogged(world):
+    """Two processes given the same instance id (a copied config) replace each other: the
+    router's log says so, naming the service and instance, where it used to be silent."""
+    declared = register()
+    first = world["peer"](declared, lambda request: {"result": "success", "dialog": "first"})
+    first.first("plugin.registered")
+    second = world["peer"](declared, lambda request: {"result": "success", "dialog": "second"})
+    second.first("plugin.registered")
+    world["router"].wait_for(
+        lambda lines: any("plugin re-registered from a new connection" in line and f'instance={declared["instance"]}' in line
+                          and "service=jokes" in line for line in lines), 5, "the takeover logged")
+    assert ask(world["client"], "Ask FuelBoard to tell me a joke")["dialog"] == "second"

@@ -172,7 +172,12 @@ final class PluginBroker {
     private func register(_ message: PluginRegister, routingID: Data, now: ContinuousClock.Instant) {
         do {
             let admission = try registry.register(message, routingID: routingID, now: now)
-            if let replaced = admission.replaced { failPending(of: replaced, .gone) }
+            if let replaced = admission.replaced {
+                // The same instance id from a new connection: a restart, or two processes sharing an id.
+                logger.notice("plugin re-registered from a new connection", metadata: [
+                    "service": replaced.service, "instance": replaced.instance, "requestsFailed": "\(replaced.inFlight)"])
+                failPending(of: replaced, .gone)
+            }
             registrations += 1
             let instance = admission.instance
             let intents = registry.services[instance.service]?.intents.map(\.name) ?? []
