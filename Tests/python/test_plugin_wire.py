@@ -183,3 +183,17 @@ def test_anInstanceIdRegisteredFromAnotherConnection_takesOverAndIsLogged(world)
         lambda lines: any("plugin re-registered from a new connection" in line and f'instance={declared["instance"]}' in line
                           and "service=jokes" in line for line in lines), 5, "the takeover logged")
     assert ask(world["client"], "Ask FuelBoard to tell me a joke")["dialog"] == "second"
+
+
+@pytest.mark.parametrize("answer, spoken", [
+    ({"result": "success", "value": "£1.45"}, "£1.45"),
+    ({"result": "success", "dialog": "", "value": "£1.45"}, "£1.45"),
+    ({"result": "success", "dialog": "  "}, "Done."),
+    ({"result": "success"}, "Done."),
+])
+def test_aSuccessWithoutWords_saysItsValue_elseDone(world, answer, spoken):
+    """A handle answering with a value and no dialog was spoken "Done." (or nothing, for an empty
+    dialog): the user heard that something happened, not the answer."""
+    world["peer"](register(), lambda request: answer).first("plugin.registered")
+    reply = ask(world["client"], "Ask FuelBoard to tell me a joke")
+    assert reply["code"] == "success" and reply["dialog"] == spoken, reply

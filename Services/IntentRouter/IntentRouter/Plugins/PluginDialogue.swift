@@ -195,8 +195,11 @@ final class PluginDialogue {
                 // A client opens this link: nothing but a web page (never `javascript:`, `file:`...).
                 return unusable(ask, answer, grammar, service, "opensURL must be an http or https URL")
             }
-            reply(ask, .success, dialog ?? "Done.", intent: intent, result: .success, parameters: parameters,
-                  service: service, value: result.value.map { SpeakableText.clean($0, limit: 500) }, snippet: result.snippet?.speakable, opensURL: result.opensURL)
+            // An answer without words says its value ("£1.45"), else "Done.": never nothing.
+            let value = result.value.map { SpeakableText.clean($0, limit: 500) }
+            let spoken = [dialog, value].lazy.compactMap { $0 }.first { !$0.allSatisfy(\.isWhitespace) } ?? "Done."
+            reply(ask, .success, spoken, intent: intent, result: .success, parameters: parameters,
+                  service: service, value: value, snippet: result.snippet?.speakable, opensURL: result.opensURL)
         case .needsValue:
             guard let name = result.parameter, grammar.parameterTypes[name] != nil else {
                 return unusable(ask, answer, grammar, service,
