@@ -1,6 +1,7 @@
 @testable import IntentRouter
 import IntentKit
 import Messages
+import ServiceKit
 import Testing
 
 /// Values a stage returns must fit the parameters the intent declared: a wrong type is an answer
@@ -39,6 +40,29 @@ struct PluginParameterTypeTests {
         let reply = try harness.ask("Ask FuelBoard to set a reminder")
         #expect(reply.code == .failure)
         #expect(reply.dialog == "Sorry, the reminders service gave an answer I can't use.", "\(reply.dialog)")
+    }
+
+    /// A said number has no sign; assistant.run passed a shortcut's -5 or 1e300 minutes on.
+    @Test func run_givesANumberParameterOnlyWhatCouldBeSaid() throws {
+        let harness = try PluginHarness()
+        defer { harness.stop() }
+        try harness.start("reminders", [Self.reminder(fuel: .string("B7"), minutes: .number(20))])
+        func run(_ minutes: JSONValue) throws(ServiceError) -> AssistantReply {
+            try harness.client.call(.assistantRun, AssistantRunRequest(user: "u1", intent: "Reminder",
+                                                                       parameters: ["minutes": minutes]),
+                                    as: AssistantReply.self)
+        }
+        for refused in [JSONValue.number(-5), .string("five")] {
+            do {
+                _ = try run(refused)
+                Issue.record("accepted \(refused)")
+            } catch {
+                #expect(error.code == .badRequest && error.message == "Reminder: minutes must be a number of 0 or more",
+                        "\(error.message)")
+            }
+        }
+        #expect(try run(.number(0)).code == .success)
+        #expect(try run(.number(12.5)).code == .success)
     }
 
     @Test func fits_followsTheDeclaredType() {

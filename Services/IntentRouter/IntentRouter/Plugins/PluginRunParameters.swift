@@ -2,7 +2,7 @@ import Messages
 
 extension PluginIntentGrammar {
     /// Checks the parameters an `assistant.run` gives a plug-in intent, as `RunParameters` checks a
-    /// built-in's: only the names it declares, numbers for `number`, text for `string`, one of the
+    /// built-in's: only the names it declares, numbers of 0 or more for `number` (as said), text for `string`, one of the
     /// values (or a synonym, read as its value) for `enum`; a `string`'s synonym is read as its value.
     /// Returns them with each listed value in its declared form.
     func runParameters(_ given: [String: JSONValue]) throws(ServiceError) -> [String: JSONValue] {
@@ -24,10 +24,11 @@ extension PluginIntentGrammar {
         switch (parameter.type, value) {
         case (_, .null):
             return value
-        case (.number, .number(let number)) where number.isFinite:
+        case (.number, .number(let number)) where number.isFinite && number >= 0:
             return value
         case (.number, _):
-            throw .badRequest("\(intent): \(parameter.name) must be a number")
+            // A said number has no sign ("minus 5" is no number): a shortcut's is held to the same.
+            throw .badRequest("\(intent): \(parameter.name) must be a number of 0 or more")
         case (.string, .string(let text)):
             // Free words; a listed value's synonym is read as the value, as when said.
             return listed(text, in: parameter).map(JSONValue.string) ?? value
