@@ -78,6 +78,20 @@ class FeedHandler(http.server.BaseHTTPRequestHandler):
             return self._send(200, b"<html>maintenance</html>", "text/html")
         if self.path == "/server-error.json":
             return self._send(500, b"oops", "text/plain")
+        if self.path == "/forbidden.json":
+            return self._send(403, b"go away", "text/plain")
+        if self.path == "/redirect-to-file.json":
+            self.send_response(302)
+            self.send_header("Location", "file:///etc/hostname")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        if self.path == "/redirect-loop.json":
+            self.send_response(302)
+            self.send_header("Location", "/redirect-loop.json")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         relative = self.path.split("?")[0].lstrip("/")
         path = (REAL_DATA / relative).resolve()
         if REAL_DATA.resolve() not in path.parents or not path.is_file():
@@ -167,18 +181,29 @@ def test_ingestFeed_fromHttpUrl_ofAByteExactRawCapture(stack, feed_server):
     assert body["accepted"] == len(json.loads((REAL_DATA / RAW_FEED).read_bytes())["stations"])
 
 
-@pytest.mark.parametrize("path,codes", [
-    ("/does-not-exist.json", ("not_found", "unavailable")),
-    ("/server-error.json", ("unavailable",)),
-    ("/not-json.json", ("bad_request", "unavailable")),
+@pytest.mark.parametrize("path,code,says", [
+    # Every failure was `unavailable` ("try again later"), and a refused redirect said "HTTP 302".
+    ("/does-not-exist.json", "not_found", "HTTP 404 from 127.0.0.1"),
+    ("/forbidden.json", "bad_request", "HTTP 403 from 127.0.0.1"),
+    ("/server-error.json", "unavailable", "HTTP 500 from 127.0.0.1"),
+    ("/redirect-to-file.json", "bad_request", "redirected (HTTP 302) where it cannot be followed"),
+    ("/redirect-loop.json", "bad_request", "at most 5 redirects"),
+    ("/not-json.json", "bad_request", ""),
 ])
-def test_ingestFeed_fromAFailingHttpUrl_getsAnErrorAndKeepsTheStoredFeed(stack, feed_server, path, codes):
+def test_ingestFeed_fromAFailingHttpUrl_getsAnErrorAndKeepsTheStoredFeed(stack, feed_server, path, code, says):
     stored = stack.ingest_feed("asda", url=(REAL_DATA / FEED).as_uri())
     before = retailer_state(stack, "asda")
     reply = stack.ingest_client.request("ingest.feed", {"retailer": "asda", "url": feed_server.base + path})
-    assert_error(reply, *codes)
+    assert_error(reply, code)
+    assert says in reply["error"]["message"], reply
     assert stack.ingest_client.call("ingest.snapshot", {})["version"] == stored["version"]
     assert retailer_state(stack, "asda") == before
+
+
+def test_ingestFeed_fromAFileUrlThatIsMissing_isNotFound(stack, tmp_path):
+    reply = stack.ingest_client.request("ingest.feed", {"retailer": "asda", "url": (tmp_path / "gone.json").as_uri()})
+    assert_error(reply, "not_found")
+    assert "gone.json" in reply["error"]["message"], reply
 
 
 @pytest.mark.time_limit(30)
@@ -254,7 +279,7 @@ def test_ingestFeed_ofABodyPastTheLimit_isRefusedWithoutHoldingIt(tmp_path, zmq_
             started = time.monotonic()
             reply = client.request("ingest.feed", {"retailer": "bomb", "url": feed_server.base + path})
             elapsed = time.monotonic() - started
-            assert_error(reply, "bad_request", "too_large", "unavailable")
+            assert_error(reply, "too_large")
             assert "limit" in reply["error"]["message"], reply
             assert elapsed < 25, f"{elapsed:.1f} s to refuse it"
             peak = peak_rss_mib(ingest.pid)

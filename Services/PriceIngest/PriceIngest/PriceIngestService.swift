@@ -139,7 +139,8 @@ public final class PriceIngestService {
             let result = FetchResultMessage(ticket: ticket, retailer: retailer, url: url,
                                             outcome: Result { () throws(FeedFetcher.Failure) -> Data in
                                                 try fetcher.fetch(url)
-                                            }.mapError { FetchResultMessage.FetchFailure(description: $0.description) })
+                                            }.mapError { FetchResultMessage.FetchFailure(description: $0.description,
+                                                                                         code: $0.code) })
             guard let socket = try? Socket(context, .push) else { return }
             socket.linger = .seconds(1)
             try? socket.connect(endpoint)
@@ -179,7 +180,7 @@ public final class PriceIngestService {
             let description = failure.description
             recordFailure(retailer: message.retailer, message: description, source: source)
             logger.warning("fetch failed", metadata: ["retailer": message.retailer, "reason": description])
-            responder?.fail(ServiceError(.unavailable, "could not fetch the feed: \(description)"))
+            responder?.fail(ServiceError(failure.code, "could not fetch the feed: \(description)"))
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Messages
 import ServiceKit
 
 /// Fetches a feed document from `http(s)://` or `file://`, blocking the calling thread.
@@ -19,8 +20,17 @@ public struct FeedFetcher: Sendable {
     /// A failed fetch, with a sentence for the reply and the log.
     public struct Failure: Error, Sendable, CustomStringConvertible {
         public let description: String
+        /// The reply's error code: `not_found` (404, 410, no such file), `too_large`, `bad_request`
+        /// (a URL that cannot be fetched as given: another 4xx, a refused redirect), or `unavailable`
+        /// (the server failed or did not answer: worth trying again later).
+        public let code: ErrorCode
         /// True for problems with the request itself (bad URL, 404): retrying will not help.
-        public let isPermanent: Bool
+        public var isPermanent: Bool { code != .unavailable }
+
+        public init(description: String, code: ErrorCode) {
+            self.description = description
+            self.code = code
+        }
     }
 
     /// Why `text` cannot be fetched at all (not a URL, unsupported scheme), or nil when it can.
@@ -37,7 +47,7 @@ public struct FeedFetcher: Sendable {
 
     public func fetch(_ text: String) throws(Failure) -> Data {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else {
-            throw Failure(description: "'\(text.prefix(100))' is not a URL", isPermanent: true)
+            throw Failure(description: "'\(text.prefix(100))' is not a URL", code: .badRequest)
         }
         switch scheme {
         case "file":
@@ -45,25 +55,27 @@ public struct FeedFetcher: Sendable {
         case "http", "https":
             return try fetchHTTP(url)
         default:
-            throw Failure(description: "unsupported URL scheme '\(scheme)' (use http, https or file)", isPermanent: true)
+            throw Failure(description: "unsupported URL scheme '\(scheme)' (use http, https or file)", code: .badRequest)
         }
     }
 
     private func readFile(_ url: URL) throws(Failure) -> Data {
         let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
         if let size = attributes?[.size] as? Int, size > maxBytes {
-            throw Failure(description: "file is \(size) bytes, over the \(maxBytes)-byte limit", isPermanent: true)
+            throw Failure(description: "file is \(size) bytes, over the \(maxBytes)-byte limit", code: .tooLarge)
         }
         do {
             return try Data(contentsOf: url)
         } catch {
-            throw Failure(description: "cannot read \(FileErrorText.describe(error, path: url.path))", isPermanent: true)
+            let missing = !FileManager.default.fileExists(atPath: url.path)
+            throw Failure(description: "cannot read \(FileErrorText.describe(error, path: url.path))",
+                          code: missing ? .notFound : .badRequest)
         }
     }
 
     private func fetchHTTP(_ url: URL) throws(Failure) -> Data {
         var backoff = initialBackoff
-        var lastFailure = Failure(description: "not attempted", isPermanent: false)
+        var lastFailure = Failure(description: "not attempted", code: .unavailable)
         for attempt in 1...max(1, attempts) {
             do {
                 return try fetchOnce(url)
@@ -82,21 +94,30 @@ public struct FeedFetcher: Sendable {
         let outcome = CurlTransfer(url: url.absoluteString, userAgent: userAgent,
                                    accept: "application/json, text/html;q=0.5, */*;q=0.1",
                                    timeout: timeout, maxBytes: maxBytes).run()
+        if (300..<400).contains(outcome.status), let error = outcome.error {
+            // libcurl follows http and https redirects only, at most 5: the last answer was the redirect.
+            throw Failure(description: "\(host) redirected (HTTP \(outcome.status)) where it cannot be followed "
+                + "(only http and https, at most 5 redirects): \(error)", code: .badRequest)
+        }
         if outcome.status != 200, outcome.status != 0 {
-            let retryable = outcome.status >= 500 || outcome.status == 429 || outcome.status == 408
-            throw Failure(description: "HTTP \(outcome.status) from \(host)", isPermanent: !retryable)
+            let code: ErrorCode = switch outcome.status {
+            case 404, 410: .notFound
+            case 500..., 429, 408: .unavailable
+            default: .badRequest
+            }
+            throw Failure(description: "HTTP \(outcome.status) from \(host)", code: code)
         }
         if outcome.tooLarge {
             throw Failure(description: "body is over the \(maxBytes)-byte limit (counted as it arrived, uncompressed); "
-                + "nothing was kept", isPermanent: true)
+                + "nothing was kept", code: .tooLarge)
         }
         if outcome.timedOut {
-            throw Failure(description: "no answer from \(host) within \(ServiceMain.secondsText(timeout))", isPermanent: false)
+            throw Failure(description: "no answer from \(host) within \(ServiceMain.secondsText(timeout))", code: .unavailable)
         }
         if let error = outcome.error {
-            throw Failure(description: "fetch from \(host) failed: \(error)", isPermanent: false)
+            throw Failure(description: "fetch from \(host) failed: \(error)", code: .unavailable)
         }
-        guard outcome.status == 200 else { throw Failure(description: "no HTTP response from \(host)", isPermanent: false) }
+        guard outcome.status == 200 else { throw Failure(description: "no HTTP response from \(host)", code: .unavailable) }
         return outcome.body
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Messages
 
 /// A finished fetch, passed from the fetch queue to the loop over inproc as frames:
-/// `[ticket or "", retailer, url, "ok" | "error", body or error sentence]`.
+/// `[ticket or "", retailer, url, "ok" | error code, body or error sentence]`.
 struct FetchResultMessage {
     let ticket: UInt64?
     let retailer: String
@@ -11,6 +11,7 @@ struct FetchResultMessage {
 
     struct FetchFailure: Error, CustomStringConvertible {
         let description: String
+        let code: ErrorCode
     }
 
     init(ticket: UInt64?, retailer: String, url: String, outcome: Result<Data, FetchFailure>) {
@@ -26,14 +27,16 @@ struct FetchResultMessage {
         ticket = UInt64(text(frames[0]))
         retailer = text(frames[1])
         url = text(frames[2])
-        outcome = text(frames[3]) == "ok" ? .success(frames[4]) : .failure(FetchFailure(description: text(frames[4])))
+        let status = text(frames[3])
+        outcome = status == "ok" ? .success(frames[4])
+            : .failure(FetchFailure(description: text(frames[4]), code: ErrorCode(rawValue: status) ?? .unavailable))
     }
 
     func frames() -> [Data] {
         let status: String, body: Data
         switch outcome {
         case .success(let data): (status, body) = ("ok", data)
-        case .failure(let failure): (status, body) = ("error", Data(failure.description.utf8))
+        case .failure(let failure): (status, body) = (failure.code.rawValue, Data(failure.description.utf8))
         }
         return [Data((ticket.map(String.init) ?? "").utf8), Data(retailer.utf8), Data(url.utf8),
                 Data(status.utf8), body]
