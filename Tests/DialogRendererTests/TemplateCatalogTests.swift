@@ -89,7 +89,17 @@ struct TemplateCatalogTests {
     @Test func placeholderFromAnotherOutcome_isRejected() throws {
         let text = #"{"outcomes": {"help": {"dialog": "Ask about {station}."}}}"#
         let error = #expect(throws: TemplateError.self) { try catalog(["cy-GB.json": text]) }
-        #expect(error?.problem == "{station} cannot be used here; this text takes no placeholders")
+        #expect(error?.problem == "{station} cannot be used here; it may use {app}")
+    }
+
+    /// `{app}` may be written in any text and says the name given at start-up.
+    @Test func appPlaceholder_saysTheNameGiven() throws {
+        let text = #"{"outcomes": {"help": {"dialog": "Ask {app}, or ask {{app}}."}}}"#
+        let catalog = try TemplateCatalog(files: ["en-GB.json": try Fixtures.baseFile, "cy-GB.json": Data(text.utf8)],
+                                          appName: "Petrol Pal")
+        let help = try #require(catalog.texts(for: "cy-GB").template("outcomes.help.dialog"))
+        #expect(help.placeholders.isEmpty)
+        #expect(help.render(TemplateValues()) == "Ask Petrol Pal, or ask {app}.")
     }
 
     @Test(arguments: [

@@ -105,6 +105,26 @@ struct WireRenderTests {
         #expect(taken > 500)
     }
 
+    /// An app name with characters JSON escapes, said through `{app}`: the wire path writes what the
+    /// general path writes.
+    @Test func anAppNameNeedingEscapes_isWrittenAsTheGeneralPathWritesIt() throws {
+        let text = #"{"outcomes": {"found": {"dialog": "{app} says: {station} at {price}."}}}"#
+        let london = try #require(FeedAge.londonCalendar())
+        let handler = RenderHandler(catalog: try TemplateCatalog(
+            files: ["en-GB.json": try Fixtures.baseFile, "cy-GB.json": Data(text.utf8)],
+            appName: "Pal \"Q\" \\ Tŷ"), calendar: london)
+        let requests = try CheckedRequests()
+        let station = StationSummary(id: "tesco/1", retailer: "tesco", brand: "Tesco", name: "Tesco Selby",
+                                     address: "a", postcode: "YO8 4QH", lat: 53.7, lng: -1.0)
+        let body = try Self.json(RenderRequest(outcome: .found, locale: "cy-GB", now: Self.now, fuel: "B7",
+                                               station: station, pricePence: 139.9, distanceMiles: 2,
+                                               updated: Self.now, radiusMiles: 5))
+        let wire = try #require(try Self.wireReply(body, handler, requests))
+        #expect(wire == Self.generalReply(body, handler))
+        let reply = try JSONCoding.decode(RenderReply.self, from: Data(wire))
+        #expect(reply.dialog.hasPrefix(#"Pal "Q" \ Tŷ says: Tesco Selby at "#), "\(reply.dialog)")
+    }
+
     @Test func plainFoundRequests_areTakenFromTheWire() throws {
         let requests = try CheckedRequests()
         for outcome in [DialogOutcome.found, .directions] {

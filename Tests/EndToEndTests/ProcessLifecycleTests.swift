@@ -80,6 +80,22 @@ struct ProcessLifecycleTests {
         }
     }
 
+    /// The app name is one setting for the two services that hear and say it: a flag, else
+    /// FUELBOARD_APP_NAME. dialog-renderer had none (its texts said "FuelBoard" whatever the router heard).
+    @Test(arguments: ["intent-router", "dialog-renderer"])
+    func service_takesTheAppName_fromItsFlagOrTheEnvironment(binary: String) throws {
+        let fromEnvironment = try ServiceProcess(binary, ["--check-config"], environment: ["FUELBOARD_APP_NAME": "Petrol Pal"])
+        #expect(try fromEnvironment.waitForExit() == 0)
+        #expect(fromEnvironment.log.contains("app-name=Petrol Pal\n"), "\(fromEnvironment.log)")
+        let fromFlag = try ServiceProcess(binary, ["--check-config", "--app-name", "Tanky"],
+                                          environment: ["FUELBOARD_APP_NAME": "Petrol Pal"])
+        #expect(try fromFlag.waitForExit() == 0)
+        #expect(fromFlag.log.contains("app-name=Tanky\n"), "\(fromFlag.log)")
+        let blank = try ServiceProcess(binary, ["--check-config", "--app-name", "  "])
+        #expect(try blank.waitForExit() == 64)
+        #expect(blank.log.contains("--app-name: '  ' cannot be the app name"), "\(blank.log)")
+    }
+
     /// `--check-config` reads everything, prints the settings as the service would use them, and
     /// binds, creates and writes nothing.
     @Test func service_withCheckConfig_printsItsSettings_andCreatesNothing() throws {

@@ -17,15 +17,26 @@ struct FallbackMatchesTemplatesTests {
                       distanceMiles: 2.34, updated: now - 7200, radiusMiles: 5, unit: unit, word: "hydrogen")
     }
 
+    /// Under the default name and another (the templates' `{app}` and the router's `--app-name`).
     @Test(arguments: DialogOutcome.allCases)
     func builtInEnglish_isTheTemplatesWords(outcome: DialogOutcome) throws {
-        let handler = try DialogRendererService.makeHandler(templates: nil)
-        for unit in [DistanceUnit.miles, .km] {
-            var request = Self.request(outcome, unit: unit)
-            if outcome == .unitCleared { request.unit = .miles }  // the default, as the router sends it
-            let rendered = try handler.render(request, now: Self.now)
-            let builtIn = FallbackDialog.render(request, appName: "FuelBoard")
-            #expect(builtIn.dialog == rendered.dialog, "\(outcome) in \(unit)")
+        for appName in ["FuelBoard", "Petrol Pal"] {
+            let handler = try DialogRendererService.makeHandler(templates: nil, appName: appName)
+            for unit in [DistanceUnit.miles, .km] {
+                var request = Self.request(outcome, unit: unit)
+                if outcome == .unitCleared { request.unit = .miles }  // the default, as the router sends it
+                let rendered = try handler.render(request, now: Self.now)
+                let builtIn = FallbackDialog.render(request, appName: appName)
+                #expect(builtIn.dialog == rendered.dialog, "\(outcome) in \(unit) as \(appName)")
+            }
         }
+    }
+
+    /// The default templates name no app themselves: every mention is `{app}`.
+    @Test func theTemplates_sayTheAppNameGiven() throws {
+        let handler = try DialogRendererService.makeHandler(templates: nil, appName: "Petrol Pal")
+        let said = try DialogOutcome.allCases.map { try handler.render(Self.request($0, unit: .miles), now: Self.now).dialog }
+        #expect(!said.contains { $0.contains("FuelBoard") })
+        #expect(said.contains("Petrol Pal only has fuel prices for the UK, and you seem to be outside it."))
     }
 }

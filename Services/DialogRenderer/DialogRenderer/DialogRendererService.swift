@@ -21,9 +21,10 @@ public final class DialogRendererService {
 
     /// Loads and checks the templates (from `directory`, else the bundled ones) and the
     /// Europe/London calendar; the error says which file and key is wrong.
-    public static func makeHandler(templates directory: URL?) throws -> RenderHandler {
-        let catalog = try directory.map { url throws(TemplateError) in try TemplateCatalog(directory: url) }
-            ?? TemplateCatalog.bundled()
+    public static func makeHandler(templates directory: URL?,
+                                   appName: String = AppNameSetting.defaultName) throws -> RenderHandler {
+        let catalog = try directory.map { url throws(TemplateError) in try TemplateCatalog(directory: url, appName: appName) }
+            ?? TemplateCatalog.bundled(appName: appName)
         guard let calendar = FeedAge.londonCalendar() else {
             throw SetupError("the Europe/London time zone is not available on this system")
         }

@@ -7,9 +7,13 @@ struct LocaleFile: Sendable {
     let locale: String
     let templates: [String: Template]
 
+    /// The placeholder any text may use: the app's name, filled in once at start-up.
+    static let appPlaceholder = "app"
+
     /// Parses and checks a file's contents: a JSON object whose leaves are strings; keys starting
-    /// with `_` are comments; every other key must be known and use only its own placeholders.
-    init(locale: String, file: String, contents: Data) throws(TemplateError) {
+    /// with `_` are comments; every other key must be known and use only its own placeholders
+    /// and `{app}`, which becomes `appName` here.
+    init(locale: String, file: String, contents: Data, appName: String) throws(TemplateError) {
         guard Self.isLocaleIdentifier(locale) else {
             throw TemplateError(file: file, "the file name must be a locale followed by .json, like en-GB.json")
         }
@@ -25,7 +29,7 @@ struct LocaleFile: Sendable {
         var templates: [String: Template] = [:]
         try Self.collect(members, prefix: "", file: file, into: &templates)
         self.locale = locale
-        self.templates = templates
+        self.templates = templates.mapValues { $0.filling(Self.appPlaceholder, with: appName) }
     }
 
     private static func collect(_ members: [String: JSONValue], prefix: String, file: String,
@@ -56,11 +60,10 @@ struct LocaleFile: Sendable {
         } catch {
             throw TemplateError(file: file, key: key, error.description)
         }
-        let unknown = template.placeholders.subtracting(spec.placeholders)
+        let unknown = template.placeholders.subtracting(spec.placeholders).subtracting([appPlaceholder])
         if let name = unknown.sorted().first {
-            let allowed = spec.placeholders.sorted().map { "{\($0)}" }.joined(separator: ", ")
-            throw TemplateError(file: file, key: key, "{\(name)} cannot be used here; "
-                + (allowed.isEmpty ? "this text takes no placeholders" : "it may use \(allowed)"))
+            let allowed = (spec.placeholders.sorted() + [appPlaceholder]).map { "{\($0)}" }.joined(separator: ", ")
+            throw TemplateError(file: file, key: key, "{\(name)} cannot be used here; it may use \(allowed)")
         }
         return template
     }

@@ -60,6 +60,25 @@ public struct Template: Sendable, Equatable {
         self.segments = segments
     }
 
+    /// This template with every `{name}` replaced by `text` for good (the app's name, known at start-up).
+    func filling(_ name: String, with text: String) -> Template {
+        var filled: [Segment] = []
+        for segment in segments {
+            let piece = segment == .placeholder(name) ? Segment.text(text) : segment
+            if case .text(let more) = piece, case .text(let before)? = filled.last {
+                filled[filled.count - 1] = .text(before + more)
+            } else {
+                filled.append(piece)
+            }
+        }
+        return Template(segments: filled, source: source)
+    }
+
+    private init(segments: [Segment], source: String) {
+        self.segments = segments
+        self.source = source
+    }
+
     /// Fills the placeholders; `value` is asked for each one in turn.
     public func render<Failure: Error>(_ value: (String) throws(Failure) -> String) throws(Failure) -> String {
         var text = ""

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceKit
 
 /// Every locale's templates, checked at start-up, with the fallback rules applied on lookup.
 ///
@@ -21,8 +22,8 @@ public struct TemplateCatalog: Sendable {
     /// `textsByName` as UTF-8, for requests read from the wire.
     private let textsByUTF8Name: [(name: [UInt8], texts: LocaleTexts)]
 
-    /// Loads every `*.json` file in `directory` (other files are ignored).
-    public init(directory: URL) throws(TemplateError) {
+    /// Loads every `*.json` file in `directory` (other files are ignored); `{app}` says `appName`.
+    public init(directory: URL, appName: String = AppNameSetting.defaultName) throws(TemplateError) {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
@@ -37,17 +38,17 @@ public struct TemplateCatalog: Sendable {
                 throw TemplateError(file: name, "cannot be read (\(error.localizedDescription))")
             }
         }
-        try self.init(files: files)
+        try self.init(files: files, appName: appName)
     }
 
     /// Builds a catalog from file names and contents (`["en-GB.json": data]`).
-    public init(files: [String: Data]) throws(TemplateError) {
+    public init(files: [String: Data], appName: String = AppNameSetting.defaultName) throws(TemplateError) {
         var tables: [String: [String: Template]] = [:]
         var canonicalNames: [String: String] = [:]
         for (name, contents) in files.sorted(by: { $0.key < $1.key }) {
             guard name.hasSuffix(".json") else { throw TemplateError(file: name, "a template file must end in .json") }
             let locale = String(name.dropLast(".json".count))
-            let file = try LocaleFile(locale: locale, file: name, contents: contents)
+            let file = try LocaleFile(locale: locale, file: name, contents: contents, appName: appName)
             let key = locale.lowercased()
             if let existing = canonicalNames[key] {
                 throw TemplateError(file: name, "the same locale as \(existing).json")
@@ -94,12 +95,12 @@ public struct TemplateCatalog: Sendable {
     }
 
     /// The templates shipped with the service (the `Templates` resource folder).
-    public static func bundled() throws(TemplateError) -> TemplateCatalog {
+    public static func bundled(appName: String = AppNameSetting.defaultName) throws(TemplateError) -> TemplateCatalog {
         guard let directory = bundledDirectory else {
             throw TemplateError("the bundled templates (FuelBoard_DialogRenderer.resources/Templates) are not next "
                 + "to the binary: copy that folder beside it, or pass --templates DIR")
         }
-        return try TemplateCatalog(directory: directory)
+        return try TemplateCatalog(directory: directory, appName: appName)
     }
 
     /// The texts for a requested locale: an exact match (any case, `_` or `-`), else a locale

@@ -13,13 +13,15 @@ let main = ServiceMain(
     options: [
         OptionSpec("--templates", value: "DIR", help: "load the locale files from DIR instead of the bundled ones"),
         OptionSpec("--check-templates", help: "check the templates, print the locales found and exit"),
+        AppNameSetting.option("the app name the texts' {app} says (give intent-router the same)"),
     ],
     uses: ["--dialog"])
 
 let handler: RenderHandler
 do {
     handler = try DialogRendererService.makeHandler(
-        templates: main.arguments.value("--templates").map { URL(fileURLWithPath: $0, isDirectory: true) })
+        templates: main.arguments.value("--templates").map { URL(fileURLWithPath: $0, isDirectory: true) },
+        appName: main.appName(isUsable: AppNameSetting.isWritable))
 } catch {
     main.logger.error("templates unusable", metadata: ["error": "\(error)"])
     exit(ServiceMain.ExitCode.failure)
@@ -27,6 +29,7 @@ do {
 main.finishConfigurationCheck([
     "bind": main.bindEndpoint(default: main.topology.dialog),
     "locales": handler.catalog.locales.joined(separator: ","),
+    "app-name": main.appName(isUsable: AppNameSetting.isWritable),
 ])
 if main.arguments.has("--check-templates") {
     print("templates ok: \(handler.catalog.locales.joined(separator: ", "))")

@@ -12,7 +12,7 @@ let main = ServiceMain(
         answering within the deadline even when they are down.
         """,
     options: [
-        OptionSpec("--app-name", value: "NAME", help: "the app name every phrase must contain (default FuelBoard)"),
+        AppNameSetting.option("the app name every phrase must contain (give dialog-renderer the same)"),
         OptionSpec("--session-ttl", value: "DURATION", help: "how long a question waits for its answer (default 30s)"),
         OptionSpec("--deadline", value: "DURATION", help: "longest time before an answer is given (default 2s)"),
         OptionSpec("--plugins", value: "URL",
@@ -22,8 +22,8 @@ let main = ServiceMain(
 
 var configuration = RouterConfiguration(topology: main.topology,
                                         endpoint: main.bindEndpoint(default: main.topology.router))
-configuration.appName = main.option("--app-name", default: AppName.defaultName) { name in
-    AppName.spokenForms(name).isEmpty ? nil : name
+configuration.appName = main.appName { name in
+    AppNameSetting.isWritable(name) && !AppName.spokenForms(name).isEmpty
 }
 configuration.sessionTTL = main.durationOption("--session-ttl", default: RouterConfiguration.defaultSessionTTL)
 configuration.deadline = main.durationOption("--deadline", default: RouterConfiguration.defaultDeadline)
@@ -42,6 +42,7 @@ main.finishConfigurationCheck([
     "dialog": main.topology.dialog,
     "session-ttl": ServiceMain.secondsText(configuration.sessionTTL),
     "deadline": ServiceMain.secondsText(configuration.deadline),
+    "app-name": configuration.appName,
 ])
 
 do {

@@ -1,6 +1,7 @@
+import ServiceKit
 /// The ways people say the app's name: "FuelBoard" is heard as "fuelboard" or "fuel board".
 public enum AppName {
-    public static let defaultName = "FuelBoard"
+    public static let defaultName = AppNameSetting.defaultName
 
     /// Spoken forms of `name`: the words joined, and the words apart (camel case split).
     public static func spokenForms(_ name: String) -> [String] {
