@@ -27,59 +27,51 @@ struct PluginSession {
     var expiresAt: ContinuousClock.Instant
 }
 
-/// Open plug-in sessions in memory, bounded in number and age; ids look like the built-in ones.
+extension PluginSession: ExpiringSession {}
+
+/// Open plug-in sessions in memory, bounded in number, per user and in age (a `SessionTable`, as
+/// the built-in questions'); ids look like the built-in ones.
 final class PluginSessionStore {
     let timeToLive: Duration
-    let maxSessions: Int
     private let now: () -> ContinuousClock.Instant
-    private var sessions: [String: PluginSession] = [:]
+    private var sessions: SessionTable<PluginSession>
     private let ids = SessionIDs()
 
-    init(timeToLive: Duration, maxSessions: Int, now: @escaping () -> ContinuousClock.Instant) {
+    init(timeToLive: Duration, maxSessions: Int, maxPerUser: Int = 4, now: @escaping () -> ContinuousClock.Instant) {
         self.timeToLive = timeToLive
-        self.maxSessions = max(1, maxSessions)
+        sessions = SessionTable(maxSessions: maxSessions, maxPerUser: maxPerUser)
         self.now = now
     }
 
+    var maxSessions: Int { sessions.maxSessions }
     var count: Int { sessions.count }
 
     func open(user: String, intent: String, parameters: [String: JSONValue], awaiting: PluginAwaiting,
               location: Coordinate?, locationAt: Date? = nil,
               question: (String) -> AssistantReply) -> PluginSession {
-        if sessions.count >= maxSessions { purgeExpired() }
-        if sessions.count >= maxSessions, let oldest = sessions.values.min(by: { $0.expiresAt < $1.expiresAt }) {
-            sessions[oldest.id] = nil
-        }
         let id = ids.next()
+        let current = now()
         let session = PluginSession(id: id, user: user, intent: intent, parameters: parameters, awaiting: awaiting,
                                     location: location, locationAt: locationAt, question: question(id),
-                                    expiresAt: now() + timeToLive)
-        sessions[id] = session
+                                    expiresAt: current + timeToLive)
+        sessions.insert(session, now: current)
         return session
     }
 
     /// The live session `id` of `user`, or nil.
     func find(_ id: String, user: String) -> PluginSession? {
-        guard let session = sessions[id], session.user == user else { return nil }
-        guard session.expiresAt > now() else {
-            sessions[id] = nil
-            return nil
-        }
-        return session
+        sessions.find(id, user: user, now: now())
     }
 
     func keep(_ session: PluginSession) {
-        var renewed = session
-        renewed.expiresAt = now() + timeToLive
-        sessions[session.id] = renewed
+        sessions.keep(session, until: now() + timeToLive)
     }
 
     func close(_ id: String) {
-        sessions[id] = nil
+        sessions.remove(id)
     }
 
     func purgeExpired() {
-        let current = now()
-        sessions = sessions.filter { $0.value.expiresAt > current }
+        sessions.purgeExpired(now: now())
     }
 }
