@@ -23,7 +23,7 @@ public final class ReplyServer {
     public let name: String
     public let endpoint: String
     public var logger: Logger
-    public private(set) var stats = ServiceStats()
+    public internal(set) var stats = ServiceStats()
     /// Service-specific figures for `sys.stats`.
     public var statsDetails: () -> [String: JSONValue] = { [:] }
     /// Requests larger than this get `too_large` (the socket drops far larger ones outright).
@@ -32,7 +32,7 @@ public final class ReplyServer {
     /// intent-router): far above any well-formed request of theirs. price-ingest takes whole feeds.
     public static let smallRequestBytes = 64 << 10
 
-    private let socket: Socket
+    let socket: Socket
     let poller = Poller()
     /// The served types, matched in order (a few per service: a scan beats hashing the type).
     private var routes: [Route] = []
@@ -45,7 +45,7 @@ public final class ReplyServer {
     var batchMemberStorage: [StrictJSON.Member] = []
     private var routeStorage: [Data] = []
     private var watched: [(Socket, ([Data]) -> Void)] = []
-    private var timers: [Timer] = []
+    var timers: [Timer] = []
     private var deferredStart: [UInt64: (type: String, start: UInt64)] = [:]
     /// Requests answered later (`Responder`) not answered yet.
     var requestsInFlight: Int { deferredStart.count }
@@ -53,16 +53,16 @@ public final class ReplyServer {
     var drain: Drain?
     private var nextDeferredID: UInt64 = 0
     /// Where `sys.batch` frames are counted (by type only: the requests in them are the requests).
-    private var batchStatsSlot = -1
+    var batchStatsSlot = -1
     /// Replies held back to be sent together (see `send`).
-    private var heldReplies: [(route: [Data], reply: [UInt8])] = []
-    private var repliesThisTurn = 0
+    var heldReplies: [(route: [Data], reply: [UInt8])] = []
+    var repliesThisTurn = 0
     /// "request failed" lines, at most 20 a second (a client looping on bad requests).
-    private var failureLines = LogThrottle(perSecond: 20, leftOutEvent: "request failures not logged")
+    var failureLines = LogThrottle(perSecond: 20, leftOutEvent: "request failures not logged")
     /// "reply not delivered" lines, likewise.
-    private var undeliveredLines = LogThrottle(perSecond: 20, leftOutEvent: "replies not delivered not logged")
+    var undeliveredLines = LogThrottle(perSecond: 20, leftOutEvent: "replies not delivered not logged")
     /// Whether a timer will write the counts of lines left out.
-    private var logFlushDue = false
+    var logFlushDue = false
     /// A turn's first replies go at once; later ones, and deferred ones, in groups of this many.
     static let replyGroup = 16
 
@@ -72,12 +72,6 @@ public final class ReplyServer {
         var handler: Handler
         /// Where `stats` counts this type.
         let statsSlot: Int
-    }
-
-    private struct Timer {
-        var due: ContinuousClock.Instant
-        let interval: Duration?
-        let action: () -> Void
     }
 
     let context: Context
@@ -143,16 +137,6 @@ public final class ReplyServer {
         watched.append((other, handler))
     }
 
-    /// Runs `action` every `interval` on the loop thread (first run after one interval).
-    public func every(_ interval: Duration, _ action: @escaping () -> Void) {
-        timers.append(Timer(due: .now + interval, interval: interval, action: action))
-    }
-
-    /// Runs `action` once after `delay` on the loop thread.
-    public func after(_ delay: Duration, _ action: @escaping () -> Void) {
-        timers.append(Timer(due: .now + delay, interval: nil, action: action))
-    }
-
     /// Serves until the context is shut down (returns normally) or the socket fails (throws).
     public func run() throws(ZMQError) {
         logger.info("listening", metadata: ["svc.endpoint": endpoint])
@@ -197,31 +181,6 @@ public final class ReplyServer {
             return true
         } catch where error.isTimeout {
             return false
-        }
-    }
-
-    private func nextTimerDelay() -> Duration? {
-        guard let due = timers.lazy.map(\.due).min() else { return nil }
-        return max(.zero, due - .now)
-    }
-
-    private func fireDueTimers() {
-        guard !timers.isEmpty else { return }
-        let now = ContinuousClock.now
-        var index = 0
-        while index < timers.count {
-            if timers[index].due <= now {
-                let timer = timers[index]
-                if let interval = timer.interval {
-                    timers[index].due = now + interval
-                    index += 1
-                } else {
-                    timers.remove(at: index)
-                }
-                timer.action()
-            } else {
-                index += 1
-            }
         }
     }
 
@@ -331,101 +290,6 @@ public final class ReplyServer {
                 }
             }
             return nil
-        }
-    }
-
-    /// Sends the reply to a request just handled: the turn's first `replyGroup` at once, later
-    /// ones in groups (and what is left when the turn ends).
-    ///
-    /// A reply sent while ZeroMQ's I/O thread sleeps wakes it (and the client's, as it arrives);
-    /// replies written back to back share those wake-ups. A turn of a few requests is answered
-    /// without delay; a long one (many queued: the server is behind and its clients have
-    /// requests outstanding) sends its replies a group at a time. Replies leave in the order
-    /// they were made: behind held ones, a reply is held too.
-    private func send(route: [Data], _ reply: [UInt8]) {
-        repliesThisTurn += 1
-        guard repliesThisTurn > Self.replyGroup || !heldReplies.isEmpty else { return sendNow(route: route, reply) }
-        hold(route: route, reply)
-    }
-
-    /// Holds a reply to send with others: deferred replies complete in groups (a backend's batch
-    /// answered, a group commit made), and a group goes out together, at the latest when the
-    /// turn ends.
-    private func hold(route: [Data], _ reply: [UInt8]) {
-        heldReplies.append((route, reply))
-        if heldReplies.count >= Self.replyGroup { sendHeldReplies() }
-    }
-
-    private func sendNow(route: [Data], _ reply: [UInt8]) {
-        do {
-            try socket.send(route, then: reply)
-        } catch {
-            // A client gone with requests in flight (a load test that ended) leaves one per request.
-            guard undeliveredLines.admit(logging: logger, now: Self.monotonicNanoseconds()) else {
-                flushLogCountsLater()
-                return
-            }
-            // The usual cause: the client left before its answer (its connection is gone).
-            logger.warning("reply not delivered", metadata: [
-                "svc.request.id": Self.envelopeID(of: reply), "error": "\(error)",
-            ])
-        }
-    }
-
-    private func sendHeldReplies() {
-        for held in heldReplies { sendNow(route: held.route, held.reply) }
-        heldReplies.removeAll(keepingCapacity: true)
-    }
-
-    /// Ends a turn: its held replies go out, then `afterTurn` runs (the router's calls to its
-    /// backends), then any reply that made; the next turn's first replies go at once again.
-    private func endTurn() {
-        sendHeldReplies()
-        afterTurn?()
-        sendHeldReplies()
-        repliesThisTurn = 0
-    }
-
-    /// Counts a handled request; `nanoseconds` runs from taking it off the socket to its reply
-    /// being ready (the send is left out: on a busy core it can include other threads' turns).
-    func record(_ request: IncomingRequest, nanoseconds: UInt64, error: ServiceError?) {
-        if request.statsSlot == batchStatsSlot && request.batch == nil {  // a frame that carried requests
-            stats.recordCarrier(slot: request.statsSlot, error: error?.code)
-        } else {
-            stats.record(slot: request.statsSlot, error: error?.code, microseconds: Double(nanoseconds) / 1000)
-        }
-        if let error, error.code != .notFound {
-            guard failureLines.admit(logging: logger, now: Self.monotonicNanoseconds()) else {
-                flushLogCountsLater()
-                return
-            }
-            // The client's mistake is information; a dependency down is a warning; our own fault an error.
-            let level: Logger.Level = switch error.code {
-            case .internal: .error
-            case .unavailable, .timeout: .warning
-            default: .info
-            }
-            logger.log(level, "request failed", metadata: ["svc.request.id": request.logID,
-                                                           "svc.type": request.logType,
-                                                           "code": error.code.rawValue, "message": error.message])
-        } else {
-            logger.debug("request", metadata: ["svc.request.id": request.logID, "svc.type": request.logType])
-        }
-    }
-
-    /// Makes sure the counts of lines left out get written when what they count stops: a timer a
-    /// second away (and another while a count's second has not ended). Without such lines, no
-    /// timer runs.
-    private func flushLogCountsLater() {
-        guard !logFlushDue else { return }
-        logFlushDue = true
-        after(.seconds(1)) { [weak self] in
-            guard let self else { return }
-            logFlushDue = false
-            let now = Self.monotonicNanoseconds()
-            let failuresWaiting = failureLines.flush(logging: logger, now: now)
-            let undeliveredWaiting = undeliveredLines.flush(logging: logger, now: now)
-            if failuresWaiting || undeliveredWaiting { flushLogCountsLater() }
         }
     }
 
