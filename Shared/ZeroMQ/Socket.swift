@@ -26,9 +26,20 @@ public final class Socket {
     /// Closes the socket; later calls fail with ENOTSOCK-like errors. Idempotent.
     public func close() {
         if let handle {
+            // A monitor still running would send this socket's last events (a connection that
+            // drops while libzmq finishes closing it) from the I/O thread with a blocking send,
+            // which never returns once the monitor's reader is gone: the context's I/O thread
+            // stops for good (libzmq #3575). Stopped here, on the owning thread.
+            zmq_socket_monitor(handle, nil, 0)
             zmq_close(handle)
             self.handle = nil
         }
+    }
+
+    /// Stops a monitor started on this socket (`zmq_socket_monitor`); nothing when none runs or
+    /// the socket is closed.
+    func stopMonitor() {
+        if let handle { zmq_socket_monitor(handle, nil, 0) }
     }
 
     var rawHandle: UnsafeMutableRawPointer {

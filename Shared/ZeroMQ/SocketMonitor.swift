@@ -6,11 +6,16 @@ import Synchronization
 /// learns at once that the connection carrying its request closed (the service stopped, crashed
 /// or refused an oversized frame), instead of waiting out its whole timeout.
 ///
-/// Owned by the thread that owns the watched socket, like the socket itself. Close the watched
-/// socket before the monitor (libzmq then ends the monitor's stream by itself).
+/// Owned by the thread that owns the watched socket, like the socket itself. The monitor is
+/// stopped before its reader closes, whichever of the two goes first: libzmq's I/O thread sends
+/// events with a blocking send that never returns once the reader is gone, and every socket of
+/// the context then stops (libzmq #3575; it hung a test process's context, and could hang
+/// fuel-lookup's when price-ingest went away just as a client reconnected).
 public final class SocketMonitor {
     /// The socket events arrive on; poll it beside the watched one.
     public let events: Socket
+    /// The watched socket, whose monitor is stopped before `events` closes.
+    private let watched: Socket
 
     private static let counter = Atomic<UInt64>(0)
 
@@ -21,11 +26,15 @@ public final class SocketMonitor {
         _ = try zmqCall("zmq_socket_monitor") {
             zmq_socket_monitor(socket.rawHandle, address, ZMQ_EVENT_DISCONNECTED)
         }
+        watched = socket
         events = try Socket(socket.context, .pair)
         try events.connect(address)
     }
 
-    deinit { events.close() }
+    deinit {
+        watched.stopMonitor()
+        events.close()
+    }
 
     /// Reads every event waiting; true when one of them was a dropped connection.
     public func takeDisconnects() -> Bool {
