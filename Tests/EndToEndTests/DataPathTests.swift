@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Messages
 import ServiceKit
 import ServiceTesting
@@ -164,6 +165,52 @@ extension DataPathTests {
             line.contains("index swapped") && line.hasSuffix("version=\(next.version)")
         }
         #expect(try cheapestB7Price(stack) == 129.9)
+    }
+
+    /// A whole volume restored (the served mark with the store, so price-ingest keeps its id) while
+    /// the replica is away: its next ingest reuses a version the replica holds for other prices.
+    /// The replica kept those for good; it now reloads everything when the version goes back.
+    @Test func lookup_whenPriceIngestsWholeVolumeIsRestored_reloadsWithoutARestart() throws {
+        let stack = try DataPathStack()
+        let lookup = try #require(stack.lookup)
+        let first = try stack.ingestFile(try stack.writeFeed(FeedFixtures.feed(FeedFixtures.selby), name: "tesco"),
+                                         retailer: "tesco")
+        try stack.ingest.kill()
+        let backup = stack.dataDirectory.appendingPathComponent("volume-backup")
+        try FileManager.default.createDirectory(at: backup, withIntermediateDirectories: true)
+        let files = ["price-ingest.sqlite", "price-ingest.sqlite-wal", "price-ingest.served"]
+        for name in files where FileManager.default.fileExists(atPath: stack.dataDirectory.appendingPathComponent(name).path) {
+            try FileManager.default.copyItem(at: stack.dataDirectory.appendingPathComponent(name),
+                                             to: backup.appendingPathComponent(name))
+        }
+        try stack.restartIngest()
+        var cheaper = FeedFixtures.selby
+        cheaper[1].prices["B7"] = 129.9
+        _ = try stack.ingestFile(try stack.writeFeed(FeedFixtures.feed(cheaper), name: "tesco"), retailer: "tesco")
+        let third = try stack.ingestFile(try stack.writeFeed(FeedFixtures.feed(cheaper), name: "asda"), retailer: "asda")
+        try stack.waitForLookupVersion(third.version)
+
+        // The replica paused (a slow node) while the volume is restored and a new feed comes in.
+        #expect(Glibc.kill(lookup.pid, SIGSTOP) == 0)
+        try stack.ingest.kill()
+        for name in files + ["price-ingest.sqlite-shm"] {
+            try? FileManager.default.removeItem(at: stack.dataDirectory.appendingPathComponent(name))
+            let saved = backup.appendingPathComponent(name)
+            if FileManager.default.fileExists(atPath: saved.path) {
+                try FileManager.default.copyItem(at: saved, to: stack.dataDirectory.appendingPathComponent(name))
+            }
+        }
+        try stack.restartIngest()
+        var newest = FeedFixtures.selby
+        newest[1].prices["B7"] = 119.9
+        let reused = try stack.ingestFile(try stack.writeFeed(FeedFixtures.feed(newest), name: "tesco"), retailer: "tesco")
+        #expect(reused.version == first.version + 1, "the restored store counts on from its own version")
+        let beforeWake = lookup.logLength
+        #expect(Glibc.kill(lookup.pid, SIGCONT) == 0)
+        try lookup.waitForLog(timeout: .seconds(20), after: beforeWake) { line in
+            line.contains("index swapped") && line.hasSuffix("version=\(reused.version)")
+        }
+        #expect(try cheapestB7Price(stack) == 119.9)
     }
 
     private func cheapestB7Price(_ stack: DataPathStack) throws -> Double? {

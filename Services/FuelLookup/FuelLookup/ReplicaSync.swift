@@ -180,6 +180,14 @@ public final class ReplicaSync {
                                metadata: ["store": index.store ?? "-", "was": store ?? "-"])
                 retailers.removeAll()
                 changed = true
+            } else if index.version < version, !retailers.isEmpty {
+                // Versions only grow: a store behind ours was put back from an older copy (a whole
+                // volume, its served mark with it, so it kept its id). Its next versions reuse ours
+                // for other prices, so no version held here says anything.
+                logger.warning("price-ingest went back to an older version; reloading everything",
+                               metadata: ["version": "\(index.version)", "was": "\(version)"])
+                retailers.removeAll()
+                changed = true
             }
             store = index.store
             let listed = Set((index.retailers ?? []).map(\.retailer))
