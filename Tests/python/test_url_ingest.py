@@ -272,7 +272,7 @@ def peak_rss_mib(pid):
 def test_ingestFeed_ofABodyPastTheLimit_isRefusedWithoutHoldingIt(tmp_path, zmq_context, feed_server, path):
     """A 1 MB gzip that unpacks to 1 GiB, or a body that never ends: the body was held whole before
     its size was checked (the bomb took price-ingest to 2.1 GB and crashed it under a memory limit;
-    an endless body to 3 GB). Now the transfer stops once the body passes the 64 MiB limit."""
+    an endless body to 3 GB). Now the transfer stops once the body passes the 32 MiB limit (the feed limit however it comes)."""
     ingest = start_price_ingest(tmp_path / "data", tmp_path, extra=("--fetch-timeout", "30s"))
     try:
         with Client(zmq_context, ingest.endpoints["listening"], 60_000) as client:

@@ -1,3 +1,4 @@
+import FeedParsing
 import Foundation
 import Messages
 import ServiceKit
@@ -12,7 +13,8 @@ public struct FeedFetcher: Sendable {
     public var timeout: Duration = .seconds(20)
     public var attempts: Int = 3
     public var initialBackoff: Duration = .seconds(1)
-    public var maxBytes: Int = 64 << 20
+    /// The parser's limit: a larger body would only be fetched to be refused.
+    public var maxBytes: Int = FeedParser.maxFeedBytes
     public var userAgent: String = "FuelBoard-price-ingest/0.1 (+https://github.com/fuelboard)"
 
     public init() {}
