@@ -1,4 +1,5 @@
 import Foundation
+import Messages
 @testable import FuelboardCLI
 import Testing
 
@@ -128,6 +129,30 @@ struct LoadReportHonestyTests {
             "tcp://127.0.0.1:5599 stopped answering for 3.0 s (2 whole seconds of the run without any reply)"),
             "\(report.failures)")
         #expect(report.text.contains("gap         longest without a reply while a request waited: 3.0 s"))
+    }
+
+    /// A server answering every request wrongly kept up with the rate all the same: it is not
+    /// "behind" (replies counted, invalid ones too), and the sample checked says what the rest are
+    /// likely to be (a walkthrough's run: 5,906 unchecked wrong replies counted as answered, BEHIND at 66%).
+    @Test func wrongRepliesPastTheSample_areSaidOf_andDoNotMakeTheRunBehind() {
+        var settings = LoadRunner.Settings(endpoint: "tcp://127.0.0.1:5599")
+        settings.rate = 3000
+        var result = LoadRunner.Result()
+        for _ in 0..<5906 { result.histogram.record(microseconds: 200) }
+        result.completed = 5906
+        result.sent = 9000
+        result.invalidReplies = 3094
+        result.invalidByReason = [LookupCheck.Problem.wrongFuel.rawValue: 3094]
+        result.contentChecked = 3094
+        result.elapsed = .seconds(3)
+        let query = LookupQuery(fuel: "B7", point: Coordinate(lat: 53.7, lng: -1.07), radiusMiles: 5, limit: 1)
+        let report = LoadReport(settings: settings, plan: LoadPlan(target: .lookup, bodies: [[]],
+                                                                   typeName: "lookup.cheapest", queries: [query]),
+                                result: result)
+        #expect(!report.fellBehind, "\(report.text)")
+        #expect(report.text.contains("3094 of those checked (100%) were wrong: the replies not checked, counted as "
+            + "answered, are likely wrong alike"), "\(report.text)")
+        #expect(report.exitCode == 1)
     }
 
     @Test func invalidReplies_sayWhy() {

@@ -268,7 +268,13 @@ struct LoadReport: Codable {
     /// the generator) fell behind the schedule.
     var fellBehindNow: Bool {
         guard let rate, !interrupted, seconds >= 1 else { return false }
-        return throughput < rate * 0.9 || Double(unansweredInLatency) > Double(max(scheduled, 1)) * 0.1
+        return replyRate < rate * 0.9 || Double(unansweredInLatency) > Double(max(scheduled, 1)) * 0.1
+    }
+
+    /// Every measured reply a second, invalid ones too: a server answering wrongly kept up all the
+    /// same (its failures are said apart).
+    var replyRate: Double {
+        seconds > 0 ? Double(requests + invalidReplies) / seconds : 0
     }
 
     /// The exit status for this report: 1 failed, 3 behind the rate offered (and nothing

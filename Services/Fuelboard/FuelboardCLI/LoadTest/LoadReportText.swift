@@ -18,8 +18,8 @@ extension LoadReport {
                         + (unsent > 0 ? " (\(unsent) due but not sent by the end)" : "") : ""),
             warmupLine,
             "throughput  \(Self.format(rate: throughput)) req/s" + (fellBehind
-                ? String(format: ": BEHIND, %.0f%% of the rate offered (the server or this generator could not keep up)",
-                         throughput / (rate ?? 1) * 100) : ""),
+                ? String(format: ": BEHIND, replies at %.0f%% of the rate offered (the server or this generator could "
+                    + "not keep up)", replyRate / (rate ?? 1) * 100) : ""),
             "latency     " + (noReplies
                 ? "no replies" + (unansweredInLatency > 0 ? "; the \(unansweredInLatency) requests unanswered at the end "
                     + String(format: "had waited up to %.1f s", l.max / 1e6) : "")
@@ -49,9 +49,16 @@ extension LoadReport {
             + "\(timeouts) timed out (no reply within the \(Self.format(seconds: timeoutSeconds)) --timeout)"
             + (lateReplies > 0 ? ", \(lateReplies) of them answered later" : ""))
         if contentCheck != nil {
-            lines.append("checked     content of \(contentChecked) of \(requests + invalidReplies) replies (fuel, radius, "
+            var line = "checked     content of \(contentChecked) of \(requests + invalidReplies) replies (fuel, radius, "
                 + "price, order; all up to \(LoadSession.checkAllUpTo)/s per thread, then every "
-                + "\(LoadSession.sampleEvery)th)")
+                + "\(LoadSession.sampleEvery)th)"
+            let wrong = invalidByReason.filter { LookupCheck.Problem(rawValue: $0.key) != nil }.values.reduce(0, +)
+            if wrong > 0 && contentChecked > 0 && contentChecked < requests + invalidReplies {
+                // Replies past the sample were counted as answered: say what the sample suggests of them.
+                line += String(format: "; %d of those checked (%.0f%%) were wrong: the replies not checked, counted "
+                    + "as answered, are likely wrong alike", wrong, Double(wrong) / Double(contentChecked) * 100)
+            }
+            lines.append(line)
         }
         lines.append("unanswered  \(unanswered) still in flight at the end, sent within the timeout: "
             + (concurrency.map { "normal up to \($0) in a closed loop, " } ?? "in the latencies at their age, ")

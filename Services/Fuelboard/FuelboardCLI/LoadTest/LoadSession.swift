@@ -222,18 +222,33 @@ struct LoadSession {
             result.longestGap = max(result.longestGap, arrived - quietSince)
         }
         lastReply = arrived
-        guard let id = scan?.id ?? looseID, let sent = inFlight.removeValue(forKey: id) else {
+        var id = scan?.id ?? looseID
+        var unmatched: String?
+        if id.map({ inFlight[$0] == nil }) ?? true {
             // Ids go up from `firstSequence`: one sent but no longer in flight timed out before.
-            if let scan, scan.id >= settings.firstSequence && scan.id < sequence {
+            if let known = id, known >= settings.firstSequence && known < sequence {
                 result.lateReplies += 1
-            } else {
-                invalid(scan == nil ? Self.unreadable : Self.notOurs)
+                return true
             }
+            // No id of a request waiting: the server answered one of this connection's requests
+            // without saying which. Taken as the oldest's answer (an invalid one), so it is counted
+            // once and frees its place, instead of also timing out and being blamed on the server.
+            unmatched = id == nil ? Self.unreadable : Self.notOurs
+            id = oldestWaiting(on: connection)
+        }
+        guard let id, let sent = inFlight.removeValue(forKey: id) else {
+            if arrived >= measureFrom { invalid(unmatched ?? Self.notOurs) }  // nothing of ours was waiting
             return true
         }
         if !watched.isEmpty { watched.remove(id) }  // answered: the silence it waited through was no stall
         if checkedContent && sent.at >= measureFrom { result.contentChecked += 1 }
-        if let scan, problem == nil, arrived - sent.at <= settings.timeout {
+        if unmatched != nil || scan == nil || problem != nil {
+            // Replies to warm-up requests are left out, the invalid as the valid.
+            if sent.at >= measureFrom {
+                invalid(unmatched ?? problem?.rawValue ?? Self.unreadable)
+                measuredInvalid += 1
+            }
+        } else if let scan, arrived - sent.at <= settings.timeout {
             if sent.at >= measureFrom {
                 record(scan, latency: arrived - sent.at)
             } else {
@@ -244,9 +259,6 @@ struct LoadSession {
                     LoadRunner.warmupReplies.add(1, ordering: .relaxed)
                 }
             }
-        } else if scan == nil || problem != nil {
-            invalid(problem?.rawValue ?? Self.unreadable)
-            if sent.at >= measureFrom { measuredInvalid += 1 }
         } else if sent.at >= measureFrom {
             // Later than --timeout, though before the 100 ms check found it: a timeout, not a success.
             result.timeouts += 1
@@ -257,6 +269,13 @@ struct LoadSession {
         }
         if interval == nil && arrived < end && mayStartAnother { try send(intended: nil, on: connection) }
         return true
+    }
+
+    /// The request waiting longest on `connection` (ids grow with time), if any.
+    private func oldestWaiting(on connection: Int) -> Int? {
+        var oldest: Int?
+        for (id, sent) in inFlight where sent.connection == connection && id < (oldest ?? .max) { oldest = id }
+        return oldest
     }
 
     /// Why a reply failed validation, besides the content problems of `LookupCheck`.

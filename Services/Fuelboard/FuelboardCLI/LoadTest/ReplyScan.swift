@@ -32,19 +32,21 @@ struct ReplyScan: Equatable {
         var listedAll = false
         guard StrictJSON.check(bytes, members: &members, listedAll: &listedAll) == nil,
               StrictJSON.isObject(bytes) else { return nil }
-        var id: Int?, ok = false, error: Int?, body: Int?
+        var id: Int?, ok: Bool?, error: Int?, body: Int?
         for member in members where member.depth == 1 {
             if key(member, is: "id", in: bytes) {
                 id = number(in: bytes, member.value)
             } else if key(member, is: "ok", in: bytes) {
-                ok = bytes[member.value.lowerBound] == UInt8(ascii: "t")
+                // `true` or `false` (checked JSON: the first byte tells); anything else is no envelope.
+                let first = bytes[member.value.lowerBound]
+                ok = first == UInt8(ascii: "t") ? true : first == UInt8(ascii: "f") ? false : nil
             } else if key(member, is: "error", in: bytes), bytes[member.value.lowerBound] == UInt8(ascii: "{") {
                 error = member.value.lowerBound
             } else if key(member, is: "body", in: bytes), bytes[member.value.lowerBound] == UInt8(ascii: "{") {
                 body = member.value.lowerBound
             }
         }
-        guard let id else { return nil }
+        guard let id, let ok else { return nil }
         var scan = ReplyScan(id: id, ok: ok)
         for member in members where member.depth == 2 && (member.object == error || member.object == body) {
             if member.object == error, key(member, is: "code", in: bytes) {
@@ -55,8 +57,12 @@ struct ReplyScan: Equatable {
                 scan.outcome = JSONObjectReader.string(bytes, member.value)
             }
         }
-        return scan
+        return scan.isEnvelope ? scan : nil
     }
+
+    /// An error reply names its code: one without is no reply envelope (the generator would
+    /// otherwise file it as the server's error).
+    private var isEnvelope: Bool { ok || errorCode != nil }
 
     /// The envelope of a reply already checked as JSON and written as the services write it
     /// (sorted keys, no spaces: `..."id":"7","ok":true,...}`), by a search from the end: the last
@@ -97,7 +103,7 @@ struct ReplyScan: Equatable {
             while codeEnd < bytes.count, bytes[codeEnd] != UInt8(ascii: "\"") { codeEnd += 1 }
             scan.errorCode = String(decoding: UnsafeBufferPointer(rebasing: bytes[codeStart..<codeEnd]), as: UTF8.self)
         }
-        return scan
+        return scan.isEnvelope ? scan : nil
     }
 
     private static let okTail: StaticString = #","ok":true,"v":1}"#
