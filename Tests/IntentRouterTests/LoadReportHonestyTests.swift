@@ -155,6 +155,47 @@ struct LoadReportHonestyTests {
         #expect(report.exitCode == 1)
     }
 
+    /// An open loop says how late its own sends went out: a generator paused for a second put
+    /// that second into the latencies, and nothing said whose it was (load-tester walkthrough).
+    @Test func anOpenLoop_saysHowLateItsSendsWent_andSuspectsItselfPast10ms() throws {
+        let punctual = Self.report(replies: 2000, rate: 1000) { result in
+            for _ in 0..<2000 { result.sendLag.record(microseconds: 20) }
+        }
+        #expect(punctual.text.contains("send lag    p50 0.020 ms"), "\(punctual.text)")
+        #expect(!punctual.text.contains("may be this generator's"))
+        let paused = Self.report(replies: 2000, rate: 1000) { result in
+            for _ in 0..<1000 { result.sendLag.record(microseconds: 20) }
+            for index in 0..<1000 { result.sendLag.record(microseconds: Double(index) * 1000) }
+        }
+        #expect(paused.text.contains("of a latency may be this generator's, not the server's"), "\(paused.text)")
+        let json = try Self.json(paused)
+        let lag = try #require(json["sendLagMicroseconds"] as? [String: Double])
+        #expect((lag["max"] ?? 0) > 990_000 && (lag["p50"] ?? 0) < 1_000)
+        #expect(try Self.json(Self.report(replies: 10))["sendLagMicroseconds"] == nil, "a closed loop has none")
+    }
+
+    /// A closed loop waits with a stalled server: its percentiles stay low, and only the max says so.
+    @Test func aClosedLoopsStall_pointsToTheOpenLoop() {
+        let stalled = Self.report(replies: 1000) { result in result.histogram.record(microseconds: 2_000_000) }
+        #expect(stalled.text.contains("a closed loop waits with the server: a stall shows only in the max"),
+                "\(stalled.text)")
+        #expect(!Self.report(replies: 1000).text.contains("a closed loop waits with the server"))
+    }
+
+    @Test func aBusyMachine_isSaid() {
+        var settings = LoadRunner.Settings(endpoint: "tcp://127.0.0.1:5599")
+        settings.concurrency = 1
+        var result = LoadRunner.Result()
+        result.histogram.record(microseconds: 100)
+        result.completed = 1
+        result.elapsed = .seconds(1)
+        let plan = LoadPlan(target: .lookup, bodies: [[]], typeName: "lookup.cheapest")
+        let busy = LoadReport(settings: settings, plan: plan, result: result, run: LoadReport.RunInfo(loadAverage: 64))
+        #expect(busy.text.contains("machine     load average 64.00 on \(busy.cores) cores before the run"), "\(busy.text)")
+        let idle = LoadReport(settings: settings, plan: plan, result: result, run: LoadReport.RunInfo(loadAverage: 0.01))
+        #expect(!idle.text.contains("machine "))
+    }
+
     @Test func invalidReplies_sayWhy() {
         let report = Self.report(replies: 10) { result in
             result.invalidReplies = 3

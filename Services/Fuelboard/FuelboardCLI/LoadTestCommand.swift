@@ -6,6 +6,12 @@ import ZeroMQ
 
 /// `fuelboard loadtest`: load the lookup or the whole assistant path and report what it did.
 enum LoadTestCommand {
+    /// The 1-minute load average from /proc/loadavg (nil where it cannot be read).
+    static func loadAverage() -> Double? {
+        guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return nil }
+        return text.split(separator: " ").first.flatMap { Double($0) }
+    }
+
     static let spec = (
         usage: "[--target lookup|router] [--concurrency N | --rate R] [--connections N] [--threads N] "
             + "[--duration 10s | --requests N] [--json] [--svg FILE]",
@@ -113,14 +119,17 @@ enum LoadTestCommand {
                                      pointsAsked: options.points.rawValue,
                                      pointsUsed: pointsUsed == options.points ? pointsUsed.rawValue
                                          : "uniform (no stations from price-ingest)",
-                                     seed: options.seed)
+                                     seed: options.seed, loadAverage: Self.loadAverage())
         let load = ParallelLoad(settings: loadSettings, plan: plan, context: context)
         let result = try load.run { second in CLIContext.printStatus(LoadReport.progressLine(second)) }
         let report = LoadReport(settings: settings, plan: plan, result: result, run: run)
-        if options.target == .router && !cli.arguments.has("--keep-users") {
-            LoadUsers.forget(at: cli.topology.location, cli)
-        }
         if cli.json { try cli.printJSON(report) } else { print(report.text) }
+        // After the report: forgetting takes a while, and the report should not wait for it.
+        defer {
+            if options.target == .router && !cli.arguments.has("--keep-users") {
+                LoadUsers.forget(plan.users(of: result.sequencesSent), at: cli.topology.location, cli)
+            }
+        }
         if let path = options.chartPath {
             do {
                 try LoadChart.write(LoadChart.svg(report), to: path)

@@ -62,6 +62,20 @@ struct LoadPlan {
     static let users = 5000
     static func user(_ number: Int) -> String { "load-\(number)" }
 
+    /// The numbers of the users requests `sequences` asked as (router plans), sorted.
+    func users(of sequences: [Range<Int>]) -> [Int] {
+        guard target == .router, !bodies.isEmpty else { return [] }
+        let possible = min(Self.users, bodies.count)
+        var seen = Set<Int>()
+        for range in sequences {
+            for sequence in range {
+                seen.insert(sequence % bodies.count % Self.users)
+                if seen.count == possible { return seen.sorted() }
+            }
+        }
+        return seen.sorted()
+    }
+
     /// Ways people ask for the cheapest fuel (each one of the router's sentence tests), so a load
     /// test matches a spread of phrasings, not one sentence.
     static let fuelWords = ["unleaded", "diesel", "premium", "super diesel", "petrol", "E10", "B7"]

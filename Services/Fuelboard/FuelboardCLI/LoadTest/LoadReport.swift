@@ -15,6 +15,8 @@ struct LoadReport: Codable {
         var pointsAsked = "uniform"
         var pointsUsed = "uniform"
         var seed: UInt64 = 1
+        /// The machine's 1-minute load average just before the run (nil where /proc says nothing).
+        var loadAverage: Double?
     }
 
     /// The options a run was made with, as given or defaulted.
@@ -101,6 +103,19 @@ struct LoadReport: Codable {
     var stalledSeconds: Int
     /// The longest time with no reply while a request waited (per generator thread), in seconds.
     var longestGapSeconds: Double
+    /// Open loop: how late the measured requests went out against the schedule, in µs (the
+    /// generator's own delay, inside the latencies); absent in a closed loop.
+    var sendLagMicroseconds: SendLag?
+    /// The machine's 1-minute load average just before the run, and its cores: other work there
+    /// shares the cores with the server and the generator.
+    var loadAverageBefore: Double?
+    var cores: Int
+
+    struct SendLag: Codable {
+        var p50: Double
+        var p99: Double
+        var max: Double
+    }
     /// Ctrl-C ended the run early: the figures cover the time until then.
     var interrupted: Bool
     /// Ctrl-C came during the warm-up: nothing was measured (`warmupSeconds` is how long it ran).
@@ -155,6 +170,11 @@ struct LoadReport: Codable {
                 + "\(Int(LookupCheck.plausiblePence.upperBound))p, order and limit; every reply up to "
                 + "\(LoadSession.checkAllUpTo) a second on each generator thread, then every \(LoadSession.sampleEvery)th"
         longestGapSeconds = Self.rounded(Self.seconds(result.longestGap), 3)
+        sendLagMicroseconds = settings.rate == nil || result.sendLag.count == 0 ? nil
+            : SendLag(p50: Self.micros(result.sendLag.quantile(0.5)), p99: Self.micros(result.sendLag.quantile(0.99)),
+                      max: Self.micros(result.sendLag.maxMicroseconds))
+        loadAverageBefore = run.loadAverage.map { Self.rounded($0, 2) }
+        cores = ProcessInfo.processInfo.activeProcessorCount
         interruptedDuringWarmup = result.interruptedInWarmupAfter != nil
         warmupRepliesAfterWarmup = result.warmupRepliesAfter
         target = plan.target.rawValue

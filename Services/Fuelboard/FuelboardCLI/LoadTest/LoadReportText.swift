@@ -33,6 +33,22 @@ extension LoadReport {
             lines.append("            of \(requests + unansweredInLatency) requests: \(requests) answered and "
                 + "\(unansweredInLatency) unanswered at the end, counted at their age then (a lower bound)")
         }
+        if let lag = sendLagMicroseconds {
+            var line = "send lag    p50 \(ms(lag.p50))  p99 \(ms(lag.p99))  max \(ms(lag.max)): how late requests went "
+                + "out against the schedule (the generator's delay, inside the latencies)"
+            if lag.max >= Self.lateSendMicroseconds {
+                line += "; up to \(ms(lag.max)) of a latency may be this generator's, not the server's"
+            }
+            lines.append(line)
+        }
+        if let load = loadAverageBefore, Double(load) > Double(cores) * Self.busyMachineShare {
+            lines.insert(String(format: "machine     load average %.2f on %d cores before the run: other work shares "
+                + "the cores with the server and this generator", load, cores), at: 1)
+        }
+        if concurrency != nil, !noReplies, l.max > max(20 * l.p99, 100_000) {
+            lines.append("            a closed loop waits with the server: a stall shows only in the max and the gap; "
+                + "--rate measures each request from when it was due")
+        }
         if options.points != options.pointsAsked {
             lines.insert("points      \(options.points): --points \(options.pointsAsked) asked, but price-ingest gave "
                 + "no station positions", at: 2)
@@ -91,6 +107,11 @@ extension LoadReport {
         }
         return lines.joined(separator: "\n")
     }
+
+    /// A send this late (10 ms) makes the generator a suspect in the latencies.
+    static let lateSendMicroseconds = 10_000.0
+    /// A load average above this share of the cores before the run is said (other work was running).
+    static let busyMachineShare = 0.5
 
     /// 20000 -> "20000", 0.5 -> "0.5".
     static func format(rate: Double) -> String {

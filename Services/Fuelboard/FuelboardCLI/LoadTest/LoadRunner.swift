@@ -108,6 +108,11 @@ struct LoadRunner {
         var interruptedInWarmupAfter: Duration?
         /// The longest time in the measured run with no reply at all while a request waited.
         var longestGap: Duration = .zero
+        /// Open loop: how late each measured request went out against its place in the schedule
+        /// (the generator's own delay, inside the latencies measured from the intended time).
+        var sendLag = LatencyHistogram()
+        /// The request numbers sent, warm-up included (one range per generator thread).
+        var sequencesSent: [Range<Int>] = []
     }
 
     /// Replies during the warm-up, over every thread, for its progress line.

@@ -151,6 +151,7 @@ struct LoadSession {
             }
         }
         finish(progress)
+        result.sequencesSent = [settings.firstSequence..<sequence]
         if let cpuAtMeasureStart, let used = ProcessCPU.used() { result.generatorCPU = used - cpuAtMeasureStart }
         return result
     }
@@ -179,6 +180,7 @@ struct LoadSession {
         if at >= measureFrom {
             measuredSent += 1
             result.sent += 1
+            if intended != nil { result.sendLag.record(microseconds: Self.micros(max(.now - at, .zero))) }
         }
         try sockets[connection].send(delimiter, then: frame)
         sequence += 1

@@ -17,23 +17,27 @@ enum LoadUsers {
         let requests: [Forget]
     }
 
-    /// Forgets them at `endpoint`; a line says what happened. A location-cache that does not
+    /// Forgets `users` (their numbers) at `endpoint`, saying so first (it takes a while: each
+    /// forget is erased from disk); a line says what happened. A location-cache that does not
     /// answer is not waited for (the users then expire with their TTL).
-    static func forget(at endpoint: String, _ cli: CLIContext) {
+    static func forget(_ users: [Int], at endpoint: String, _ cli: CLIContext) {
+        guard !users.isEmpty else { return }
         guard cli.answers(endpoint, within: .seconds(2)),
               let client = try? cli.client(endpoint, timeout: .seconds(10), retries: 0) else {
             CLIContext.printStatus("location-cache does not answer at \(endpoint) (--location): the load test's "
-                + "users load-0...load-\(LoadPlan.users - 1) stay there until their TTL")
+                + "\(users.count) users (load-\(users[0])...) stay there until their TTL")
             return
         }
+        CLIContext.printStatus("forgetting the load test's \(users.count) users in location-cache at \(endpoint) "
+            + "(--keep-users leaves them)...")
         var forgotten = 0
-        for start in stride(from: 0, to: LoadPlan.users, by: 500) {
-            let requests = (start..<min(start + 500, LoadPlan.users)).map {
+        for start in stride(from: 0, to: users.count, by: 500) {
+            let requests = users[start..<min(start + 500, users.count)].map {
                 Batch.Forget(id: "\($0)", body: UserRequest(user: LoadPlan.user($0)))
             }
             guard (try? client.callRaw(MessageType.sysBatch.rawValue, Batch(requests: requests))) != nil else {
                 CLIContext.printStatus("location-cache at \(endpoint) did not take the load test's users away "
-                    + "(\(forgotten) of \(LoadPlan.users) done): the others stay until their TTL")
+                    + "(\(forgotten) of \(users.count) done): the others stay until their TTL")
                 return
             }
             forgotten += requests.count

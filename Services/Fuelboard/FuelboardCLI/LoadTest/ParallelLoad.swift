@@ -79,6 +79,8 @@ struct ParallelLoad {
         var merged = LoadRunner.Result()
         for result in results {
             merged.histogram.merge(result.histogram)
+            merged.sendLag.merge(result.sendLag)
+            merged.sequencesSent += result.sequencesSent
             merged.errorsByCode.merge(result.errorsByCode, uniquingKeysWith: +)
             merged.invalidReplies += result.invalidReplies
             merged.timeouts += result.timeouts
