@@ -22,6 +22,13 @@ struct FuelboardCommandTests {
         #expect(run.stderrLines.first?.hasPrefix("fuelboard: expected a command first, got '--bogus' ") == true)
     }
 
+    /// `-h` after a command is its `--help` (it was an unknown option, exit 64).
+    @Test func aCommand_takesDashH_asHelp() throws {
+        let run = try FuelboardRun(["loadtest", "-h"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.hasPrefix("Usage: fuelboard loadtest"))
+    }
+
     @Test func fuelboard_whenHelpAsked_printsUsageOnStdoutAndExits0() throws {
         let run = try FuelboardRun(["--help"])
         #expect(run.status == 0)

@@ -1,5 +1,8 @@
+import Dispatch
 import Foundation
 @testable import FuelboardCLI
+import Glibc
+import Synchronization
 import Testing
 
 /// The chart's axes fall on round values (steps of 1, 2, 2.5, 5 × 10^k), the latency-over-time
@@ -91,6 +94,37 @@ struct LoadChartTicksTests {
         let path = "/nonexistent-loadtest-dir/x.svg"
         let error = #expect(throws: LoadChart.WriteError.self) { try LoadChart.write("<svg/>", to: path) }
         #expect(error?.description == "cannot write chart to \(path): No such file or directory")
+    }
+
+    /// A special file is written into, never replaced: `--svg /dev/full` made /dev/full a regular
+    /// file holding the chart (a temporary file renamed over it, as root) and said it was written.
+    @Test func aChartToADevice_isWrittenIntoIt_andItsFailureSaid() throws {
+        var status = stat()
+        try #require(stat("/dev/full", &status) == 0 && (status.st_mode & S_IFMT) == S_IFCHR, "no /dev/full here")
+        let error = #expect(throws: LoadChart.WriteError.self) { try LoadChart.write("<svg/>", to: "/dev/full") }
+        #expect(error?.description == "cannot write chart to /dev/full: No space left on device")
+        #expect(stat("/dev/full", &status) == 0 && (status.st_mode & S_IFMT) == S_IFCHR, "/dev/full was replaced")
+    }
+
+    @Test func aChartToAPipe_reachesItsReader() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("loadtest-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fifo = directory.appendingPathComponent("chart.svg").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let received = Mutex<Data?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            let reader = FileHandle(forReadingAtPath: fifo)  // blocks until the writer opens
+            let data = reader?.readDataToEndOfFile()          // and until it closes
+            received.withLock { $0 = data }
+            done.signal()
+        }.start()
+        try LoadChart.write("<svg></svg>\n", to: fifo)
+        #expect(done.wait(timeout: .now() + 5) == .success)
+        #expect(received.withLock { $0 } == Data("<svg></svg>\n".utf8))
+        var status = stat()
+        #expect(stat(fifo, &status) == 0 && (status.st_mode & S_IFMT) == S_IFIFO, "the pipe was replaced")
     }
 
     @Test func aChartIsWrittenWhole() throws {

@@ -53,6 +53,40 @@ struct LoadReportHonestyTests {
         #expect((report.latencyMicroseconds.p50) >= 899_000)
     }
 
+    /// Every request due is in the sentence: those that timed out too (16,000 due read "of 13,966
+    /// requests: 13,965 answered and 1 unanswered").
+    @Test func anOpenLoopsRequests_countTheTimedOutToo() {
+        let report = Self.report(replies: 900, rate: 1000) { result in
+            result.timeouts = 100
+            result.timeoutsInLatency = 100
+            result.unansweredInLatency = 1000
+        }
+        #expect(report.text.contains("of 2000 requests: 900 answered, 100 timed out and 1000 unanswered at the end"),
+                "\(report.text)")
+    }
+
+    /// `--spin` polls through the last millisecond: the generator line says that, not that it sleeps.
+    @Test func theGeneratorLine_ofASpinningOpenLoop_saysItSpins() {
+        var settings = LoadRunner.Settings(endpoint: "tcp://127.0.0.1:5599")
+        settings.rate = 1000
+        settings.spin = true
+        var result = LoadRunner.Result()
+        for _ in 0..<2000 { result.histogram.record(microseconds: 100) }
+        result.completed = 2000
+        result.elapsed = .seconds(2)
+        result.generatorCPU = .seconds(2)
+        let report = LoadReport(settings: settings, plan: LoadPlan(target: .lookup, bodies: [[]], typeName: "lookup.cheapest"),
+                                result: result)
+        #expect(report.text.contains("including polling through the last millisecond before each send (--spin)"),
+                "\(report.text)")
+        #expect(!report.text.contains("it sleeps between sends"))
+    }
+
+    @Test func aShortRun_saysItsTimeInMilliseconds() {
+        let report = Self.report(replies: 3) { $0.elapsed = .milliseconds(4) }
+        #expect(report.text.contains("requests    3 replies in 4.0 ms"), "\(report.text)")
+    }
+
     @Test func anOpenLoopThatKeptUp_passesWithExitZero() {
         let report = Self.report(replies: 2000, rate: 1000)
         #expect(!report.fellBehind && report.exitCode == 0 && !report.text.contains("BEHIND"))

@@ -29,6 +29,7 @@ struct LoadTestOptionsTests {
         (["--radius", "101"], "--radius: expected a number above 0 and at most 100, got '101'"),
         (["--threads", "4", "--concurrency", "8", "--requests", "3"], "--requests: at least --threads (4), got 3"),
         (["--spin"], "--spin: applies only to an open loop (--rate)"),
+        (["--keep-users"], "--keep-users: applies only to --target router"),
         (["extra"], "unexpected argument 'extra'"),
         (["--duration", "0s"], "--duration: must be more than 0, got '0s'"),
         (["--duration", "0"], "--duration: must be more than 0, got '0'"),

@@ -43,7 +43,8 @@ struct CLIContext {
         self.command = command
         let spec = CLIContext.options(for: command)
         let allOptions = spec.options + Self.commonOptions
-        let parsed = try ParsedArguments(arguments, options: allOptions)
+        // `-h` is `--help`, as people type it.
+        let parsed = try ParsedArguments(arguments.map { $0 == "-h" ? "--help" : $0 }, options: allOptions)
         if parsed.has("--help") {
             print(HelpText(usage: "fuelboard \(command) \(spec.usage)", summary: spec.summary,
                            options: Self.shownOptions(spec.options, command: command)).rendered, terminator: "")

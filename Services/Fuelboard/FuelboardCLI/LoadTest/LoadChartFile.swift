@@ -32,14 +32,25 @@ extension LoadChart {
         }
     }
 
-    /// Writes `svg` to `path` whole or not at all (a temporary file beside it, then renamed).
+    /// Writes `svg` to `path` whole or not at all: a regular file (or a new one) through a temporary
+    /// file beside it, then renamed; anything else that exists (`/dev/stdout`, a pipe) is written
+    /// into as it is. (Renamed over, `/dev/full` became a regular file holding the chart, and the
+    /// write that should have failed with "no space" was reported done.)
     static func write(_ svg: String, to path: String) throws(WriteError) {
         func failure() -> WriteError {
             WriteError(description: "cannot write chart to \(path): \(String(cString: strerror(errno)))")
         }
-        let temporary = path + ".tmp-\(getpid())"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        var status = stat()
+        let isSpecial = stat(path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG
+        let target = isSpecial ? path : path + ".tmp-\(getpid())"
+        let descriptor = isSpecial ? open(path, O_WRONLY) : open(target, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard descriptor >= 0 else { throw failure() }
+        func abandon() -> WriteError {
+            let problem = failure()
+            close(descriptor)
+            if !isSpecial { unlink(target) }
+            return problem
+        }
         let bytes = Array(svg.utf8)
         var written = 0
         while written < bytes.count {
@@ -47,17 +58,17 @@ extension LoadChart {
                 buffer.baseAddress.map { writeSome(descriptor, $0, buffer.count) } ?? 0
             }
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                let problem = failure()
-                close(descriptor)
-                unlink(temporary)
-                throw problem
-            }
+            guard count > 0 else { throw abandon() }
             written += count
         }
-        guard close(descriptor) == 0, rename(temporary, path) == 0 else {
+        guard close(descriptor) == 0 else {
             let problem = failure()
-            unlink(temporary)
+            if !isSpecial { unlink(target) }
+            throw problem
+        }
+        guard isSpecial || rename(target, path) == 0 else {
+            let problem = failure()
+            unlink(target)
             throw problem
         }
     }

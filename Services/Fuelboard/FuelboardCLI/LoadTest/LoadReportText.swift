@@ -11,7 +11,8 @@ extension LoadReport {
                 + (concurrency.map { ", \($0) in flight" } ?? "")
                 + (connections == 1 ? " on 1 connection" : " over \(connections) connections")
                 + (threads == 1 ? "" : " from \(threads) generator threads"),
-            "requests    \(Self.count(requests, "reply", "replies")) in \(String(format: "%.2f", seconds)) s"
+            "requests    \(Self.count(requests, "reply", "replies")) in "
+                + (seconds < 0.1 ? String(format: "%.1f ms", seconds * 1000) : String(format: "%.2f s", seconds))
                 + (interrupted ? " (interrupted: a signal, Ctrl-C or SIGTERM, ended the run early)" : "")
                 + (rate != nil && !interruptedDuringWarmup
                     ? "; \(scheduled) requests due on the schedule, \(sent) sent"
@@ -30,7 +31,8 @@ extension LoadReport {
                 + "(\(ms(Double(options.timeoutSeconds) * 1e6))): a lower bound of theirs")
         }
         if unansweredInLatency > 0 && !noReplies {
-            lines.append("            of \(requests + unansweredInLatency) requests: \(requests) answered and "
+            lines.append("            of \(requests + timeoutsInLatency + unansweredInLatency) requests: \(requests) answered"
+                + (timeoutsInLatency > 0 ? ", \(timeoutsInLatency) timed out and " : " and ")
                 + "\(unansweredInLatency) unanswered at the end, counted at their age then (a lower bound)")
         }
         if let lag = sendLagMicroseconds {
@@ -90,7 +92,9 @@ extension LoadReport {
         if let cores = generatorCores {
             var line = String(format: "generator   %.2f of a core (its own CPU time over the run)", cores)
             let busy = Self.busyGenerator * Double(min(threads, ProcessInfo.processInfo.activeProcessorCount))
-            if rate != nil {
+            if rate != nil && options.spin {
+                line += ", including polling through the last millisecond before each send (--spin)"
+            } else if rate != nil {
                 line += ", including polling just before each send (it sleeps between sends"
                     + (cores >= busy ? "; above ~10,000 a second the gaps are too short to sleep)" : ")")
             } else if cores >= busy {

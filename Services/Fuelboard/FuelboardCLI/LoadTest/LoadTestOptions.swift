@@ -33,6 +33,9 @@ struct LoadTestOptions {
             throw ConfigurationError("--points: expected stations or uniform, "
                 + "got '\(arguments.value("--points") ?? "")'")
         }
+        if target == .lookup && arguments.has("--keep-users") {
+            throw ConfigurationError("--keep-users: applies only to --target router (a lookup stores no users)")
+        }
         if target == .router {
             // The router is loaded with generated utterances: these lookup settings have no effect there.
             for name in ["--type", "--fuel", "--radius"] where arguments.value(name) != nil {
