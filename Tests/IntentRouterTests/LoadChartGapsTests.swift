@@ -46,10 +46,29 @@ struct LoadChartGapsTests {
         #expect(panel.contains("stroke-dasharray"), "the rate offered")
     }
 
-    @Test func theLegend_isSwatches() {
-        let svg = LoadChart.svg(Self.report([Self.second(1)]))
-        #expect(svg.components(separatedBy: "class=\"swatch\"").count - 1 >= 7)
-        #expect(!svg.contains("p50 blue"))
+    @Test func theLegend_isSwatches_ofWhatTheChartShows() {
+        let plain = LoadChart.svg(Self.report([Self.second(1)]))
+        #expect(plain.components(separatedBy: "class=\"swatch\"").count - 1 == 4, "p50, p99, replies/s, distribution")
+        #expect(!plain.contains("p50 blue"))
+        #expect(!plain.contains(">failed/s<") && !plain.contains(">stalled<") && !plain.contains(">no measured replies<"))
+        let troubled = LoadChart.svg(Self.report([Self.second(1, timeouts: 2), Self.second(2, requests: 0),
+                                                  Self.second(3, requests: 0, stalled: true)], rate: 10))
+        for label in ["failed/s", "no measured replies", "stalled", "rate offered"] {
+            #expect(troubled.contains(">\(label)</text>"), "\(label)")
+        }
+    }
+
+    /// The distribution's note goes inside its panel, within the chart's width (it ran past the
+    /// edge after the title), and the latency-over-time panel says it holds replies only.
+    @Test func theNotes_sayWhatEachPanelHolds_withinTheChart() {
+        var report = Self.report([Self.second(1), Self.second(2)], timeouts: 40)
+        report.timeoutsInLatency = 40
+        report.unansweredInLatency = 7
+        let svg = LoadChart.svg(report)
+        #expect(svg.contains("latency over time (ms): replies only (47 timed out or unanswered are in the distribution)"),
+                "\(svg)")
+        let note = try? #require(svg.split(separator: "\n").first { $0.contains("40 timed out (at the timeout)") })
+        #expect(note?.contains("x=\"68.0\"") == true, "\(note ?? "")")
     }
 
     @Test func aFailedRun_andOneThatFellBehind_sayItInTheTitle() {

@@ -34,15 +34,17 @@ enum LoadChart {
         for (index, line) in wrap(why ?? "", width: 130).prefix(2).enumerated() {
             svg += "<text x=\"\(margin)\" y=\"\(54 + 14 * index)\" fill=\"#b00000\">\(escape(line))</text>\n"
         }
-        svg += legend(y: 88, rate: report.rate != nil)
-        svg += latencyOverTime(report.perSecond, top: latencyTop)
+        svg += legend(y: 88, rate: report.rate != nil, seconds: report.perSecond)
+        let leftOut = report.timeoutsInLatency + report.unansweredInLatency
+        svg += latencyOverTime(report.perSecond, top: latencyTop,
+                               note: leftOut == 0 ? "" : ": replies only (\(leftOut) timed out or unanswered are in the distribution)")
         svg += throughputOverTime(report.perSecond, rate: report.rate, top: rateTop)
         var parts: [String] = []
         if report.timeoutsInLatency > 0 { parts.append("\(report.timeoutsInLatency) timed out (at the timeout)") }
         if report.unansweredInLatency > 0 {
             parts.append("\(report.unansweredInLatency) unanswered at the end (their age then)")
         }
-        let note = parts.isEmpty ? "" : ": \(report.requests) answered, " + parts.joined(separator: ", ")
+        let note = parts.isEmpty ? "" : "\(report.requests) answered, " + parts.joined(separator: ", ")
             + ", lower bounds"
         svg += distribution(report.distribution, top: distributionTop, note: note)
         return svg + "</svg>\n"
@@ -51,13 +53,13 @@ enum LoadChart {
     /// Panel 1: p50 and p99 of each second, drawn at the middle of its second, seconds on x (0 to
     /// the run's length); a logarithmic y axis when a stall dwarfs the rest. A second without
     /// replies has no latency: the lines break there, over a band saying so (red when stalled).
-    static func latencyOverTime(_ seconds: [LoadRunner.Second], top: Double) -> String {
+    static func latencyOverTime(_ seconds: [LoadRunner.Second], top: Double, note: String = "") -> String {
         let values = (seconds.compactMap(\.p50) + seconds.compactMap(\.p99)).filter { $0 > 0 }
         let yAxis = ChartAxis.latency(low: (values.min() ?? 0) / 1000, high: (values.max() ?? 0) / 1000, maxSteps: 5)
         let (ends, xAxis, xTicks) = timeAxis(seconds)
         let middles = zip(seconds, ends).map { second, end in end - (second.seconds ?? 1) / 2 }
         let scale = yAxis.logMin == nil ? "latency over time (ms)" : "latency over time (ms, logarithmic)"
-        var svg = axes(top: top, title: scale, yAxis: yAxis, xTicks: xTicks, xLabel: "second")
+        var svg = axes(top: top, title: scale + note, yAxis: yAxis, xTicks: xTicks, xLabel: "second")
         svg += silentBands(seconds, ends: ends, xMax: xAxis.max, top: top, height: panelHeight)
         for (series, color) in [(seconds.map(\.p50), p50Color), (seconds.map(\.p99), p99Color)] {
             // Runs of seconds with replies, each its own line (a lone one a dot).
@@ -125,7 +127,13 @@ enum LoadChart {
             (position: Double(index) * spacing, label: pair[0] == 100 ? "max" : String(format: "%g", pair[0]))
         }
         let title = "latency distribution (ms" + (logarithmic ? ", logarithmic" : "") + ") by percentile"
-        var svg = axes(top: top, title: title + note, yAxis: yAxis, xTicks: xTicks, xLabel: "percentile")
+        var svg = axes(top: top, title: title, yAxis: yAxis, xTicks: xTicks, xLabel: "percentile")
+        // What the percentiles hold, inside the panel's top left (the curve rises to the right):
+        // after the title it ran past the chart's edge.
+        for (index, line) in wrap(note, width: 110).prefix(2).enumerated() {
+            svg += String(format: "<text x=\"%.1f\" y=\"%.1f\" fill=\"#555\">", margin + 8, top + 16 + 14 * Double(index))
+                + escape(line) + "</text>\n"
+        }
         let points = valid.enumerated().map { index, pair in
             point(x: Double(index) * spacing, y: yAxis.fraction(pair[1] / 1000), top: top)
         }

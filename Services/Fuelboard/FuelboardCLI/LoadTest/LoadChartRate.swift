@@ -44,13 +44,20 @@ extension LoadChart {
     }
 
     /// One row of coloured swatches naming what each colour is.
-    static func legend(y: Double, rate: Bool) -> String {
+    static func legend(y: Double, rate: Bool, seconds: [LoadRunner.Second]) -> String {
         enum Mark { case line(String, dashed: Bool), box(String) }
         var entries: [(Mark, String)] = [
             (.line(p50Color, dashed: false), "p50"), (.line(p99Color, dashed: false), "p99"),
-            (.box(repliesColor), "replies/s"), (.box(failedColor), "failed/s"),
-            (.box(silentColor), "no measured replies"), (.box(stalledColor), "stalled"),
+            (.box(repliesColor), "replies/s"),
         ]
+        // Only what the chart shows: a legend of marks that appear nowhere sends a reader looking.
+        if seconds.contains(where: { $0.errors + $0.timeouts + $0.invalid > 0 }) {
+            entries.append((.box(failedColor), "failed/s"))
+        }
+        if seconds.contains(where: { $0.p50 == nil && $0.stalled != true }) {
+            entries.append((.box(silentColor), "no measured replies"))
+        }
+        if seconds.contains(where: { $0.stalled == true }) { entries.append((.box(stalledColor), "stalled")) }
         if rate { entries.append((.line("#333", dashed: true), "rate offered")) }
         entries.append((.line(distributionColor, dashed: false), "distribution"))
         var x = margin, svg = ""
