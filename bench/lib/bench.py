@@ -52,6 +52,10 @@ def parse_options(argv):
     options.seconds = options.seconds or (2.0 if options.quick else 5.0)
     options.warmup = 0.5 if options.quick else 1.0
     options.rounds = max(1, options.rounds or (1 if options.quick else 2))
+    # "full" only for the run the README reports: every set, the default seconds and rounds.
+    full = sorted(options.sets) == sorted(["real", "10k", "100k", "1M"]) and options.seconds == 5.0 \
+        and options.rounds == 2
+    options.mode = "quick" if options.quick else "full" if full else "custom"
     lat, _, lng = options.redis_point.partition(",")
     try:
         options.redis_point = (float(lat), float(lng))
@@ -181,13 +185,13 @@ def main(argv):
     verdicts = targets(results)
     load_after = os.getloadavg()[0]
     when = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
-    header = (f"FuelBoard bench {when}: {'quick' if options.quick else 'full'} run, {options.seconds:g} s per load "
-              f"run, {os.cpu_count()} cores, load average {load_before:.2f} before / {load_after:.2f} after, "
+    header = (f"FuelBoard bench {when}: {options.mode} run ({', '.join(options.sets)}), {options.seconds:g} s per "
+              f"load run, best of {options.rounds} round{'s' if options.rounds != 1 else ''}, {os.cpu_count()} cores, load average {load_before:.2f} before / {load_after:.2f} after, "
               f"took {time.monotonic() - started:.0f} s")
     print(table(results, verdicts, header, notes(options, options.router_skip_reason)))
     os.makedirs(os.path.dirname(RESULTS), exist_ok=True)
     with open(RESULTS, "w") as handle:
-        json.dump({"when": when, "mode": "quick" if options.quick else "full", "secondsPerRun": options.seconds,
+        json.dump({"when": when, "mode": options.mode, "secondsPerRun": options.seconds,
                    "cores": os.cpu_count(), "loadAverage": [load_before, load_after], "pin": options.pin,
                    "rounds": options.rounds,
                    "redisPoint": list(options.redis_point), "radiusMiles": options.radius, "sets": results,

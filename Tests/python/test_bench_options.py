@@ -1,0 +1,23 @@
+"""bench/run's options: a run is called "full" only when it is the one the README reports (every
+set, 5 s runs, best of 2 rounds). A walkthrough's `--sets 10k --rounds 1 --seconds 2` was labelled
+"full run" in its table and JSON, easy to mistake for the README's figures."""
+
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "bench", "lib"))
+bench = pytest.importorskip("bench")
+
+
+@pytest.mark.parametrize("argv, mode", [
+    ([], "full"),
+    (["--quick"], "quick"),
+    (["--sets", "10k"], "custom"),
+    (["--rounds", "1"], "custom"),
+    (["--seconds", "2"], "custom"),
+    (["--sets", "1M,100k,10k,real"], "full"),
+])
+def test_theRunsMode_isFullOnlyForTheReportedRun(argv, mode):
+    assert bench.parse_options(argv).mode == mode
