@@ -1,0 +1,133 @@
+import Foundation
+import Messages
+import ServiceKit
+import ZeroMQ
+
+/// Taking replies off the sockets: matching each to its request, checking it, counting it once.
+extension LoadSession {
+    /// Takes one reply off connection `connection` if there is one; false when none is waiting.
+    /// Its latency ends when it came off the socket, before the generator reads and checks it.
+    /// A closed loop sends the next request on the same connection, as its client would, after
+    /// any reply to one of its requests: valid, invalid or late.
+    mutating func receiveOne(from connection: Int) throws -> Bool {
+        var scan: ReplyScan?
+        var arrived = ContinuousClock.now
+        var looseID: Int?
+        var checkedContent = false
+        var problem: LookupCheck.Problem?
+        do {
+            let checking = readsContent
+                && (repliesThisSecond < Self.checkAllUpTo || repliesThisSecond % Self.sampleEvery == 0)
+            scan = try sockets[connection].receiveLastFrame(dontWait: true) { [plan, nearest] _, payload in
+                arrived = ContinuousClock.now
+                let bytes = payload.bindMemory(to: UInt8.self)
+                guard let scan = ReplyScan.read(bytes, members: &members, answers: readsAnswers, list: checking) else {
+                    looseID = ReplyScan.looseID(bytes)
+                    return nil
+                }
+                if checking, scan.ok, let query = plan.query(scan.id) {
+                    checkedContent = true
+                    problem = LookupCheck.problem(in: bytes, members: members, query: query, nearest: nearest)
+                }
+                return scan
+            }
+        } catch {
+            if error.isTimeout { return false }
+            throw error
+        }
+        repliesThisSecond += 1
+        second.anyReply = true
+        // Any reply, late or invalid too, shows the server alive: the gap ends here.
+        let quietSince = max(lastReply, busySince, measureFrom)
+        if !inFlight.isEmpty && arrived > quietSince {
+            result.longestGap = max(result.longestGap, arrived - quietSince)
+        }
+        lastReply = arrived
+        var id = scan?.id ?? looseID
+        var unmatched: String?
+        if id.map({ inFlight[$0] == nil }) ?? true {
+            // Ids go up from `firstSequence`: one sent but no longer in flight timed out before.
+            if let known = id, known >= settings.firstSequence && known < sequence {
+                result.lateReplies += 1
+                return true
+            }
+            // No id of a request waiting: the server answered one of this connection's requests
+            // without saying which. Taken as the oldest's answer (an invalid one), so it is counted
+            // once and frees its place, instead of also timing out and being blamed on the server.
+            unmatched = id == nil ? Self.unreadable : Self.notOurs
+            id = oldestWaiting(on: connection)
+        }
+        guard let id, let sent = inFlight.removeValue(forKey: id) else {
+            if arrived >= measureFrom { invalid(unmatched ?? Self.notOurs) }  // nothing of ours was waiting
+            return true
+        }
+        if !watched.isEmpty { watched.remove(id) }  // answered: the silence it waited through was no stall
+        if checkedContent && sent.at >= measureFrom { result.contentChecked += 1 }
+        if unmatched != nil || scan == nil || problem != nil {
+            // Replies to warm-up requests are left out, the invalid as the valid.
+            if sent.at >= measureFrom {
+                invalid(unmatched ?? problem?.rawValue ?? Self.unreadable)
+                measuredInvalid += 1
+            }
+        } else if let scan, arrived - sent.at <= settings.timeout {
+            if sent.at >= measureFrom {
+                record(scan, latency: arrived - sent.at)
+            } else {
+                result.warmupCompleted += 1
+                if arrived >= measureFrom {
+                    result.warmupRepliesAfter += 1
+                } else {
+                    LoadRunner.warmupReplies.add(1, ordering: .relaxed)
+                }
+            }
+        } else if sent.at >= measureFrom {
+            // Later than --timeout, though before the 100 ms check found it: a timeout, not a success.
+            result.timeouts += 1
+            second.timeouts += 1
+            result.lateReplies += 1
+            result.histogram.record(microseconds: Self.micros(arrived - sent.at))
+            result.timeoutsInLatency += 1
+        }
+        if interval == nil && arrived < end && mayStartAnother { try send(intended: nil, on: connection) }
+        return true
+    }
+
+    /// The request waiting longest on `connection` (ids grow with time), if any.
+    func oldestWaiting(on connection: Int) -> Int? {
+        var oldest: Int?
+        for (id, sent) in inFlight where sent.connection == connection && id < (oldest ?? .max) { oldest = id }
+        return oldest
+    }
+
+    /// Why a reply failed validation, besides the content problems of `LookupCheck`.
+    static let unreadable = "not a JSON reply envelope with an id"
+    static let notOurs = "an id the generator never sent"
+
+    /// Counts a reply that failed validation, and why.
+    mutating func invalid(_ reason: String) {
+        result.invalidReplies += 1
+        result.invalidByReason[reason, default: 0] += 1
+        second.invalid += 1
+    }
+
+    /// Counts a measured reply: its latency, and an error when it is one (an assistant's answer
+    /// that failed counts as `failure:<outcome>`).
+    mutating func record(_ scan: ReplyScan, latency: Duration) {
+        let micros = Self.micros(latency)
+        result.histogram.record(microseconds: micros)
+        second.histogram.record(microseconds: micros)
+        result.completed += 1
+        var error: String?
+        if !scan.ok {
+            error = scan.errorCode ?? "unreadable"
+        } else if readsAnswers {
+            let outcome = scan.outcome ?? scan.answerCode ?? "unknown"
+            result.outcomes[outcome, default: 0] += 1
+            if scan.answerCode == AssistantCode.failure.rawValue { error = "failure:\(outcome)" }
+        }
+        if let error {
+            result.errorsByCode[error, default: 0] += 1
+            second.errors += 1
+        }
+    }
+}

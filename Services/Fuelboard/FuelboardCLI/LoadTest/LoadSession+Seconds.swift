@@ -1,0 +1,108 @@
+import Foundation
+import Messages
+import ServiceKit
+import ZeroMQ
+
+/// Timeouts, the seconds of the progress line and the chart, and the end of a run.
+extension LoadSession {
+    /// Requests that never came back count as timeouts (and a closed loop sends another in their
+    /// place); those sent during the warm-up are left out of the figures, as their replies are.
+    mutating func expireOld(at now: ContinuousClock.Instant) throws {
+        nextExpiryCheck = now + .milliseconds(100)
+        let expired = inFlight.filter { now - $0.value.at > settings.timeout }
+        for (id, sent) in expired {
+            inFlight[id] = nil
+            if sent.at >= measureFrom {
+                result.timeouts += 1
+                second.timeouts += 1
+                result.histogram.record(microseconds: Self.micros(settings.timeout))
+                result.timeoutsInLatency += 1
+            }
+            if interval == nil && mayStartAnother { try send(intended: nil, on: sent.connection) }
+        }
+    }
+
+    /// Reports the second ending at `boundary` (or, for the run's last, `length` seconds long).
+    mutating func closeSecond(at boundary: ContinuousClock.Instant, length: Double? = nil,
+                             _ progress: (LoadRunner.Second, LatencyHistogram) -> Void) {
+        let secondStart = boundary - .seconds(length ?? 1)
+        // Silent while requests waited (some timed out in it, or one waited through it): a stall,
+        // if that request then gets no reply in time (decided when the run ends).
+        if !second.anyReply {
+            if second.timeouts > 0 {
+                silentSeconds.append((second.index, nil))
+            } else if let waiting = inFlight.first(where: { $0.value.at <= secondStart })?.key {
+                silentSeconds.append((second.index, waiting))
+                watched.insert(waiting)
+            }
+        }
+        let replied = second.histogram.count > 0
+        let closed = LoadRunner.Second(second: second.index + 1, requests: Int(second.histogram.count),
+                                       errors: second.errors, timeouts: second.timeouts,
+                                       p50: replied ? second.histogram.quantile(0.5) : nil,
+                                       p99: replied ? second.histogram.quantile(0.99) : nil,
+                                       seconds: length, invalid: second.invalid)
+        result.seconds.append(closed)
+        progress(closed, second.histogram)
+        second = SecondTally(index: second.index + 1)
+        repliesThisSecond = 0
+        nextSecond += .seconds(1)
+    }
+
+    /// Ends the run: its last whole seconds, the part of a second after them, the requests still
+    /// out (the old ones timed out, the others were in flight), and which silent seconds were stalls.
+    mutating func finish(_ progress: (LoadRunner.Second, LatencyHistogram) -> Void) {
+        let stopped = min(ContinuousClock.now, end)
+        while stopped >= nextSecond { closeSecond(at: nextSecond, progress) }
+        let tail = stopped - (nextSecond - .seconds(1))
+        if stopped > measureFrom && tail > .zero {
+            let length = LoadReport.seconds(tail)
+            closeSecond(at: stopped, length: max((length * 1000).rounded() / 1000, 0.001), progress)
+        }
+        result.elapsed = max(stopped - measureFrom, .zero)
+        if let rate = settings.rate, settings.maxRequests != nil {
+            // Stopped at a request count: the schedule, not the last reply, sets the time measured.
+            result.elapsed = max(result.elapsed, .nanoseconds(Int64(Double(result.completed) / rate * 1e9)))
+        }
+        let now = ContinuousClock.now
+        let waiting = inFlight.values.map(\.at).filter { $0 >= measureFrom }
+        let settled = LoadRunner.settle(waiting, at: now, timeout: settings.timeout)
+        result.timeouts += settled.timedOut
+        for _ in 0..<settled.timedOut { result.histogram.record(microseconds: Self.micros(settings.timeout)) }
+        result.timeoutsInLatency += settled.timedOut
+        result.unanswered = settled.inFlight
+        if !inFlight.isEmpty && stopped > max(lastReply, busySince, measureFrom) {
+            result.longestGap = max(result.longestGap, stopped - max(lastReply, busySince, measureFrom))
+        }
+        if let interval { countUnanswered(waiting, at: stopped, now: now, interval: interval) }
+        // A silent second was a stall when its waiting request never got a reply in time
+        // (`ParallelLoad` counts them, over every thread's seconds).
+        for (index, waiting) in silentSeconds where waiting.map({ watched.contains($0) }) ?? true {
+            result.seconds[index].stalled = true
+        }
+    }
+
+    /// `duration` in microseconds, as the histograms take it.
+    static func micros(_ duration: Duration) -> Double {
+        duration.inMicroseconds
+    }
+
+    /// Open loop: the requests the end left unanswered, in flight (not timed out) and due but
+    /// never sent, go into the latencies at their age when the run stopped, a lower bound of
+    /// theirs; without them an overloaded server's percentiles would only cover what it managed.
+    mutating func countUnanswered(_ waiting: [ContinuousClock.Instant], at stopped: ContinuousClock.Instant,
+                                          now: ContinuousClock.Instant, interval: Duration) {
+        for at in waiting where now - at <= settings.timeout {
+            result.histogram.record(microseconds: Self.micros(max(stopped - at, .zero)))
+            result.unansweredInLatency += 1
+        }
+        var due = max(nextOpenLoopSend, measureFrom)
+        let limit = settings.maxRequests.map { $0 - measuredSent } ?? .max
+        while due < stopped && result.unsent < limit {
+            result.histogram.record(microseconds: Self.micros(stopped - due))
+            result.unsent += 1
+            result.unansweredInLatency += 1
+            due += interval
+        }
+    }
+}
