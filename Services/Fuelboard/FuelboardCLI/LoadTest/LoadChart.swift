@@ -128,11 +128,13 @@ enum LoadChart {
         }
         let title = "latency distribution (ms" + (logarithmic ? ", logarithmic" : "") + ") by percentile"
         var svg = axes(top: top, title: title, yAxis: yAxis, xTicks: xTicks, xLabel: "percentile")
-        // What the percentiles hold, inside the panel's top left (the curve rises to the right):
-        // after the title it ran past the chart's edge.
-        for (index, line) in wrap(note, width: 110).prefix(2).enumerated() {
-            svg += String(format: "<text x=\"%.1f\" y=\"%.1f\" fill=\"#555\">", margin + 8, top + 16 + 14 * Double(index))
-                + escape(line) + "</text>\n"
+        // What the percentiles hold, inside the panel's bottom right (the curve rises to the right,
+        // leaving that corner empty): after the title it ran past the chart's edge.
+        let noteLines = Array(wrap(note, width: 90).prefix(2))
+        for (index, line) in noteLines.enumerated() {
+            let y = top + panelHeight - 10 - 14 * Double(noteLines.count - 1 - index)
+            svg += String(format: "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#555\">",
+                          margin + plotWidth - 8, y) + escape(line) + "</text>\n"
         }
         let points = valid.enumerated().map { index, pair in
             point(x: Double(index) * spacing, y: yAxis.fraction(pair[1] / 1000), top: top)
