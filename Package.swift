@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "FeedParsing", dependencies: ["Messages"], path: "Services/PriceIngest/FeedParsing"),
         .target(name: "PriceIngest", dependencies: ["ServiceKit", "Messages", "SQLite", "FeedParsing", "CCurl"],
                 path: "Services/PriceIngest/PriceIngest"),
-        .executableTarget(name: "price-ingest", dependencies: ["PriceIngest", "ServiceKit"],
+        .executableTarget(name: "price-ingest", dependencies: ["PriceIngest", "ServiceKit", "SQLite"],
                           path: "Services/PriceIngest/price-ingest"),
 
         // fuel-lookup: a spatial-index replica of price-ingest's state.
@@ -55,7 +55,7 @@ let package = Package(
         // location-cache: per-user last-known location (TTL) and preferences, in SQLite.
         .target(name: "LocationCache", dependencies: ["ServiceKit", "Messages", "SQLite"],
                 path: "Services/LocationCache/LocationCache"),
-        .executableTarget(name: "location-cache", dependencies: ["LocationCache", "ServiceKit"],
+        .executableTarget(name: "location-cache", dependencies: ["LocationCache", "ServiceKit", "SQLite"],
                           path: "Services/LocationCache/location-cache"),
 
         // dialog-renderer: outcomes to spoken dialog, short values, snippet cards, maps URLs.

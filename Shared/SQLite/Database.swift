@@ -1,4 +1,5 @@
 internal import CSQLite
+import Glibc
 
 /// One SQLite connection, opened in WAL mode with `synchronous=FULL` and foreign keys on.
 ///
@@ -33,6 +34,12 @@ public final class Database {
             sqlite3_close_v2(opened)
             throw SQLiteError(code: result, message: "\(message) (\(path))", operation: "open")
         }
+        if sqlite3_db_readonly(opened, "main") == 1 {
+            // SQLite falls back to reading a file it may not write, and every write fails later
+            // ("attempt to write a readonly database"): a store put back as another user, say.
+            sqlite3_close_v2(opened)
+            throw SQLiteError(code: SQLITE_READONLY, message: Self.readOnlyReason(path), operation: "open")
+        }
         handle = opened
         sqlite3_extended_result_codes(opened, 1)
         sqlite3_busy_timeout(opened, busyTimeoutMilliseconds)
@@ -46,6 +53,19 @@ public final class Database {
 
     deinit {
         close()
+    }
+
+    /// Why `path` opened read-only, as far as the file system tells: whose it is against who runs.
+    /// Short, to fit a log line's value: the data directory is in the service's other lines.
+    static func readOnlyReason(_ path: String) -> String {
+        var status = stat()
+        let user = getuid()
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard stat(path, &status) == 0 else { return "\(name) can be read but not written by this process" }
+        if status.st_uid != user {
+            return "\(name) belongs to uid \(status.st_uid), not this process's uid \(user): chown it to the service's user"
+        }
+        return "\(name) can be read but not written by this process (its mode, or a read-only file system)"
     }
 
     private func configure() throws {

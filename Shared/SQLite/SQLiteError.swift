@@ -27,6 +27,9 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     /// Another connection held a lock for longer than the busy timeout.
     public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
 
+    /// The file can be read but not written by this process (`Database.init` refuses to open it so).
+    public var isReadOnly: Bool { code == SQLITE_READONLY }
+
     /// The API was used wrongly (a closed database, a finalized statement, a bad index...).
     public var isMisuse: Bool { code == SQLITE_MISUSE || code == SQLITE_RANGE }
 

@@ -33,11 +33,20 @@ public final class ServiceProcess: Sendable {
     }
 
     /// Starts `binary` with `arguments`; the environment has no FUELBOARD_* settings unless given.
-    public init(_ binary: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+    /// `asUser` runs it as that uid (and gid) through `setpriv`, as a service account runs it
+    /// (the caller must be root).
+    public init(_ binary: String, _ arguments: [String], environment: [String: String] = [:],
+                asUser uid: UInt32? = nil) throws {
         name = binary
         process = Process()
-        process.executableURL = Self.binaryDirectory.appendingPathComponent(binary)
-        process.arguments = arguments
+        let path = Self.binaryDirectory.appendingPathComponent(binary)
+        if let uid {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", path.path] + arguments
+        } else {
+            process.executableURL = path
+            process.arguments = arguments
+        }
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("FUELBOARD_") }
         env.merge(environment) { _, new in new }
         process.environment = env

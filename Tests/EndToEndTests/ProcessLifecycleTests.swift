@@ -208,3 +208,38 @@ extension ProcessLifecycleTests {
         }
     }
 }
+
+/// A store put back by root (as a restore by hand leaves it) under a service that runs as its own
+/// user: SQLite opened it read-only, the service started and looked healthy, and every ingest
+/// failed ("attempt to write a readonly database") while prices went stale (operator walkthrough).
+struct ReadOnlyStoreTests {
+    /// Runs only as root (to make the files another user's) with setpriv at hand.
+    private static var canSwitchUser: Bool {
+        getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+    }
+
+    @Test(arguments: [("price-ingest", "price-ingest.sqlite"), ("location-cache", "location-cache.sqlite")])
+    func aStoreThisUserCannotWrite_stopsTheStart_sayingWhose(binary: String, file: String) throws {
+        guard Self.canSwitchUser else {
+            print("skipped: needs root and /usr/bin/setpriv to run a service as another user")
+            return
+        }
+        try withTemporaryDirectory { directory in
+            let data = directory.appendingPathComponent("data")
+            // The store made by root, as `cp` of a backup leaves it; the directory is the service's.
+            let first = try ServiceProcess(binary, ["--data-dir", data.path, "--bind", "tcp://127.0.0.1:*"])
+            _ = try first.endpoint()
+            #expect(try first.terminate() == 0)
+            let service: UInt32 = 65534
+            #expect(chown(directory.path, service, service) == 0 && chown(data.path, service, service) == 0)
+            for entry in try FileManager.default.contentsOfDirectory(atPath: data.path) where entry != file {
+                #expect(chown(data.appendingPathComponent(entry).path, service, service) == 0)
+            }
+            let refused = try ServiceProcess(binary, ["--data-dir", data.path, "--bind", "tcp://127.0.0.1:*"],
+                                             asUser: service)
+            #expect(try refused.waitForExit() == 73, "\(refused.log)")
+            #expect(refused.log.contains("\(file) belongs to uid 0, not this process's uid 65534: chown it to the "
+                + "service's user"), "\(refused.log)")
+        }
+    }
+}

@@ -1,6 +1,7 @@
 import Foundation
 import LocationCache
 import ServiceKit
+import SQLite
 
 // location-cache: configure, start, serve until SIGTERM/SIGINT, exit 0.
 let main = ServiceMain(
@@ -36,5 +37,6 @@ do {
     main.run(service.server)
 } catch {
     main.logger.error("cannot start", metadata: ["error": "\(error)"])
-    exit(ServiceMain.ExitCode.failure)
+    // A store it can read but not write (put back as another user) is the data directory's fault: 73.
+    exit((error as? SQLiteError)?.isReadOnly == true ? ServiceMain.ExitCode.cannotCreate : ServiceMain.ExitCode.failure)
 }
