@@ -195,6 +195,10 @@ public struct ServiceMain {
                   isDirectory.boolValue else {
                 dataDirectoryFailure("cannot create data directory", "\(topology.dataDir): \(existing.path) is not a directory")
             }
+            // A read-only file system stops every user alike: refused as the start would refuse it.
+            if Self.isOnReadOnlyFileSystem(existing.path) {
+                dataDirectoryFailure("cannot write in data directory", "\(topology.dataDir): Read-only file system")
+            }
             return url
         }
         do {
@@ -203,9 +207,16 @@ public struct ServiceMain {
             dataDirectoryFailure("cannot create data directory", FileErrorText.describe(error, path: topology.dataDir))
         }
         guard FileManager.default.isWritableFile(atPath: url.path) else {
-            dataDirectoryFailure("cannot write in data directory", "\(topology.dataDir): Permission denied")
+            dataDirectoryFailure("cannot write in data directory", "\(topology.dataDir): "
+                + (Self.isOnReadOnlyFileSystem(url.path) ? "Read-only file system" : "Permission denied"))
         }
         return url
+    }
+
+    /// Whether `path` lies on a file system mounted read-only.
+    static func isOnReadOnlyFileSystem(_ path: String) -> Bool {
+        var info = statvfs()
+        return statvfs(path, &info) == 0 && info.f_flag & UInt(ST_RDONLY) != 0
     }
 
     /// One line saying what is wrong with the data directory and what to set, then exit 73.

@@ -243,3 +243,46 @@ struct ReadOnlyStoreTests {
         }
     }
 }
+
+/// A data directory on a file system mounted read-only: `--check-config` said "configuration ok"
+/// (exit 0) and the start then exited 73 saying "Permission denied" (operator walkthrough). Both
+/// now refuse it as "Read-only file system". Runs in a private mount namespace (root, `unshare`).
+struct ReadOnlyFileSystemTests {
+    private static var canMount: Bool {
+        getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
+    }
+
+    /// Runs `binary arguments` with `directory` a read-only tmpfs, in a mount namespace of its own.
+    private func runOnReadOnly(_ directory: URL, _ binary: String, _ arguments: [String]) throws
+        -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        let path = ServiceProcess.binaryDirectory.appendingPathComponent(binary).path
+        process.arguments = ["-m", "sh", "-c", "mount -t tmpfs -o ro,size=1m tmpfs \"$0\" && exec \"$@\"",
+                             directory.path, path] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+
+    @Test(arguments: [["--check-config"], ["--bind", "tcp://127.0.0.1:*"]])
+    func aDataDirectoryOnAReadOnlyFileSystem_isRefused(extra: [String]) throws {
+        guard Self.canMount else {
+            print("skipped: needs root and /usr/bin/unshare to mount a read-only file system")
+            return
+        }
+        try withTemporaryDirectory { directory in
+            let (status, output) = try runOnReadOnly(directory, "price-ingest", ["--data-dir", directory.path] + extra)
+            if output.contains("mount:") {
+                print("skipped: mounting is not allowed here (\(output.prefix(120)))")
+                return
+            }
+            #expect(status == 73, "\(output)")
+            #expect(output.contains("Read-only file system") && !output.contains("configuration ok"), "\(output)")
+        }
+    }
+}
