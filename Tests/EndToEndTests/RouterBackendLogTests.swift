@@ -31,6 +31,33 @@ struct RouterBackendLogTests {
         #expect(Set(backends).count == backends.count && !backends.isEmpty, "\(downLines)")
     }
 
+    /// A router whose --lookup names another service (dialog-renderer here, a copied port): every
+    /// ask failed with "I can't reach fuel prices" and nothing in the router's log said why
+    /// (operator walkthrough). The backend's answer is logged, at most a line a second.
+    @Test func aBackendThatAnswersWithAnError_isLoggedWithItsCode() throws {
+        let renderer = try ServiceProcess("dialog-renderer", ["--bind", "tcp://127.0.0.1:*"])
+        defer { _ = try? renderer.terminate() }
+        let rendererEndpoint = try renderer.endpoint()
+        let nowhere = try unservedEndpoint()
+        let router = try ServiceProcess("intent-router", ["--bind", "tcp://127.0.0.1:*", "--plugins", "tcp://127.0.0.1:*",
+                                                          "--location", nowhere, "--lookup", rendererEndpoint,
+                                                          "--dialog", rendererEndpoint, "--deadline", "1s"])
+        defer { _ = try? router.terminate() }
+        let client = try RequestClient(context: Context(), endpoint: try router.endpoint(), timeout: .seconds(5),
+                                       retries: 0)
+        for _ in 0..<5 {
+            let reply = try client.call(.assistantAsk, AssistantAskRequest(
+                user: "u1", utterance: "Ask FuelBoard for the cheapest diesel near me",
+                location: Coordinate(lat: 53.8, lng: -1.5)), as: AssistantReply.self)
+            #expect(reply.code == .failure, "\(reply.dialog)")
+        }
+        let line = try router.waitForLog(timeout: .seconds(10)) { $0.contains("backend error") }
+        #expect(line.contains("backend=lookup") && line.contains("endpoint=\(rendererEndpoint)"), "\(line)")
+        #expect(line.contains("code=unknown_type") && line.contains("svc.type=lookup.cheapest"), "\(line)")
+        let errorLines = router.log.split(separator: "\n").filter { $0.contains("backend error") }
+        #expect(errorLines.count < 5, "throttled: \(errorLines.count) lines for 5 asks")
+    }
+
     /// At debug, the most the router writes, no line of the whole log carries what the user said
     /// (people say where they are) or where they are.
     @Test func theWholeLogAtDebug_carriesNoCoordinatesAndNoUtterance() throws {

@@ -51,6 +51,9 @@ extension BackendChannel {
         }
         consecutiveTimeouts = 0
         if call.retriesLeft > 0, reply.serviceError?.code == .unavailable, resend(id, call) { return }
+        if let error = reply.serviceError, error.code != .notFound, error.code != .unavailable {
+            onRefused?(call.type, error)
+        }
         call.complete(.success(reply))
     }
 
