@@ -84,4 +84,33 @@ struct ReplicaWatchTests {
     private func replicaDetails(_ stack: DataPathStack) throws -> [String: JSONValue] {
         try stack.lookupClient().call(.sysStats, EmptyBody(), as: StatsBody.self).details
     }
+
+    /// `--ingest-pub` naming something that is not price-ingest's publisher (its request port, a
+    /// copied variable): the replica took the snapshot, said it was synced, passed its readiness
+    /// probe and served those prices for good (operator walkthrough). It is not ready until the
+    /// publisher is heard, and says what to fix, again every minute.
+    @Test func lookup_whoseSubscriptionNeverCarriesAWord_isNotReady_andSaysWhy() throws {
+        let stack = try DataPathStack(startLookup: false)
+        _ = try stack.ingestFile(try stack.writeFeed(FeedFixtures.feed(FeedFixtures.selby), name: "tesco"),
+                                 retailer: "tesco")
+        let lookup = try ServiceProcess("fuel-lookup", ["--ingest", stack.ingestEndpoint,
+                                                        "--ingest-pub", stack.ingestEndpoint,
+                                                        "--bind", "tcp://127.0.0.1:*"])
+        defer { _ = try? lookup.terminate() }
+        let client = try RequestClient(context: stack.context, endpoint: try lookup.endpoint(), timeout: .seconds(5),
+                                       retries: 0)
+        _ = try lookup.waitForLog(timeout: .seconds(20)) { $0.contains("synchronised from snapshot") }
+        let line = try lookup.waitForLog(timeout: .seconds(20)) { $0.contains("nothing ever came from price-ingest's publisher") }
+        #expect(line.contains("endpoint=\(stack.ingestEndpoint)") && line.contains("--ingest-pub"), "\(line)")
+        let stats = try client.call(.sysStats, EmptyBody(), as: StatsBody.self)
+        #expect(stats.details["synced"] == .bool(false), "\(stats.details)")
+        let point = FeedFixtures.selbyPoint
+        do {
+            _ = try client.call(.lookupCheapest, LookupRequest(fuel: "B7", lat: point.lat, lng: point.lng, radiusMiles: 5),
+                                as: LookupReply.self)
+            Issue.record("a replica that hears no updates answered as if ready")
+        } catch {
+            #expect(error.code == .unavailable, "\(error)")
+        }
+    }
 }

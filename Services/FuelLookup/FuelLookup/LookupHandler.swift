@@ -22,7 +22,7 @@ public struct LookupHandler: Sendable {
 
     private func requireReady() throws(ServiceError) {
         guard isReady() else {
-            throw .unavailable("prices are not loaded yet: waiting for price-ingest's first snapshot")
+            throw .unavailable("prices are not ready: no snapshot from price-ingest yet, or no word ever from its publisher (--ingest-pub)")
         }
     }
 

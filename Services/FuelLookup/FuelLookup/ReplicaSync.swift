@@ -55,6 +55,14 @@ public final class ReplicaSync {
     private var needsResync = true
     private var lastHeard = ContinuousClock.now
     private var silent = false
+    /// Whether anything has come on the subscription since the start. A replica silent past
+    /// `silenceLimit` without ever hearing it is not synced (not ready): a wrong `--ingest-pub` left
+    /// one synced, ready and stale for good. When the silence was last warned of.
+    private var heardOnSubscription = false
+    /// Silent, and never heard on the subscription: its updates cannot reach this replica.
+    private var subscriptionNeverWorked: Bool { silent && !heardOnSubscription }
+    private var silenceWarnedAt: ContinuousClock.Instant?
+    static let silenceWarningEvery: Duration = .seconds(60)
     private var snapshotFailing = false
     /// Retailers whose snapshot price-ingest could not give at the last resync (a damaged row in its
     /// store), and when to ask again. The others are served meanwhile.
@@ -128,6 +136,7 @@ public final class ReplicaSync {
             let ready = try poller.poll(timeout: .seconds(1))
             if !ready.isEmpty {
                 while let frames = try? subscriber.receive(dontWait: true) {
+                    heardOnSubscription = true
                     heard()
                     changed = handle(frames) || changed
                 }
@@ -136,7 +145,7 @@ public final class ReplicaSync {
             if let retryAt = retryUnreadableAt, ContinuousClock.now >= retryAt { needsResync = true }
             if needsResync { changed = resync(client) || changed }
             if changed { rebuild() }
-            if !needsResync && !status.current.synced {
+            if !needsResync && !subscriptionNeverWorked && !status.current.synced {
                 // Only now does the served index hold the snapshot's state.
                 status.withLock { $0.synced = true }
             }
@@ -261,14 +270,32 @@ public final class ReplicaSync {
         }
     }
 
-    /// Warns once when price-ingest has been silent for longer than `silenceLimit`.
+    /// Warns when price-ingest has been silent for longer than `silenceLimit`, and again every
+    /// minute while it stays so. A subscription that never carried a word is said as such: a
+    /// snapshot came, so price-ingest is up, and `--ingest-pub` is likely not its publisher.
     private func checkSilence() {
-        guard !silent, ContinuousClock.now - lastHeard > Self.silenceLimit else { return }
-        silent = true
-        status.withLock { $0.silent = true }
-        logger.warning("price-ingest silent; answering from the index held", metadata: [
-            "endpoint": publishEndpoint, "silentFor": "\(Self.silenceLimit.components.seconds)s",
-            "version": "\(version)"])
+        let now = ContinuousClock.now
+        guard now - lastHeard > Self.silenceLimit else { return }
+        if !silent {
+            silent = true
+            let notReady = !heardOnSubscription
+            status.withLock {
+                $0.silent = true
+                if notReady { $0.synced = false }
+            }
+        } else if let warned = silenceWarnedAt, now - warned < Self.silenceWarningEvery {
+            return
+        }
+        silenceWarnedAt = now
+        let silentFor = "\(Int((now - lastHeard).inSeconds))s"
+        if heardOnSubscription {
+            logger.warning("price-ingest silent; answering from the index held", metadata: [
+                "endpoint": publishEndpoint, "silentFor": silentFor, "version": "\(version)"])
+        } else {
+            logger.warning("nothing ever came from price-ingest's publisher; not ready", metadata: [
+                "endpoint": publishEndpoint, "silentFor": silentFor,
+                "fix": "set --ingest-pub / FUELBOARD_INGEST_PUB to price-ingest's publisher (its --bind-pub)"])
+        }
     }
 
     /// Builds a new index from every retailer's stations and swaps it in.
@@ -287,7 +314,7 @@ public final class ReplicaSync {
             $0.version = version
             $0.lastBuildSeconds = seconds
             // The served index now holds the snapshot's state: answers may be trusted.
-            if caughtUp { $0.synced = true }
+            if caughtUp && !subscriptionNeverWorked { $0.synced = true }
         }
         logger.info("index swapped", metadata: ["version": "\(version)", "stations": "\(index.count)",
                                                 "buildMs": "\(Int(seconds * 1000))"])
