@@ -42,6 +42,8 @@ struct FeedPollingTests {
         #expect(byRetailer["tesco"]?["feedAgeHours"] != nil)
         #expect(byRetailer["gone"]?["lastError"]?.stringValue?.contains("cannot read") == true)
         #expect(byRetailer["gone"]?["lastSuccess"] == nil)
+        // A feed that never worked has no age to alert on: `failing` says it (and tesco's does not).
+        #expect(byRetailer["gone"]?["failing"] == .bool(true) && byRetailer["tesco"]?["failing"] == .bool(false))
         #expect(try ingest.terminate() == 0)
     }
 

@@ -22,6 +22,21 @@ struct StatsHighlightsTests {
         let behind = StatsHighlights.line("fuel-lookup", ["version": .number(2), "stations": .number(5),
                                                           "synced": .bool(false)])
         #expect(behind == "    index v2: 5 stations, NOT in step (waiting for price-ingest's first snapshot)")
+        let deaf = StatsHighlights.line("fuel-lookup", ["version": .number(2), "stations": .number(5),
+                                                        "synced": .bool(false), "ingestHeardSecondsAgo": .number(30)])
+        #expect(deaf == "    index v2: 5 stations, NOT ready (nothing ever from price-ingest's publisher: check --ingest-pub)")
+    }
+
+    /// A feed whose fetches all fail has no age: it was in no summary, nor any Prometheus series
+    /// an alert could use (operator walkthrough). Now it is named, and `failing` is a figure.
+    @Test func priceIngest_namesItsFailingFeeds() {
+        let feeds: JSONValue = .array([
+            .object(["retailer": .string("tesco"), "stations": .number(500), "feedAgeHours": .number(3),
+                     "failing": .bool(false)]),
+            .object(["retailer": .string("esso"), "stations": .number(0), "failing": .bool(true)]),
+        ])
+        let line = StatsHighlights.line("price-ingest", ["feeds": feeds])
+        #expect(line == "    2 feeds, 500 stations, oldest feed 3.0 h old, FAILING: esso", "\(line ?? "")")
     }
 
     @Test func fuelLookup_whenPriceIngestIsSilentOrResyncing_saysNotInStepAndWhy() {

@@ -17,6 +17,15 @@ enum StatsHighlights {
                 if let oldest = readings.compactMap({ $0.number("feedAgeHours") }).max() {
                     part += ", oldest feed " + age(hours: oldest) + " old"
                 }
+                // A feed that never worked has no age: without this it was in no summary at all.
+                let failing = feeds.compactMap { feed -> String? in
+                    guard case .object(let fields) = feed, fields["failing"] == .bool(true) else { return nil }
+                    return fields["retailer"]?.stringValue
+                }
+                if !failing.isEmpty {
+                    part += ", FAILING: " + failing.prefix(5).joined(separator: ", ")
+                        + (failing.count > 5 ? " and \(failing.count - 5) more" : "")
+                }
                 parts.append(part)
             }
         case "fuel-lookup":
@@ -48,7 +57,13 @@ enum StatsHighlights {
     /// ", in step with price-ingest", or why not: never loaded, price-ingest silent, snapshots failing.
     private static func replicaState(_ figures: StatsFigures) -> String {
         guard let synced = figures.bool("synced") else { return "" }
-        guard synced else { return ", NOT in step (waiting for price-ingest's first snapshot)" }
+        guard synced else {
+            // Not synced though price-ingest was heard (its snapshot) long ago: its publisher never was.
+            if let silence = figures.number("ingestHeardSecondsAgo"), silence >= 5 {
+                return ", NOT ready (nothing ever from price-ingest's publisher: check --ingest-pub)"
+            }
+            return ", NOT in step (waiting for price-ingest's first snapshot)"
+        }
         // Replicas older than `inStep` said only `synced`.
         guard let inStep = figures.bool("inStep"), !inStep else { return ", in step with price-ingest" }
         if let silence = figures.number("ingestHeardSecondsAgo"), silence >= 5 {

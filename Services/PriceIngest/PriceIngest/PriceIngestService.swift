@@ -225,6 +225,8 @@ public final class PriceIngestService {
             var row: [String: JSONValue] = [
                 "retailer": .string(feed.retailer),
                 "stations": .number(Double(feed.stationCount)),
+                // Its latest fetch failed (or none ever worked): alertable where no age is.
+                "failing": .bool(feed.isFailing),
             ]
             if let version = feed.version { row["version"] = .number(Double(version)) }
             if let success = feed.lastSuccessAt { row["lastSuccess"] = .string(JSONCoding.formatISO8601(success)) }
