@@ -43,21 +43,22 @@ extension LoadSession {
             result.longestGap = max(result.longestGap, arrived - quietSince)
         }
         lastReply = arrived
-        var id = scan?.id ?? looseID
+        let given = scan?.id ?? looseID
         var unmatched: String?
-        if id.map({ inFlight[$0] == nil }) ?? true {
+        var matched = given.flatMap { id in inFlight.removeValue(forKey: id).map { (id, $0) } }
+        if matched == nil {
             // Ids go up from `firstSequence`: one sent but no longer in flight timed out before.
-            if let known = id, known >= settings.firstSequence && known < sequence {
+            if let known = given, known >= settings.firstSequence && known < sequence {
                 result.lateReplies += 1
                 return true
             }
             // No id of a request waiting: the server answered one of this connection's requests
             // without saying which. Taken as the oldest's answer (an invalid one), so it is counted
             // once and frees its place, instead of also timing out and being blamed on the server.
-            unmatched = id == nil ? Self.unreadable : Self.notOurs
-            id = oldestWaiting(on: connection)
+            unmatched = given == nil ? Self.unreadable : Self.notOurs
+            matched = oldestWaiting(on: connection).flatMap { id in inFlight.removeValue(forKey: id).map { (id, $0) } }
         }
-        guard let id, let sent = inFlight.removeValue(forKey: id) else {
+        guard let (id, sent) = matched else {
             if arrived >= measureFrom { invalid(unmatched ?? Self.notOurs) }  // nothing of ours was waiting
             return true
         }
