@@ -88,7 +88,7 @@ struct ReplicaWatchTests {
     /// `--ingest-pub` naming something that is not price-ingest's publisher (its request port, a
     /// copied variable): the replica took the snapshot, said it was synced, passed its readiness
     /// probe and served those prices for good (operator walkthrough). It is not ready until the
-    /// publisher is heard, and says what to fix, again every minute.
+    /// publisher is heard, not even for a moment after the snapshot, and says what to fix, every minute.
     @Test func lookup_whoseSubscriptionNeverCarriesAWord_isNotReady_andSaysWhy() throws {
         let stack = try DataPathStack(startLookup: false)
         _ = try stack.ingestFile(try stack.writeFeed(FeedFixtures.feed(FeedFixtures.selby), name: "tesco"),
@@ -100,6 +100,9 @@ struct ReplicaWatchTests {
         let client = try RequestClient(context: stack.context, endpoint: try lookup.endpoint(), timeout: .seconds(5),
                                        retries: 0)
         _ = try lookup.waitForLog(timeout: .seconds(20)) { $0.contains("synchronised from snapshot") }
+        // Not ready from the start: a probe right after the snapshot must not let it into service.
+        let early = try client.call(.sysStats, EmptyBody(), as: StatsBody.self)
+        #expect(early.details["synced"] == .bool(false), "\(early.details)")
         let line = try lookup.waitForLog(timeout: .seconds(20)) { $0.contains("nothing ever came from price-ingest's publisher") }
         #expect(line.contains("endpoint=\(stack.ingestEndpoint)") && line.contains("--ingest-pub"), "\(line)")
         let stats = try client.call(.sysStats, EmptyBody(), as: StatsBody.self)

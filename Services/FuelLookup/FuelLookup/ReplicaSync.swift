@@ -55,12 +55,10 @@ public final class ReplicaSync {
     private var needsResync = true
     private var lastHeard = ContinuousClock.now
     private var silent = false
-    /// Whether anything has come on the subscription since the start. A replica silent past
-    /// `silenceLimit` without ever hearing it is not synced (not ready): a wrong `--ingest-pub` left
-    /// one synced, ready and stale for good. When the silence was last warned of.
+    /// Whether anything has come on the subscription since the start. Until it has, the replica
+    /// serves nothing and is not synced (not ready): a wrong `--ingest-pub` left one synced, ready
+    /// and stale for good. When the silence was last warned of.
     private var heardOnSubscription = false
-    /// Silent, and never heard on the subscription: its updates cannot reach this replica.
-    private var subscriptionNeverWorked: Bool { silent && !heardOnSubscription }
     private var silenceWarnedAt: ContinuousClock.Instant?
     static let silenceWarningEvery: Duration = .seconds(60)
     private var snapshotFailing = false
@@ -127,25 +125,34 @@ public final class ReplicaSync {
         let client = try RequestClient(context: context, endpoint: ingestEndpoint, timeout: .seconds(10), retries: 0)
         let poller = Poller()
         poller.add(subscriber)
+        // The state changed since the index was last built.
+        var stale = false
         while true {
-            var changed = false
-            if needsResync, resync(client) {
-                // Serve the snapshot's state now, not after the next update or heartbeat.
+            if needsResync, resync(client) { stale = true }
+            // Before the publisher is first heard, wait for it (a heartbeat a second) before serving.
+            if stale && heardOnSubscription {
                 rebuild()
+                stale = false
             }
             let ready = try poller.poll(timeout: .seconds(1))
             if !ready.isEmpty {
                 while let frames = try? subscriber.receive(dontWait: true) {
                     heardOnSubscription = true
                     heard()
-                    changed = handle(frames) || changed
+                    stale = handle(frames) || stale
                 }
             }
             checkSilence()
             if let retryAt = retryUnreadableAt, ContinuousClock.now >= retryAt { needsResync = true }
-            if needsResync { changed = resync(client) || changed }
-            if changed { rebuild() }
-            if !needsResync && !subscriptionNeverWorked && !status.current.synced {
+            if needsResync { stale = resync(client) || stale }
+            // Nothing is served before the publisher is heard: a snapshot alone, with no update ever
+            // to follow it (a wrong --ingest-pub), would go stale unseen while the replica looked ready.
+            guard heardOnSubscription else { continue }
+            if stale {
+                rebuild()
+                stale = false
+            }
+            if !needsResync && !status.current.synced {
                 // Only now does the served index hold the snapshot's state.
                 status.withLock { $0.synced = true }
             }
@@ -278,17 +285,14 @@ public final class ReplicaSync {
         guard now - lastHeard > Self.silenceLimit else { return }
         if !silent {
             silent = true
-            let notReady = !heardOnSubscription
-            status.withLock {
-                $0.silent = true
-                if notReady { $0.synced = false }
-            }
+            status.withLock { $0.silent = true }
         } else if let warned = silenceWarnedAt, now - warned < Self.silenceWarningEvery {
             return
         }
         silenceWarnedAt = now
         let silentFor = "\(Int((now - lastHeard).inSeconds))s"
-        if heardOnSubscription {
+        if heardOnSubscription || store == nil {
+            // Heard before, or no snapshot either: price-ingest itself is away.
             logger.warning("price-ingest silent; answering from the index held", metadata: [
                 "endpoint": publishEndpoint, "silentFor": silentFor, "version": "\(version)"])
         } else {
@@ -314,7 +318,7 @@ public final class ReplicaSync {
             $0.version = version
             $0.lastBuildSeconds = seconds
             // The served index now holds the snapshot's state: answers may be trusted.
-            if caughtUp && !subscriptionNeverWorked { $0.synced = true }
+            if caughtUp { $0.synced = true }
         }
         logger.info("index swapped", metadata: ["version": "\(version)", "stations": "\(index.count)",
                                                 "buildMs": "\(Int(seconds * 1000))"])
