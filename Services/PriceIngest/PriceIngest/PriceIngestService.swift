@@ -75,7 +75,7 @@ public final class PriceIngestService {
         registerHandlers()
         server.watch(fetchResults) { [unowned self] frames in self.fetchCompleted(frames) }
         server.every(configuration.heartbeatInterval) { [unowned self] in
-            self.publisher.heartbeat(version: self.store.version, store: self.store.storeID)
+            self.publishHeartbeat()
             self.refusalLines.flush(logging: self.logger)  // a flood that stopped: its last count
         }
         if !configuration.feeds.entries.isEmpty {
@@ -88,7 +88,13 @@ public final class PriceIngestService {
 
     private func registerHandlers() {
         server.on(MessageType.ingestFeed.rawValue) { [unowned self] request in self.handleIngest(request) }
-        server.on(.ingestSnapshot, SnapshotRequest.self) { [unowned self] body, _ in try self.snapshot(body) }
+        server.on(.ingestSnapshot, SnapshotRequest.self) { [unowned self] body, _ in
+            let reply = try self.snapshot(body)
+            // A replica serves nothing until it hears this publisher: asked for the snapshot index,
+            // it hears a heartbeat now, not up to a second later while lookups are refused.
+            if body.retailer == nil { self.server.after(.zero) { self.publishHeartbeat() } }
+            return reply
+        }
         server.on(.ingestStatus, EmptyBody.self) { [unowned self] _, _ in try self.store.feeds() }
     }
 
@@ -196,6 +202,11 @@ public final class PriceIngestService {
     }
 
     // MARK: - Snapshots and status
+
+    /// The current version and store on the publisher, for replicas to check theirs against.
+    private func publishHeartbeat() {
+        publisher.heartbeat(version: store.version, store: store.storeID)
+    }
 
     private func snapshot(_ request: SnapshotRequest) throws -> SnapshotReply {
         let version = store.version
