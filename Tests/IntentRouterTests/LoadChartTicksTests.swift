@@ -96,14 +96,22 @@ struct LoadChartTicksTests {
         #expect(error?.description == "cannot write chart to \(path): No such file or directory")
     }
 
-    /// A special file is written into, never replaced: `--svg /dev/full` made /dev/full a regular
-    /// file holding the chart (a temporary file renamed over it, as root) and said it was written.
-    @Test func aChartToADevice_isWrittenIntoIt_andItsFailureSaid() throws {
+    /// A link is written through, never replaced: `--svg /dev/stdout` with stdout sent to a file
+    /// would have had the temporary file renamed over the link (and `--svg /dev/full`, as root, made
+    /// /dev/full a regular file holding the chart).
+    @Test func aChartThroughALink_reachesItsTarget_andLeavesTheLink() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("loadtest-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let target = directory.appendingPathComponent("chart.svg").path
+        let link = directory.appendingPathComponent("link.svg").path
+        #expect(FileManager.default.createFile(atPath: target, contents: Data("old, longer than the chart".utf8)))
+        try #require(symlink(target, link) == 0)
+        try LoadChart.checkWritable(link)
+        try LoadChart.write("<svg></svg>\n", to: link)
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "<svg></svg>\n")
         var status = stat()
-        try #require(stat("/dev/full", &status) == 0 && (status.st_mode & S_IFMT) == S_IFCHR, "no /dev/full here")
-        let error = #expect(throws: LoadChart.WriteError.self) { try LoadChart.write("<svg/>", to: "/dev/full") }
-        #expect(error?.description == "cannot write chart to /dev/full: No space left on device")
-        #expect(stat("/dev/full", &status) == 0 && (status.st_mode & S_IFMT) == S_IFCHR, "/dev/full was replaced")
+        #expect(lstat(link, &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK, "the link was replaced")
     }
 
     @Test func aChartToAPipe_reachesItsReader() throws {

@@ -22,6 +22,8 @@ extension LoadChart {
         if files.fileExists(atPath: path, isDirectory: &isDirectory) {
             guard !isDirectory.boolValue else { throw ConfigurationError("--svg: \(path) is a directory") }
             guard files.isWritableFile(atPath: path) else { throw ConfigurationError("--svg: cannot write \(path)") }
+            // Written in place (a device, a pipe, a link): its directory need not be writable (/dev).
+            if writesInPlace(path) { return }
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         guard files.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -32,18 +34,25 @@ extension LoadChart {
         }
     }
 
+    /// Whether `path` is written into as it is rather than replaced: anything but a regular file
+    /// (a device, a pipe), and a symbolic link (`/dev/stdout` to a file: renamed over, the link
+    /// itself was replaced). `lstat`, so a link is seen as one.
+    static func writesInPlace(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG
+    }
+
     /// Writes `svg` to `path` whole or not at all: a regular file (or a new one) through a temporary
-    /// file beside it, then renamed; anything else that exists (`/dev/stdout`, a pipe) is written
-    /// into as it is. (Renamed over, `/dev/full` became a regular file holding the chart, and the
+    /// file beside it, then renamed; anything else that exists (`/dev/stdout`, a pipe, a link) is
+    /// written into as it is. (Renamed over, `/dev/full` became a regular file holding the chart, and the
     /// write that should have failed with "no space" was reported done.)
     static func write(_ svg: String, to path: String) throws(WriteError) {
         func failure() -> WriteError {
             WriteError(description: "cannot write chart to \(path): \(String(cString: strerror(errno)))")
         }
-        var status = stat()
-        let isSpecial = stat(path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG
+        let isSpecial = writesInPlace(path)
         let target = isSpecial ? path : path + ".tmp-\(getpid())"
-        let descriptor = isSpecial ? open(path, O_WRONLY) : open(target, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let descriptor = isSpecial ? open(path, O_WRONLY | O_TRUNC) : open(target, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard descriptor >= 0 else { throw failure() }
         func abandon() -> WriteError {
             let problem = failure()
