@@ -28,6 +28,10 @@ public final class SocketMonitor {
         }
         watched = socket
         events = try Socket(socket.context, .pair)
+        // No limit on the events queued: a reader that only drains them when it next calls (a
+        // replica's client idle for days while a NAT drops its connection again and again) would
+        // otherwise fill the queue, and libzmq's blocking send of the next event stop the context.
+        events.receiveHighWaterMark = 0
         try events.connect(address)
     }
 

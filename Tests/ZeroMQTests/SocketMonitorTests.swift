@@ -49,4 +49,15 @@ struct SocketMonitorTests {
         client.close()
         fresh.close()
     }
+
+    /// Events wait without a limit for their reader: a full queue would block libzmq's I/O thread
+    /// in its send of the next one, as a closed reader did (one DISCONNECTED event each time a
+    /// connection drops; a replica's client may drain them only days later).
+    @Test func theEventsQueue_hasNoLimit() throws {
+        let context = Context()
+        let socket = try Socket(context, .dealer)
+        let monitor = try SocketMonitor(watching: socket)
+        #expect(monitor.events.receiveHighWaterMark == 0)
+        socket.close()
+    }
 }
