@@ -7,6 +7,7 @@ price-ingest sends one, as real retailer endpoints expect.
 import http.client
 import http.server
 import json
+import socket
 import threading
 import time
 import zlib
@@ -86,6 +87,12 @@ class FeedHandler(http.server.BaseHTTPRequestHandler):
             self.send_header("Content-Length", "0")
             self.end_headers()
             return
+        if self.path == "/redirect-to-nowhere.json":
+            self.send_response(302)
+            self.send_header("Location", f"http://127.0.0.1:{self.server.nowhere_port}/feed.json")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         if self.path == "/redirect-loop.json":
             self.send_response(302)
             self.send_header("Location", "/redirect-loop.json")
@@ -117,6 +124,10 @@ def feed_server():
     server.seen = []
     server.release = threading.Event()
     server.hang = threading.Event()
+    # A port held bound and not listening: a connection to it is refused.
+    nowhere = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    nowhere.bind(("127.0.0.1", 0))
+    server.nowhere_port = nowhere.getsockname()[1]
     thread = threading.Thread(target=server.serve_forever, name="feed-server", daemon=True)
     thread.start()
     server.base = f"http://127.0.0.1:{server.server_address[1]}"
@@ -124,6 +135,7 @@ def feed_server():
     server.release.set()
     server.shutdown()
     server.server_close()
+    nowhere.close()
     thread.join(timeout=5)
 
 
@@ -188,6 +200,8 @@ def test_ingestFeed_fromHttpUrl_ofAByteExactRawCapture(stack, feed_server):
     ("/server-error.json", "unavailable", "HTTP 500 from 127.0.0.1"),
     ("/redirect-to-file.json", "bad_request", "redirected (HTTP 302) where it cannot be followed"),
     ("/redirect-loop.json", "bad_request", "at most 5 redirects"),
+    # A redirect followed to a server that does not answer is that server's failure, worth retrying.
+    ("/redirect-to-nowhere.json", "unavailable", "fetch from 127.0.0.1 failed"),
     ("/not-json.json", "bad_request", ""),
 ])
 def test_ingestFeed_fromAFailingHttpUrl_getsAnErrorAndKeepsTheStoredFeed(stack, feed_server, path, code, says):

@@ -18,6 +18,8 @@ struct CurlTransfer {
         /// libcurl's failure (nil when the transfer completed), and whether it was a timeout.
         var error: String?
         var timedOut: Bool
+        /// A redirect was not followed: to a scheme other than http(s), or past the fifth.
+        var redirectRefused = false
     }
 
     let url: String
@@ -62,7 +64,8 @@ struct CurlTransfer {
         let failed = code != CURLE_OK && !sink.stoppedOnPurpose && !tooLarge
         return Outcome(status: Int(status), body: sink.body, tooLarge: tooLarge,
                        error: failed ? String(cString: curl_easy_strerror(code)) : nil,
-                       timedOut: code == CURLE_OPERATION_TIMEDOUT)
+                       timedOut: code == CURLE_OPERATION_TIMEDOUT,
+                       redirectRefused: code == CURLE_UNSUPPORTED_PROTOCOL || code == CURLE_TOO_MANY_REDIRECTS)
     }
 }
 

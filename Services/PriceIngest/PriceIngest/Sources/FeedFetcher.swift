@@ -96,12 +96,15 @@ public struct FeedFetcher: Sendable {
         let outcome = CurlTransfer(url: url.absoluteString, userAgent: userAgent,
                                    accept: "application/json, text/html;q=0.5, */*;q=0.1",
                                    timeout: timeout, maxBytes: maxBytes).run()
-        if (300..<400).contains(outcome.status), let error = outcome.error {
+        if (300..<400).contains(outcome.status), outcome.redirectRefused, let error = outcome.error {
             // libcurl follows http and https redirects only, at most 5: the last answer was the redirect.
             throw Failure(description: "\(host) redirected (HTTP \(outcome.status)) where it cannot be followed "
                 + "(only http and https, at most 5 redirects): \(error)", code: .badRequest)
         }
-        if outcome.status != 200, outcome.status != 0 {
+        if outcome.timedOut {
+            throw Failure(description: "no answer from \(host) within \(ServiceMain.secondsText(timeout))", code: .unavailable)
+        }
+        if outcome.status != 200, outcome.status != 0, outcome.error == nil || !(300..<400).contains(outcome.status) {
             let code: ErrorCode = switch outcome.status {
             case 404, 410: .notFound
             case 500..., 429, 408: .unavailable
@@ -112,9 +115,6 @@ public struct FeedFetcher: Sendable {
         if outcome.tooLarge {
             throw Failure(description: "body is over the \(maxBytes)-byte limit (counted as it arrived, uncompressed); "
                 + "nothing was kept", code: .tooLarge)
-        }
-        if outcome.timedOut {
-            throw Failure(description: "no answer from \(host) within \(ServiceMain.secondsText(timeout))", code: .unavailable)
         }
         if let error = outcome.error {
             throw Failure(description: "fetch from \(host) failed: \(error)", code: .unavailable)
