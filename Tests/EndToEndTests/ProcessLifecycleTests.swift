@@ -214,16 +214,13 @@ extension ProcessLifecycleTests {
 /// failed ("attempt to write a readonly database") while prices went stale (operator walkthrough).
 struct ReadOnlyStoreTests {
     /// Runs only as root (to make the files another user's) with setpriv at hand.
-    private static var canSwitchUser: Bool {
+    static var canSwitchUser: Bool {
         getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
     }
 
-    @Test(arguments: [("price-ingest", "price-ingest.sqlite"), ("location-cache", "location-cache.sqlite")])
+    @Test(.enabled(if: canSwitchUser, "needs root and /usr/bin/setpriv to run a service as another user"),
+          arguments: [("price-ingest", "price-ingest.sqlite"), ("location-cache", "location-cache.sqlite")])
     func aStoreThisUserCannotWrite_stopsTheStart_sayingWhose(binary: String, file: String) throws {
-        guard Self.canSwitchUser else {
-            print("skipped: needs root and /usr/bin/setpriv to run a service as another user")
-            return
-        }
         try withTemporaryDirectory { directory in
             let data = directory.appendingPathComponent("data")
             // The store made by root, as `cp` of a backup leaves it; the directory is the service's.
@@ -248,7 +245,7 @@ struct ReadOnlyStoreTests {
 /// (exit 0) and the start then exited 73 saying "Permission denied" (operator walkthrough). Both
 /// now refuse it as "Read-only file system". Runs in a private mount namespace (root, `unshare`).
 struct ReadOnlyFileSystemTests {
-    private static var canMount: Bool {
+    static var canMount: Bool {
         getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
     }
 
@@ -269,12 +266,9 @@ struct ReadOnlyFileSystemTests {
         return (process.terminationStatus, String(decoding: output, as: UTF8.self))
     }
 
-    @Test(arguments: [["--check-config"], ["--bind", "tcp://127.0.0.1:*"]])
+    @Test(.enabled(if: canMount, "needs root and /usr/bin/unshare to mount a read-only file system"),
+          arguments: [["--check-config"], ["--bind", "tcp://127.0.0.1:*"]])
     func aDataDirectoryOnAReadOnlyFileSystem_isRefused(extra: [String]) throws {
-        guard Self.canMount else {
-            print("skipped: needs root and /usr/bin/unshare to mount a read-only file system")
-            return
-        }
         try withTemporaryDirectory { directory in
             let (status, output) = try runOnReadOnly(directory, "price-ingest", ["--data-dir", directory.path] + extra)
             if output.contains("mount:") {
