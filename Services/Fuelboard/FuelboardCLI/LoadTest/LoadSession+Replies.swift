@@ -45,8 +45,9 @@ extension LoadSession {
         lastReply = arrived
         let given = scan?.id ?? looseID
         var unmatched: String?
-        var matched = given.flatMap { id in inFlight.removeValue(forKey: id).map { (id, $0) } }
-        if matched == nil {
+        var id = given ?? -1
+        var waiting = given == nil ? nil : inFlight.removeValue(forKey: id)
+        if waiting == nil {
             // Ids go up from `firstSequence`: one sent but no longer in flight timed out before.
             if let known = given, known >= settings.firstSequence && known < sequence {
                 result.lateReplies += 1
@@ -56,9 +57,12 @@ extension LoadSession {
             // without saying which. Taken as the oldest's answer (an invalid one), so it is counted
             // once and frees its place, instead of also timing out and being blamed on the server.
             unmatched = given == nil ? Self.unreadable : Self.notOurs
-            matched = oldestWaiting(on: connection).flatMap { id in inFlight.removeValue(forKey: id).map { (id, $0) } }
+            if let oldest = oldestWaiting(on: connection) {
+                id = oldest
+                waiting = inFlight.removeValue(forKey: oldest)
+            }
         }
-        guard let (id, sent) = matched else {
+        guard let sent = waiting else {
             if arrived >= measureFrom { invalid(unmatched ?? Self.notOurs) }  // nothing of ours was waiting
             return true
         }
