@@ -30,7 +30,7 @@ public final class Socket {
             // drops while libzmq finishes closing it) from the I/O thread with a blocking send,
             // which never returns once the monitor's reader is gone: the context's I/O thread
             // stops for good (libzmq #3575). Stopped here, on the owning thread.
-            zmq_socket_monitor(handle, nil, 0)
+            stopMonitor()
             zmq_close(handle)
             self.handle = nil
         }

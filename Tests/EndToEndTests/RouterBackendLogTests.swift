@@ -8,14 +8,21 @@ import ZeroMQ
 /// An operator reading intent-router's log learns that a backend is down: the router used to
 /// answer with a fallback and count it in `sys.stats`, without a line.
 struct RouterBackendLogTests {
-    @Test func aBackendThatCannotBeReached_isLoggedDown_once() throws {
-        let nowhere = try unservedEndpoint()
+    /// An intent-router on ephemeral ports with these backends, and a client of it.
+    private func startRouter(location: String, lookup: String, dialog: String, _ extra: [String]) throws
+        -> (ServiceProcess, RequestClient) {
         let router = try ServiceProcess("intent-router", ["--bind", "tcp://127.0.0.1:*", "--plugins", "tcp://127.0.0.1:*",
-                                                          "--location", nowhere, "--lookup", nowhere,
-                                                          "--dialog", nowhere, "--deadline", "1s"])
-        defer { _ = try? router.terminate() }
+                                                          "--location", location, "--lookup", lookup,
+                                                          "--dialog", dialog] + extra)
         let client = try RequestClient(context: Context(), endpoint: try router.endpoint(), timeout: .seconds(5),
                                        retries: 0)
+        return (router, client)
+    }
+
+    @Test func aBackendThatCannotBeReached_isLoggedDown_once() throws {
+        let nowhere = try unservedEndpoint()
+        let (router, client) = try startRouter(location: nowhere, lookup: nowhere, dialog: nowhere, ["--deadline", "1s"])
+        defer { _ = try? router.terminate() }
         for _ in 0..<8 {
             let reply = try client.call(.assistantAsk, AssistantAskRequest(
                 user: "u1", utterance: "Ask FuelBoard for the cheapest diesel near me",
@@ -39,12 +46,9 @@ struct RouterBackendLogTests {
         defer { _ = try? renderer.terminate() }
         let rendererEndpoint = try renderer.endpoint()
         let nowhere = try unservedEndpoint()
-        let router = try ServiceProcess("intent-router", ["--bind", "tcp://127.0.0.1:*", "--plugins", "tcp://127.0.0.1:*",
-                                                          "--location", nowhere, "--lookup", rendererEndpoint,
-                                                          "--dialog", rendererEndpoint, "--deadline", "1s"])
+        let (router, client) = try startRouter(location: nowhere, lookup: rendererEndpoint, dialog: rendererEndpoint,
+                                               ["--deadline", "1s"])
         defer { _ = try? router.terminate() }
-        let client = try RequestClient(context: Context(), endpoint: try router.endpoint(), timeout: .seconds(5),
-                                       retries: 0)
         for _ in 0..<5 {
             let reply = try client.call(.assistantAsk, AssistantAskRequest(
                 user: "u1", utterance: "Ask FuelBoard for the cheapest diesel near me",
@@ -62,13 +66,9 @@ struct RouterBackendLogTests {
     /// (people say where they are) or where they are.
     @Test func theWholeLogAtDebug_carriesNoCoordinatesAndNoUtterance() throws {
         let nowhere = try unservedEndpoint()
-        let router = try ServiceProcess("intent-router", ["--bind", "tcp://127.0.0.1:*", "--plugins", "tcp://127.0.0.1:*",
-                                                          "--location", nowhere, "--lookup", nowhere,
-                                                          "--dialog", nowhere, "--deadline", "500ms",
-                                                          "--log-level", "debug"])
+        let (router, client) = try startRouter(location: nowhere, lookup: nowhere, dialog: nowhere,
+                                               ["--deadline", "500ms", "--log-level", "debug"])
         defer { _ = try? router.terminate() }
-        let client = try RequestClient(context: Context(), endpoint: try router.endpoint(), timeout: .seconds(5),
-                                       retries: 0)
         let utterances = ["Ask FuelBoard for the cheapest diesel near me, I'm at 10 Downing Street SW1A 2AA",
                           "Ask FuelBoard for the cheapest fuel near me", "Zebra crossing on Acacia Avenue"]
         for utterance in utterances {

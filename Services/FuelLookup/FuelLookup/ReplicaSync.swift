@@ -129,11 +129,7 @@ public final class ReplicaSync {
         var stale = false
         while true {
             if needsResync, resync(client) { stale = true }
-            // Before the publisher is first heard, wait for it (a heartbeat a second) before serving.
-            if stale && heardOnSubscription {
-                rebuild()
-                stale = false
-            }
+            serveIfHeard(&stale)
             let ready = try poller.poll(timeout: .seconds(1))
             if !ready.isEmpty {
                 while let frames = try? subscriber.receive(dontWait: true) {
@@ -145,18 +141,21 @@ public final class ReplicaSync {
             checkSilence()
             if let retryAt = retryUnreadableAt, ContinuousClock.now >= retryAt { needsResync = true }
             if needsResync { stale = resync(client) || stale }
-            // Nothing is served before the publisher is heard: a snapshot alone, with no update ever
-            // to follow it (a wrong --ingest-pub), would go stale unseen while the replica looked ready.
-            guard heardOnSubscription else { continue }
-            if stale {
-                rebuild()
-                stale = false
-            }
-            if !needsResync && !status.current.synced {
-                // Only now does the served index hold the snapshot's state.
-                status.withLock { $0.synced = true }
-            }
+            serveIfHeard(&stale)
         }
+    }
+
+    /// Builds the index when the state changed, and says synced once it holds the snapshot's state;
+    /// nothing before the publisher is first heard (a heartbeat a second). A snapshot alone, with no
+    /// update ever to follow it (a wrong --ingest-pub), would go stale unseen while the replica
+    /// looked ready.
+    private func serveIfHeard(_ stale: inout Bool) {
+        guard heardOnSubscription else { return }
+        if stale {
+            rebuild()
+            stale = false
+        }
+        if !needsResync && !status.current.synced { status.withLock { $0.synced = true } }
     }
 
     /// Applies one published message; returns true when the state changed.

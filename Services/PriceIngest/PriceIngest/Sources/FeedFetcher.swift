@@ -96,15 +96,19 @@ public struct FeedFetcher: Sendable {
         let outcome = CurlTransfer(url: url.absoluteString, userAgent: userAgent,
                                    accept: "application/json, text/html;q=0.5, */*;q=0.1",
                                    timeout: timeout, maxBytes: maxBytes).run()
-        if (300..<400).contains(outcome.status), outcome.redirectRefused, let error = outcome.error {
-            // libcurl follows http and https redirects only, at most 5: the last answer was the redirect.
-            throw Failure(description: "\(host) redirected (HTTP \(outcome.status)) where it cannot be followed "
-                + "(only http and https, at most 5 redirects): \(error)", code: .badRequest)
-        }
         if outcome.timedOut {
             throw Failure(description: "no answer from \(host) within \(ServiceMain.secondsText(timeout))", code: .unavailable)
         }
-        if outcome.status != 200, outcome.status != 0, outcome.error == nil || !(300..<400).contains(outcome.status) {
+        if (300..<400).contains(outcome.status), let error = outcome.error {
+            // The last answer was a redirect that went nowhere: refused (libcurl follows http and https
+            // only, at most 5), or followed to a server that failed, worth trying again.
+            guard outcome.redirectRefused else {
+                throw Failure(description: "fetch from \(host) failed: \(error)", code: .unavailable)
+            }
+            throw Failure(description: "\(host) redirected (HTTP \(outcome.status)) where it cannot be followed "
+                + "(only http and https, at most 5 redirects): \(error)", code: .badRequest)
+        }
+        if outcome.status != 200, outcome.status != 0 {
             let code: ErrorCode = switch outcome.status {
             case 404, 410: .notFound
             case 500..., 429, 408: .unavailable
