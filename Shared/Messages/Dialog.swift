@@ -55,6 +55,9 @@ public enum DialogOutcome: String, Codable, Sendable, CaseIterable {
     case welcome
     /// The user's settings read back ("what's my search radius?").
     case settingsRead
+    /// A request that did not name the app ("cheapest diesel near me"): every phrase starts a
+    /// conversation with the app's name, so say how to ask.
+    case appNotNamed
 }
 
 extension DialogOutcome {

@@ -96,6 +96,13 @@ struct OutcomeDialogTests {
         #expect(reply.dialog.hasPrefix("Sorry, I didn't catch that. You can ask me for the cheapest fuel near you"))
     }
 
+    @Test func appNotNamed_saysToStartWithTheAppsName() throws {
+        let reply = try Fixtures.render(RenderRequest(outcome: .appNotNamed))
+        #expect(reply.dialog == "To ask me something, start with my name: for example, "
+            + "“Ask FuelBoard for the cheapest diesel near me”.")
+        #expect(reply.snippet == nil && reply.value == nil)
+    }
+
     @Test func outsideCoverage_saysFuelBoardCoversTheUK() throws {
         let reply = try Fixtures.render(RenderRequest(outcome: .outsideCoverage, fuel: "B7"))
         #expect(reply.dialog == "FuelBoard only has fuel prices for the UK, and you seem to be outside it.")

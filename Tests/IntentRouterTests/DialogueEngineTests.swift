@@ -236,6 +236,27 @@ struct DialogueEngineTests {
         #expect(decision.intent == nil)
     }
 
+    @Test func aRequestWithoutTheAppName_isNotTaken_butSaysHowToAsk() {
+        for utterance in ["cheapest diesel near me", "Where's the nearest petrol station near me?",
+                          "directions to the cheapest unleaded nearby", "help"] {
+            let decision = engine.ask(user: "u1", utterance: utterance, location: here)
+            #expect(decision.prompt == Prompt(code: .failure, outcome: .appNotNamed), "\(utterance)")
+            #expect(decision.action == nil && decision.session == nil, "\(utterance)")
+        }
+        // What would be no request with the name, or names it and is still none, is not understood.
+        for utterance in ["What's the weather like", "FuelBoard what's the weather like", "banana"] {
+            #expect(engine.ask(user: "u1", utterance: utterance).prompt?.outcome == .notUnderstood, "\(utterance)")
+        }
+    }
+
+    @Test func anotherAppName_isTheOneTheHintLooksFor() throws {
+        let engine = DialogueEngine(recognizer: try IntentRecognizer(appName: "PumpPal"),
+                                    sessions: SessionStore(timeToLive: .seconds(30), now: { clock.now }))
+        #expect(engine.ask(user: "u1", utterance: "cheapest diesel near me").prompt?.outcome == .appNotNamed)
+        #expect(engine.ask(user: "u1", utterance: "ask PumpPal for the cheapest diesel near me", location: here)
+            .action == .findCheapest(.b7, directions: false))
+    }
+
     @Test func run_whenForgetConfirmedAlready_handlesAtOnce() {
         #expect(engine.run(user: "u1", call: .forgetMyLocation, confirmed: true).action == .forgetLocation)
         #expect(engine.run(user: "u1", call: .forgetMyLocation).prompt?.code == .confirmationRequired)

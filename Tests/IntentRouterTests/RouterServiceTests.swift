@@ -175,6 +175,18 @@ struct RouterServiceTests {
         #expect(reply.intent == nil)
     }
 
+    @Test func ask_withoutTheAppName_saysHowToAsk_andCallsNoBackend() throws {
+        let down = try unservedEndpoint()
+        let router = try RouterHarness.start(location: down, lookup: down, dialog: down)
+        defer { router.stop() }
+        let reply = try RouterHarness.client(router).call(.assistantAsk, AssistantAskRequest(
+            user: "u1", utterance: "cheapest diesel near me", location: Self.selby), as: AssistantReply.self)
+        #expect(reply.code == .failure)
+        #expect(reply.outcome == .appNotNamed)
+        #expect(reply.dialog.contains("“Ask FuelBoard for the cheapest diesel near me”"))
+        #expect(reply.session == nil)
+    }
+
     @Test func ask_whenFuelMissing_returnsASessionThatTheNextAskAnswers() throws {
         let down = try unservedEndpoint()
         let router = try RouterHarness.start(location: down, lookup: down, dialog: down)

@@ -36,6 +36,7 @@ extension DialogOutcome {
         case .nearestDirections: 27
         case .welcome: 28
         case .settingsRead: 29
+        case .appNotNamed: 30
         }
     }
 }

@@ -75,6 +75,9 @@ public enum FallbackDialog {
             return RenderReply(dialog: "Sorry, I didn't catch that. You can ask me for the cheapest fuel near "
                 + "you, the nearest station, directions to either, to set your search radius, to use miles or "
                 + "kilometres, or to forget your location.")
+        case .appNotNamed:
+            return RenderReply(dialog: "To ask me something, start with my name: for example, "
+                + "“Ask \(appName) for the cheapest diesel near me”.")
         case .sessionExpired:
             return RenderReply(dialog: "Sorry, I'm no longer waiting for an answer to that. "
                 + "Please ask me again from the start.")

@@ -5,6 +5,8 @@ public struct IntentRecognizer: Sendable {
     public let normalizer: UtteranceNormalizer
     let intents: PhraseMatcher
     let followUps: PhraseMatcher
+    /// The app's name as one spoken word ("fuelboard").
+    let appWord: String
 
     /// Compiles both grammars for `appName`; throws when a phrase does not compile.
     public init(appName: String = AppName.defaultName) throws(TemplateError) {
@@ -12,6 +14,7 @@ public struct IntentRecognizer: Sendable {
             throw TemplateError(template: appName, reason: "the app name has no speakable words")
         }
         normalizer = UtteranceNormalizer()
+        appWord = AppName.spokenForms(appName)[0]
         intents = try IntentPhrases.matcher(appName: appName)
         followUps = try FollowUpPhrases.matcher(appName: appName)
     }
@@ -25,6 +28,14 @@ public struct IntentRecognizer: Sendable {
             return .thanks
         }
         return Self.call(intent, match.slots)
+    }
+
+    /// Whether an utterance that asks for nothing would ask for an intent had it named the app
+    /// ("cheapest diesel near me"): it is not taken as that request (every phrase names the app),
+    /// but the answer can say how to ask.
+    public func wouldRecognizeNamingTheApp(_ utterance: NormalizedUtterance) -> Bool {
+        guard !utterance.content.isEmpty, !utterance.content.contains(appWord) else { return false }
+        return intents.match([appWord] + utterance.content) != nil
     }
 
     private static let helpWords: Set<String> = ["help", "what", "how", "do", "can", "say", "use"]
