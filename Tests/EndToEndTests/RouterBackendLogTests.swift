@@ -58,6 +58,11 @@ struct RouterBackendLogTests {
         let line = try router.waitForLog(timeout: .seconds(10)) { $0.contains("backend error") }
         #expect(line.contains("backend=lookup") && line.contains("endpoint=\(rendererEndpoint)"), "\(line)")
         #expect(line.contains("code=unknown_type") && line.contains("svc.type=lookup.cheapest"), "\(line)")
+        // The call's id is the one the backend's own log gives the request it refused.
+        let callID = try #require(line.split(separator: " ").first { $0.hasPrefix("svc.call.id=") }?
+            .dropFirst("svc.call.id=".count))
+        let refused = try renderer.waitForLog(timeout: .seconds(10)) { $0.contains("svc.request.id=\(callID)") }
+        #expect(refused.contains("unknown_type"), "\(refused)")
         let errorLines = router.log.split(separator: "\n").filter { $0.contains("backend error") }
         #expect(errorLines.count < 5, "throttled: \(errorLines.count) lines for 5 asks")
     }

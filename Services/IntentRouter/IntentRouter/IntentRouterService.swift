@@ -71,10 +71,11 @@ public final class IntentRouterService {
             }
             // At most a line a second per backend: a wrong endpoint fails every ask.
             var refusals = LogThrottle(perSecond: 1, leftOutEvent: "backend errors not logged")
-            backend.onRefused = { [logger, name = backend.name, endpoint = backend.endpoint] type, error in
+            backend.onRefused = { [logger, name = backend.name, endpoint = backend.endpoint] type, callID, error in
                 guard refusals.admit(logging: logger) else { return }
                 logger.warning("backend error", metadata: ["backend": name, "endpoint": endpoint, "svc.type": type,
-                                                           "code": error.code.rawValue, "message": error.message])
+                                                           "svc.call.id": callID, "code": error.code.rawValue,
+                                                           "message": error.message])
             }
         }
         runner = ActionRunner(backends: backends)

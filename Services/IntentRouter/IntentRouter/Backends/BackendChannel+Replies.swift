@@ -52,7 +52,7 @@ extension BackendChannel {
         consecutiveTimeouts = 0
         if call.retriesLeft > 0, reply.serviceError?.code == .unavailable, resend(id, call) { return }
         if let error = reply.serviceError, error.code != .notFound, error.code != .unavailable {
-            onRefused?(call.type, error)
+            onRefused?(call.type, "\(callIDs.prefix)-\(id)", error)
         }
         call.complete(.success(reply))
     }

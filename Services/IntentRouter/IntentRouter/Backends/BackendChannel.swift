@@ -74,10 +74,11 @@ final class BackendChannel {
     }
     /// Told when the backend goes down (true) or comes back (false), for the log.
     var onDownChanged: ((Bool) -> Void)?
-    /// Called with a call's type and the error a backend answered it with, when that error is no
-    /// usual answer (not `not_found`, not `unavailable`): a wrong endpoint (`unknown_type`), a full
-    /// disk (`internal`)... The asks it fails say only "I can't reach prices right now".
-    var onRefused: ((String, ServiceError) -> Void)?
+    /// Called with a call's type, its id on the wire (the id the backend's own log gives it) and
+    /// the error a backend answered it with, when that error is no usual answer (not `not_found`,
+    /// not `unavailable`): a wrong endpoint (`unknown_type`), a full disk (`internal`)... The asks
+    /// it fails say only "I can't reach prices right now".
+    var onRefused: ((_ type: String, _ callID: String, ServiceError) -> Void)?
     private var counter: UInt64 = 0
     let callIDs = CallIDs()
     var consecutiveTimeouts = 0
