@@ -223,8 +223,10 @@ struct ReadOnlyStoreTests {
     func aStoreThisUserCannotWrite_stopsTheStart_sayingWhose(binary: String, file: String) throws {
         try withTemporaryDirectory { directory in
             let data = directory.appendingPathComponent("data")
+            // Every endpoint it binds on a free port (price-ingest publishes too).
+            let ports = ["--bind", "tcp://127.0.0.1:*"] + (binary == "price-ingest" ? ["--bind-pub", "tcp://127.0.0.1:*"] : [])
             // The store made by root, as `cp` of a backup leaves it; the directory is the service's.
-            let first = try ServiceProcess(binary, ["--data-dir", data.path, "--bind", "tcp://127.0.0.1:*"])
+            let first = try ServiceProcess(binary, ["--data-dir", data.path] + ports)
             _ = try first.endpoint()
             #expect(try first.terminate() == 0)
             let service: UInt32 = 65534
@@ -232,8 +234,7 @@ struct ReadOnlyStoreTests {
             for entry in try FileManager.default.contentsOfDirectory(atPath: data.path) where entry != file {
                 #expect(chown(data.appendingPathComponent(entry).path, service, service) == 0)
             }
-            let refused = try ServiceProcess(binary, ["--data-dir", data.path, "--bind", "tcp://127.0.0.1:*"],
-                                             asUser: service)
+            let refused = try ServiceProcess(binary, ["--data-dir", data.path] + ports, asUser: service)
             #expect(try refused.waitForExit() == 73, "\(refused.log)")
             #expect(refused.log.contains("\(file) belongs to uid 0, not this process's uid 65534: chown it to the "
                 + "service's user"), "\(refused.log)")

@@ -39,7 +39,7 @@ private final class ChannelDriver {
         // Only failures are scheduled; none is expected here, and one would show as a missing result.
         channel = try BackendChannel(name: "backend", context: backend.context, endpoint: backend.endpoint,
                                      schedule: { _ in })
-        channel.socket.receiveTimeout = .milliseconds(20)
+        channel.sockets[0].receiveTimeout = .milliseconds(20)
     }
 
     /// Waits for the connection: a call the socket refuses before it is up waits for the next
@@ -64,7 +64,7 @@ private final class ChannelDriver {
         let giveUp = ContinuousClock.now + .seconds(5)
         while results.count < count {
             guard ContinuousClock.now < giveUp else { throw ServiceError(.timeout, "\(results.count) of \(count) answered") }
-            if let frames = try? channel.socket.receive() {
+            if let frames = try? channel.sockets[0].receive() {
                 channel.received(frames)
             } else {
                 channel.expire(now: .now)

@@ -101,7 +101,9 @@ public final class IntentRouterService {
     /// Hooks the handlers, sockets and timer into the server; the closures keep `self` alive.
     private func register() {
         for channel in backends.all {
-            server.watch(channel.socket) { frames in channel.received(frames) }
+            for (replica, socket) in channel.sockets.enumerated() {
+                server.watch(socket) { frames in channel.received(frames, from: replica) }
+            }
         }
         server.on(MessageType.assistantAsk.rawValue) { request in self.handleAsk(request) }
         server.on(MessageType.assistantRun.rawValue) { request in self.handleRun(request) }

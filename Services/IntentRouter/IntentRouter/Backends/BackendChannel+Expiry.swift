@@ -42,7 +42,7 @@ extension BackendChannel {
 
     /// Drops the connection (and anything queued on it) and connects afresh.
     private func reconnect() {
-        for replica in Self.replicas(endpoint) {
+        for (socket, replica) in zip(sockets, replicaEndpoints) {
             try? socket.disconnect(replica)
             try? socket.connect(replica)
         }

@@ -5,8 +5,9 @@ import ZeroMQ
 
 /// The reply side of a `BackendChannel`: matching what the socket brings to the calls waiting for it.
 extension BackendChannel {
-    /// One message read from the socket: completes the call it answers, or each call of a batch.
-    func received(_ frames: [Data]) {
+    /// One message read from replica `replica`'s socket: completes the call it answers, or each
+    /// call of a batch.
+    func received(_ frames: [Data], from replica: Int = 0) {
         guard let payload = frames.last, let reply = ReplyEnvelope(payload), let id = reply.id.flatMap(callIDs.number) else {
             lateReplies += 1
             return
@@ -16,9 +17,9 @@ extension BackendChannel {
                 lateReplies += 1
                 return
             }
-            return receivedBatch(reply, carrying: ids)
+            return receivedBatch(reply, carrying: ids, from: replica)
         }
-        deliver(reply, id: id.number)
+        deliver(reply, id: id.number, from: replica)
     }
 
     /// A batch's reply: each call gets its own. When the backend refuses the batch as a whole
@@ -26,7 +27,7 @@ extension BackendChannel {
     /// its calls are sent one by one; one that does not know it gets single calls for a while.
     /// A success whose replies cannot be read fails its calls: they may have run, so none is
     /// sent again.
-    private func receivedBatch(_ reply: ReplyEnvelope, carrying ids: [UInt64]) {
+    private func receivedBatch(_ reply: ReplyEnvelope, carrying ids: [UInt64], from replica: Int) {
         guard let replies = reply.batchReplies else {
             if reply.ok {
                 let error = ServiceError(.internal, "unreadable batch reply from \(name)")
@@ -39,18 +40,22 @@ extension BackendChannel {
         }
         for inner in replies {
             guard let id = inner.id.flatMap(callIDs.number), !id.isBatch else { continue }
-            deliver(inner, id: id.number)
+            deliver(inner, id: id.number, from: replica)
         }
     }
 
-    /// Completes the call `reply` answers (a late or unknown reply is only counted).
-    private func deliver(_ reply: ReplyEnvelope, id: UInt64) {
+    /// Completes the call `reply` answers (a late or unknown reply is only counted). A replica
+    /// that answers `unavailable` is passed over for a while, and a retryable call goes to another.
+    private func deliver(_ reply: ReplyEnvelope, id: UInt64, from replica: Int) {
         guard let call = pending.removeValue(forKey: id) else {
             lateReplies += 1
             return
         }
         consecutiveTimeouts = 0
-        if call.retriesLeft > 0, reply.serviceError?.code == .unavailable, resend(id, call) { return }
+        if reply.serviceError?.code == .unavailable {
+            passOver(replica)
+            if call.retriesLeft > 0, resend(id, call) { return }
+        }
         if let error = reply.serviceError, error.code != .notFound, error.code != .unavailable {
             onRefused?(call.type, "\(callIDs.prefix)-\(id)", error)
         }
@@ -60,8 +65,9 @@ extension BackendChannel {
     /// Sends a call's frame again (same id: whichever answer comes first completes it). False
     /// when the socket refuses it.
     func resend(_ id: UInt64, _ call: Pending) -> Bool {
-        guard (try? socket.send([Data(), call.payload], dontWait: true)) != nil else { return false }
+        guard let replica = sendToReplica(call.payload, avoiding: call.replica) else { return false }
         var again = call
+        again.replica = replica
         again.retriesLeft -= 1
         again.retryAt = call.deadline
         pending[id] = again

@@ -5,9 +5,10 @@ import ZeroMQ
 
 /// A non-blocking request-reply channel to one backend service, driven by the router's loop.
 ///
-/// One DEALER socket; every call carries its own id and deadline and waits in a table of pending
-/// calls. Replies are matched by id (late or unknown ones are dropped); `expire` completes calls
-/// past their deadline with `timeout`. The socket only queues to completed connections
+/// One DEALER socket per replica (`BackendChannel+Replicas` picks the replica of each frame);
+/// every call carries its own id and deadline and waits in a table of pending calls. Replies are
+/// matched by id (late or unknown ones are dropped); `expire` completes calls past their deadline
+/// with `timeout`. A socket only queues to completed connections
 /// (`immediate`) with a small send limit, so nothing piles up for a backend that is down: a call
 /// the socket refuses waits here for at most `sendGrace` (a connection still being made at
 /// start-up or after a restart), retried every tick, then fails with `unavailable`; from then on
@@ -24,13 +25,15 @@ import ZeroMQ
 /// tried again (`batchRetryInterval`).
 ///
 /// With several replicas, a call marked retryable (a read such as a lookup) is sent again once,
-/// usually to another replica, when the first answer is `unavailable` (a replica still loading)
-/// or none has come by half its time. With one there is no retry: it would only double the load
-/// of a backend that is already slow.
+/// to another replica, when the first answer is `unavailable` (a replica still loading) or none
+/// has come by half its time; a replica that answered `unavailable` is passed over for a while.
+/// With one there is no retry: it would only double the load of a backend that is already slow.
 final class BackendChannel {
     let name: String
     let endpoint: String
-    let socket: Socket
+    /// The replicas' endpoints and sockets, in the order the endpoint lists them.
+    let replicaEndpoints: [String]
+    let sockets: [Socket]
     /// Consecutive timeouts that make the channel reconnect.
     static let reconnectAfterTimeouts = 3
     /// How long a call the socket refuses (no connection yet) may wait to be sent.
@@ -53,6 +56,8 @@ final class BackendChannel {
         /// When to send it again if no answer has come (the deadline when no retry is left).
         var retryAt: ContinuousClock.Instant
         var retriesLeft: Int
+        /// The replica it was last sent to (a retry goes to another).
+        var replica: Int?
     }
 
     /// Calls by number (their ids on the wire: `callIDs`).
@@ -95,28 +100,37 @@ final class BackendChannel {
     private(set) var callsBatched: UInt64 = 0
     /// More than one endpoint: a retry can reach another replica.
     private let hasReplicas: Bool
+    /// The replica to try first for the next frame (they take turns).
+    var nextReplica = 0
+    /// Until when each replica is passed over (it answered `unavailable`: still loading).
+    var passedOverUntil: [ContinuousClock.Instant?]
 
     init(name: String, context: Context, endpoint: String,
          schedule: @escaping (@escaping () -> Void) -> Void) throws(ZMQError) {
         self.name = name
         self.endpoint = endpoint
         self.schedule = schedule
-        socket = try Socket(context, .dealer)
-        socket.linger = .zero
-        socket.immediate = true
-        socket.sendHighWaterMark = 1000
-        socket.receiveHighWaterMark = 100_000
-        socket.maxMessageSize = 4 << 20
-        socket.reconnectInterval = .milliseconds(100)
-        socket.setHeartbeat(interval: Self.heartbeatInterval, timeout: Self.heartbeatTimeout)
-        let replicas = Self.replicas(endpoint)
-        hasReplicas = replicas.count > 1
-        for replica in replicas { try socket.connect(replica) }
+        replicaEndpoints = Self.replicas(endpoint)
+        var sockets: [Socket] = []
+        for replica in replicaEndpoints {
+            let socket = try Socket(context, .dealer)
+            socket.linger = .zero
+            socket.immediate = true
+            socket.sendHighWaterMark = 1000
+            socket.receiveHighWaterMark = 100_000
+            socket.maxMessageSize = 4 << 20
+            socket.reconnectInterval = .milliseconds(100)
+            socket.setHeartbeat(interval: Self.heartbeatInterval, timeout: Self.heartbeatTimeout)
+            try socket.connect(replica)
+            sockets.append(socket)
+        }
+        self.sockets = sockets
+        hasReplicas = sockets.count > 1
+        passedOverUntil = Array(repeating: nil, count: sockets.count)
     }
 
-    /// The endpoints of a backend: one, or several replicas separated by commas. The DEALER
-    /// socket spreads calls over the replicas it is connected to and stops sending to one whose
-    /// connection drops, so a replica that dies is routed around.
+    /// The endpoints of a backend: one, or several replicas separated by commas. A socket only
+    /// takes frames while its connection is up, so a replica that dies is routed around.
     static func replicas(_ endpoint: String) -> [String] {
         Endpoint.list(endpoint)
     }
@@ -179,8 +193,9 @@ final class BackendChannel {
     /// Sends calls of the outbox: in one batch when there are several and the backend takes it.
     private func send(_ ids: ArraySlice<UInt64>) {
         if ids.count > 1, acceptsBatches, unsent.isEmpty, let (batchID, frame) = batchFrame(ids),
-           (try? socket.send([Data(), frame], dontWait: true)) != nil {
+           let replica = sendToReplica(frame) {
             isDown = false
+            for id in ids { pending[id]?.replica = replica }
             batches[batchID] = Array(ids)
             batchesSent += 1
             callsBatched += UInt64(ids.count)
@@ -224,8 +239,9 @@ final class BackendChannel {
     /// Sends one call by itself; one the socket refuses waits (see the type's notes) or fails.
     func sendAlone(_ id: UInt64) {
         guard let call = pending[id] else { return }
-        if unsent.isEmpty, (try? socket.send([Data(), call.payload], dontWait: true)) != nil {
+        if unsent.isEmpty, let replica = sendToReplica(call.payload) {
             isDown = false
+            pending[id]?.replica = replica
             return
         }
         guard !isDown, unsent.count < Self.maxUnsent else {
@@ -247,13 +263,10 @@ final class BackendChannel {
                 sent += 1
                 continue
             }
-            do {
-                try socket.send([Data(), call.payload], dontWait: true)
-                sent += 1
-                isDown = false
-            } catch {
-                break
-            }
+            guard let replica = sendToReplica(call.payload) else { break }
+            pending[call.id]?.replica = replica
+            sent += 1
+            isDown = false
         }
         unsent.removeFirst(sent)
     }
