@@ -41,6 +41,18 @@ public enum IntentPhrases {
             (<place> | to (me|here))
             """,
         "stationWord": "(station|garage|one|place|petrol station|filling station|forecourt)",
+        // What a driver looking for somewhere to fill up calls it.
+        "stations": """
+            (station|stations|garage|garages|filling station|filling stations|service station|service stations \
+            |forecourt|forecourts|services|place to (get|buy) [some] (fuel|{fuel}))
+            """,
+        // Low on fuel: the nearest will do.
+        "lowOnFuel": """
+            ([(im|i am|were|we are)] [(nearly|almost|about to run|running|run|getting|very|really|so)] (out of|low on) \
+            [some] (fuel|gas|{fuel} [fuel]) \
+            | [(my|the)] [low] (fuel|{fuel}) [warning] light [(is [on] | (has|s) (come|gone) on | came on | just came on)] \
+            | i need fuel (now|urgently|fast|quickly) | [(im|i am)] [running] on (empty|fumes))
+            """,
         "route": "[the] (directions | direction | a route | route | the way | navigation | a map) to",
         "routeVerb": "((get|give|show|send|find) [me] | i (want|need))",
         "go": "((take|navigate|drive|guide|direct|route|bring|lead) [me] to | how (do|can) i get to | go to)",
@@ -94,8 +106,10 @@ public enum IntentPhrases {
         // "Ask FuelBoard hello there" is still not understood rather than an unpriced fuel.
         Phrase(cheapest, "<ask> [(i (need|want) | find [me] | look for | search for)] [for] [some] {fuel} [fuel] <place>",
                allowsWildcards: false),
-        Phrase(cheapest, "<ask> [(im|i am)] (running|getting) low on {fuel} [fuel]", allowsWildcards: false),
         Phrase(cheapest, "<ask> where (should|can|do) i fill up [with {fuel}] [<near>]", allowsWildcards: false),
+        // "Where can I get diesel": a fuel it knows, bought near here.
+        Phrase(cheapest, "<ask> where (can|do|should|could) i (get|buy|find) [some] {fuel} [fuel] [<place>]",
+               allowsWildcards: false),
 
         Phrase(directions, "<ask> [(<routeVerb> | for | can i (get|have))] <route> <target>"),
         Phrase(directions, "[<routeVerb>] <route> <target> <tail>"),
@@ -108,6 +122,17 @@ public enum IntentPhrases {
         // The price at the nearest: "how much is the nearest diesel", "diesel at the nearest garage".
         Phrase(nearest, "<ask> <howMuch> [the] (nearest|closest) {fuel} [fuel] [(cost|costs)]", allowsWildcards: false),
         Phrase(nearest, "<ask> how far [away] is <nearestTarget>", allowsWildcards: false),
+        // "Is there a petrol station nearby", "find me a garage", "petrol stations near me": a
+        // fuel said is searched for, none asks which.
+        Phrase(nearest, """
+            <ask> [(is there | are there | find [me] | (show|give) me | i need | look for | search for | get me \
+            | wheres | where is | where are)] [(a|any|some|the)] [{fuel}] <stations> [<place>]
+            """, allowsWildcards: false),
+        Phrase(nearest, """
+            <ask> [(wheres | where is | find [me])] [the] (nearest|closest) (place|station|garage) to (get|buy) [some] \
+            {fuel} [fuel] [<place>]
+            """, allowsWildcards: false),
+        Phrase(nearest, "<ask> <lowOnFuel> [<place>]", allowsWildcards: false),
         Phrase(nearest, "<ask> [<find>] [for] [(<howMuch> | [the] <cheapest>)] {fuel} [fuel] [(cost|costs)] at the (nearest|closest) <stationWord>",
                allowsWildcards: false),
         Phrase(nearestDirections, "<ask> [(<routeVerb> | for | can i (get|have))] <route> <nearestTarget>",
