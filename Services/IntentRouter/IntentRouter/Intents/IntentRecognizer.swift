@@ -82,6 +82,8 @@ public struct IntentRecognizer: Sendable {
 
     static func fuel(_ slot: SlotMatch?) -> ParameterValue<FuelCode> {
         guard let slot else { return .missing }
+        // A fuel word misheard ("disel") is that fuel, not one FuelBoard has no prices for.
+        if slot.isWildcard, let code = MisheardFuel.code(for: slot.text) { return .value(code) }
         guard let value = slot.value, let code = FuelCode(code: value) else {
             return .unsupported(FuelCode.unpricedName(slot.text))
         }

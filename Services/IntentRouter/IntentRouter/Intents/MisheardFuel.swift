@@ -1,0 +1,54 @@
+import Messages
+
+/// A fuel word a speech recogniser wrote some other way than the vocabulary has it ("disel",
+/// "die sell", "dizzle", "unleded"). Heard as a fuel FuelBoard has no prices for, the answer
+/// said "FuelBoard doesn't have prices for disel. It has ... diesel" (conversation walkthrough).
+///
+/// An unknown word (or two, "die sell") is taken for a fuel word when it is one or two letters
+/// off it, or when its consonants, as said, are the fuel word's ("d-s-l": diesel, disel, deasil,
+/// dizzle).
+enum MisheardFuel {
+    /// The fuel `said` (lower-case words, as the slot took them) sounds like, or nil.
+    static func code(for said: String) -> FuelCode? {
+        let heard = said.split(separator: " ").joined()
+        guard heard.count >= 4, heard.count <= 12, heard.allSatisfy(\.isLetter) else { return nil }
+        return known.first { sounds(heard, like: $0) }?.code
+    }
+
+    /// The fuel words a misheard one is compared with; premium only by its letters (its
+    /// consonants, "p-r-m", are also "prime"'s and "prom"'s).
+    private static let known: [(word: String, code: FuelCode, byConsonants: Bool)] = [
+        ("diesel", .b7, true), ("petrol", .e10, true), ("unleaded", .e10, true), ("premium", .e5, false),
+    ]
+
+    private static func sounds(_ heard: String, like known: (word: String, code: FuelCode, byConsonants: Bool)) -> Bool {
+        let a = Array(heard.utf8), b = Array(known.word.utf8)
+        guard abs(a.count - b.count) <= 2, a.first == b.first else { return false }
+        if editDistance(a, b) <= (b.count >= 7 ? 2 : 1) { return true }
+        return known.byConsonants && consonants(a) == consonants(b)
+    }
+
+    /// The consonants as said: vowels (and y) dropped, z heard as s, a doubled letter once.
+    static func consonants(_ letters: [UInt8]) -> [UInt8] {
+        var kept: [UInt8] = []
+        for letter in letters where !"aeiouy".utf8.contains(letter) {
+            let sound = letter == UInt8(ascii: "z") ? UInt8(ascii: "s") : letter
+            if kept.last != sound { kept.append(sound) }
+        }
+        return kept
+    }
+
+    /// Levenshtein distance (insertions, deletions, substitutions).
+    static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        var previous = Array(0...b.count)
+        var current = previous
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            current[0] = i
+            for j in 1...max(b.count, 1) where !b.isEmpty {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return a.isEmpty ? b.count : previous[b.count]
+    }
+}
