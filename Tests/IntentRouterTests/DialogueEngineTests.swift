@@ -49,12 +49,44 @@ struct DialogueEngineTests {
         #expect(decision.session == nil)
     }
 
-    @Test func answer_whenUnsupportedFuel_explainsAndEnds() throws {
+    /// "LPG" to "Which fuel?" ended the conversation, and "diesel then" was not understood
+    /// (conversation walkthrough): the question stays open for a fuel it has prices for.
+    @Test func answer_whenUnsupportedFuel_explains_andTheQuestionStaysOpen() throws {
+        let question = engine.ask(user: "u1", utterance: "Ask FuelBoard for the cheapest fuel near me", location: here)
+        let session = try #require(question.session)
+        let answer = engine.ask(user: "u1", utterance: "LPG", session: session)
+        #expect(answer.prompt == Prompt(code: .needsValue, outcome: .unsupportedFuel, word: "LPG"))
+        #expect(answer.session == session && answer.needs == "fuel")
+        let better = engine.ask(user: "u1", utterance: "diesel then", session: session)
+        #expect(better.action == .findCheapest(.b7, directions: false))
+    }
+
+    @Test(arguments: ["its a diesel", "It's a diesel", "my car takes diesel", "diesel then", "I drive a diesel",
+                      "my car runs on diesel"])
+    func answer_aFuelSaidAsDriversSayIt_isTheAnswer(_ said: String) throws {
+        let question = engine.ask(user: "u1", utterance: "Ask FuelBoard for the cheapest fuel near me", location: here)
+        let answer = engine.ask(user: "u1", utterance: said, session: try #require(question.session))
+        #expect(answer.action == .findCheapest(.b7, directions: false))
+    }
+
+    @Test func answer_whenUnsupportedFuelTwice_explainsAndEnds() throws {
         let question = engine.ask(user: "u1", utterance: "Ask FuelBoard for the cheapest fuel near me")
-        let answer = engine.ask(user: "u1", utterance: "LPG", session: try #require(question.session))
-        #expect(answer.prompt?.outcome == .unsupportedFuel)
-        #expect(answer.prompt?.word == "LPG")
+        let session = try #require(question.session)
+        _ = engine.ask(user: "u1", utterance: "LPG", session: session)
+        let again = engine.ask(user: "u1", utterance: "hydrogen", session: session)
+        #expect(again.prompt == Prompt(code: .failure, outcome: .unsupportedFuel, word: "hydrogen"))
+        #expect(again.session == nil)
         #expect(engine.sessions.count == 0)
+    }
+
+    @Test func answer_whenRadiusOutOfRange_explains_andTheQuestionStaysOpen() throws {
+        let question = engine.ask(user: "u1", utterance: "Ask FuelBoard to change my search radius")
+        let session = try #require(question.session)
+        let answer = engine.ask(user: "u1", utterance: "100 miles", session: session)
+        #expect(answer.prompt == Prompt(code: .needsValue, outcome: .radiusOutOfRange, radiusMiles: 100, unit: .miles))
+        #expect(answer.session == session && answer.needs == "miles")
+        let better = engine.ask(user: "u1", utterance: "20 miles", session: session)
+        #expect(better.action == .setRadius(.set(SpokenRadius(20, .miles))))
     }
 
     @Test func answer_whenNotUnderstoodOnce_asksAgainInTheSameSession() throws {

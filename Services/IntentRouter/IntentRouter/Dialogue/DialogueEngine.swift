@@ -145,15 +145,24 @@ public final class DialogueEngine {
                 : say(.cancelled, .notForgotten, intent: intent)
         case .fuel(let search, let within):
             guard let reply = recognizer.followUp(utterance, among: [.fuel]) else { return nil }
-            sessions.close(session)
             // "diesel within 10 miles" names a radius too.
             let call = IntentCall.search(search, IntentRecognizer.fuel(reply.slots["fuel"]),
                                          within: IntentRecognizer.searchRadius(reply.slots) ?? within)
+            if case .unsupported? = call.fuel { return refused(call, in: session, location: place) }
+            if let miles = call.searchRadius?.explicitMiles, !Preferences.radiusRange.contains(miles) {
+                return refused(call, in: session, location: place)
+            }
+            sessions.close(session)
             return resolve(call, user: session.user, location: place)
         case .radius:
             guard let reply = recognizer.followUp(utterance, among: [.radius]) else { return nil }
+            let call = IntentCall.setSearchRadius(IntentRecognizer.radius(reply.slots))
+            if case .setSearchRadius(.value(.set(let radius))) = call, let miles = radius.explicitMiles,
+               !Preferences.radiusRange.contains(miles) {
+                return refused(call, in: session, location: place)
+            }
             sessions.close(session)
-            return resolve(.setSearchRadius(IntentRecognizer.radius(reply.slots)), user: session.user, location: place)
+            return resolve(call, user: session.user, location: place)
         case .unit:
             guard let reply = recognizer.followUp(utterance, among: [.unit]) else { return nil }
             sessions.close(session)
@@ -226,6 +235,27 @@ public final class DialogueEngine {
             return followUpCall(utterance, search: search, fuel: fuel, within: within) != nil
                 || IntentRecognizer.saysThanks(utterance)
         }
+    }
+
+    /// An answer the question cannot take ("LPG" for which fuel, "100" for how far): says why, and
+    /// the question stays open for a better one ("diesel then"), as many times as a misunderstood
+    /// answer may be given.
+    private func refused(_ call: IntentCall, in session: Session, location: Coordinate?) -> Decision {
+        var refusal = resolve(call, user: session.user, location: location)
+        var session = session
+        session.misunderstandings += 1
+        guard session.misunderstandings < maxMisunderstandings else {
+            sessions.close(session)
+            return refusal
+        }
+        sessions.keep(session)
+        if case .say(var prompt) = refusal.step {
+            prompt.code = .needsValue  // still asking
+            refusal.step = .say(prompt)
+        }
+        refusal.session = session.id
+        refusal.needs = session.awaiting.parameterName
+        return refusal
     }
 
     /// An answer that answers nothing: ask again, or give up after too many.

@@ -13,7 +13,7 @@ public enum FollowUpPhrases {
     public static let rules: [String: String] = [
         "lead": """
             [(i (want|need|would like|will have|ll have) | id like | get me | make it | find me | for | just \
-            | the | use | its | it is)]
+            | the | use | its [a] | it is [a] | it takes | my car (takes|uses|runs on|is [a]) | i (drive|have) a)]
             """,
         "near": "(near me|nearby|around here|close by)",
         "cancel": """
@@ -59,7 +59,7 @@ public enum FollowUpPhrases {
         Phrase(Label.no.rawValue, "<no>"),
         // "the unleaded one", "diesel I think"
         Phrase(Label.fuel.rawValue,
-               "<lead> [the] [cheapest] {fuel} [fuel] [one] [<near>] [(within|in) {miles} [{radiusUnit}]] [i (think|guess)]",
+               "<lead> [the] [cheapest] {fuel} [fuel] [(one|car)] [<near>] [(within|in) {miles} [{radiusUnit}]] [(then|please|i (think|guess))]",
                allowsWildcards: false),
         Phrase(Label.radius.rawValue, "<radiusLead> [a] {miles} [{radiusUnit}] [(radius|search radius)]"),
         Phrase(Label.radius.rawValue, "<backTo> [the] default [(radius|one|distance)]", fixed: clearRadius),

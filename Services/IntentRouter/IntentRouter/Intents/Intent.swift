@@ -113,6 +113,17 @@ public enum IntentCall: Sendable, Equatable {
 }
 
 extension IntentCall {
+    /// The fuel a station search asks for (nil for other intents).
+    var fuel: ParameterValue<FuelCode>? {
+        switch self {
+        case .cheapestFuel(let fuel, _), .directionsToCheapestFuel(let fuel, _), .nearestFuel(let fuel, _),
+             .directionsToNearestFuel(let fuel, _):
+            fuel
+        default:
+            nil
+        }
+    }
+
     /// A station search's own radius, if it names one.
     var searchRadius: SpokenRadius? {
         switch self {
