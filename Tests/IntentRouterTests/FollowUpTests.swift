@@ -96,12 +96,44 @@ struct FollowUpTests {
         #expect(engine.sessions.find(session, user: "u1") == nil)
     }
 
-    @Test func somethingElse_isNotUnderstood_notAQuestionAskedAgain() throws {
+    /// "Further away?" ended the conversation, so "take me there" then was not understood
+    /// either (conversation walkthrough): the answer stays open to follow-ups after one miss.
+    @Test func somethingElse_isNotUnderstood_andTheAnswerCanStillBeFollowedUp() throws {
         let session = try answered()
         let next = engine.ask(user: "u1", utterance: "what is the weather like", session: session)
         #expect(next.prompt == Prompt(code: .failure, outcome: .notUnderstood))
-        #expect(next.session == nil)
+        #expect(next.session == session)
+        let then = engine.ask(user: "u1", utterance: "take me there", session: session)
+        #expect(then.action == .findCheapest(.b7, directions: true))
+    }
+
+    @Test func twoMisses_endTheConversation() throws {
+        let session = try answered()
+        _ = engine.ask(user: "u1", utterance: "what is the weather like", session: session)
+        let second = engine.ask(user: "u1", utterance: "bananas", session: session)
+        #expect(second.prompt == Prompt(code: .failure, outcome: .notUnderstood))
+        #expect(second.session == nil)
         #expect(engine.sessions.find(session, user: "u1") == nil)
+    }
+
+    @Test(arguments: ["say that again", "repeat that", "sorry, what did you say?", "pardon?", "come again",
+                      "could you repeat that please", "sorry I didn't catch that"])
+    func sayAgain_repeatsTheAnswer_andItCanStillBeFollowedUp(utterance: String) throws {
+        let session = try answered()
+        let station = StationSummary(id: "tesco/1", retailer: "tesco", brand: "Tesco", name: "Tesco Selby",
+                                     address: "Bawtry Road", postcode: "YO8 8NA", lat: 53.77, lng: -1.06)
+        let answer = RenderRequest(outcome: .found, fuel: "B7", station: station, pricePence: 139.9, distanceMiles: 2)
+        engine.sessions.remember(answer, session: session, user: "u1")
+        let next = engine.ask(user: "u1", utterance: utterance, session: session)
+        #expect(next.action == .sayAgain(answer))
+        #expect(next.session == session)
+        #expect(engine.ask(user: "u1", utterance: "take me there", session: session).action
+            == .directionsTo(answer))
+    }
+
+    @Test func sayAgain_beforeAnythingWasAnswered_isNotUnderstood() throws {
+        let session = try answered()  // the search's answer not remembered yet (it failed, say)
+        #expect(engine.ask(user: "u1", utterance: "say that again", session: session).action == nil)
     }
 
     @Test func afterTheSessionExpired_aFollowUpIsToldSo() throws {

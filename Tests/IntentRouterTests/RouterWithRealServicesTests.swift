@@ -290,6 +290,20 @@ struct RouterWithRealServicesTests {
         #expect(again.snippet?.id == "fresh/one", "a new search finds the new price")
     }
 
+    /// "Say that again" in road noise: the same words, card and intent, and the answer can still
+    /// be followed up.
+    @Test func sayThatAgain_repeatsTheAnswer() throws {
+        let services = try RealServices()
+        defer { services.stop() }
+        let found = try services.ask("Ask FuelBoard for the cheapest diesel near me", at: RealServices.selby)
+        let session = try #require(found.session)
+        let again = try services.ask("sorry, say that again", session: session)
+        #expect(again.dialog == found.dialog && again.snippet == found.snippet && again.value == found.value)
+        #expect(again.code == .success && again.intent == found.intent && again.session == session)
+        let route = try services.ask("take me there", session: session)
+        #expect(route.snippet?.id == found.snippet?.id && route.opensURL != nil)
+    }
+
     @Test func afterNothingInRange_aWiderSearchFindsIt() throws {
         let services = try RealServices()
         defer { services.stop() }

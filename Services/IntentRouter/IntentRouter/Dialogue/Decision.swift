@@ -14,6 +14,8 @@ public enum Action: Sendable, Equatable {
     case readSettings
     /// Directions to the station an answer named ("take me there"), from what it said.
     case directionsTo(RenderRequest)
+    /// An answer said again ("say that again").
+    case sayAgain(RenderRequest)
 }
 
 /// Something to say that needs no backend data: a question, an explanation, a refusal.
@@ -96,7 +98,7 @@ extension Action {
         case .setUnit(.set(let unit)): ["unit": .string(unit.rawValue)]
         case .setUnit(.clear): ["unit": .null]
         case .forgetLocation, .readSettings: [:]
-        case .directionsTo(let answered): answered.fuel.map { ["fuel": .string($0)] } ?? [:]
+        case .directionsTo(let answered), .sayAgain(let answered): answered.fuel.map { ["fuel": .string($0)] } ?? [:]
         }
     }
 }

@@ -169,6 +169,13 @@ public final class DialogueEngine {
             return resolve(.setDistanceUnit(IntentRecognizer.unit(reply.slots["unit"])), user: session.user,
                            location: place)
         case .followUp(let search, let fuel, let within):
+            if let answered = session.answered, recognizer.followUp(utterance, among: [.repeat]) != nil {
+                // Said again, and the answer can still be followed up.
+                sessions.keep(session)
+                var decision = handle(.sayAgain(answered), search, place)
+                decision.session = session.id
+                return decision
+            }
             guard let call = followUpCall(utterance, search: search, fuel: fuel, within: within) else { return nil }
             if let miles = call.searchRadius?.explicitMiles, !Preferences.radiusRange.contains(miles) {
                 // "Within 60 miles" is refused, and the conversation stays for "within 10 then".
@@ -215,7 +222,7 @@ public final class DialogueEngine {
             case .value(.clear): radius = nil
             case .unsupported, .missing: return nil
             }
-        case .cancel, .yes, .no, .unit:
+        case .cancel, .yes, .no, .unit, .repeat:
             return nil
         }
         return .search(intent, fuelAsked, within: radius)
@@ -234,6 +241,7 @@ public final class DialogueEngine {
         case .followUp(let search, let fuel, let within):
             return followUpCall(utterance, search: search, fuel: fuel, within: within) != nil
                 || IntentRecognizer.saysThanks(utterance)
+                || (session.answered != nil && recognizer.followUp(utterance, among: [.repeat]) != nil)
         }
     }
 
@@ -260,13 +268,20 @@ public final class DialogueEngine {
 
     /// An answer that answers nothing: ask again, or give up after too many.
     private func misunderstood(_ session: Session) -> Decision {
-        if case .followUp = session.awaiting {
-            // Nothing was asked: not understood, as without a session (the session ends).
-            sessions.close(session)
-            return say(.failure, .notUnderstood, intent: nil)
-        }
         var session = session
         session.misunderstandings += 1
+        if case .followUp = session.awaiting {
+            // Nothing was asked: not understood, as without a session, and the answer can still
+            // be followed up ("take me there" after "further away?"), until too many misses.
+            guard session.misunderstandings < maxMisunderstandings else {
+                sessions.close(session)
+                return say(.failure, .notUnderstood, intent: nil)
+            }
+            sessions.keep(session)
+            var decision = say(.failure, .notUnderstood, intent: nil)
+            decision.session = session.id
+            return decision
+        }
         guard session.misunderstandings < maxMisunderstandings else {
             sessions.close(session)
             if session.awaiting == .confirmForget {

@@ -52,6 +52,8 @@ final class ActionRunner {
             render.outcome = answered.outcome == .nearestFound ? .nearestDirections
                 : answered.outcome == .found ? .directions : answered.outcome
             done(Handled(.success, render))
+        case .sayAgain(let answered):
+            done(Handled(.success, answered))
         case .forgetLocation:
             backends.location.call(.locationForget, UserRequest(user: ask.user), as: ForgetReply.self,
                                    deadline: ask.dataDeadline) { result in

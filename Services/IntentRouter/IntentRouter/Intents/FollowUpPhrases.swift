@@ -8,6 +8,8 @@ public enum FollowUpPhrases {
         case directions
         /// The same search for the nearest (`search` = `nearest`) or the cheapest instead.
         case search
+        /// The answer said again ("say that again": a driver in road noise).
+        case `repeat`
     }
 
     public static let rules: [String: String] = [
@@ -48,6 +50,11 @@ public enum FollowUpPhrases {
             | (open | show) [it] in maps | (show | put) it on [the] map | show me on [the] map)
             """,
         "which": "[<instead>] [(which | where) is] the",
+        "sayAgain": """
+            (repeat [(that|it|the answer|yourself)] | say (that|it) again | [(sorry|pardon)] (pardon | come again) \
+            | what did you say | [(sorry|pardon)] i (didnt|did not) (catch|hear) (that|it|you) | one more time \
+            | again please | (can|could) you repeat [(that|it)])
+            """,
     ]
 
     static let clearRadius = ["miles": "clear"]
@@ -77,6 +84,7 @@ public enum FollowUpPhrases {
                fixed: ["search": "nearest"]),
         Phrase(Label.search.rawValue, "<which> cheapest [(one | station | garage)] <insteadEnd>",
                fixed: ["search": "cheapest"]),
+        Phrase(Label.repeat.rawValue, "[(sorry|pardon)] <sayAgain> [please]"),
     ]
 
     public static func matcher(appName: String) throws(TemplateError) -> PhraseMatcher {

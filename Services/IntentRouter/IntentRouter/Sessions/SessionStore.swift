@@ -74,8 +74,15 @@ public final class SessionStore {
         return questions.find(id, user: user, now: now())
     }
 
-    /// Stores a changed session and gives it a fresh time to live.
+    /// Stores a changed session, a question or a follow-up still held, and gives it a fresh time to live.
     public func keep(_ session: Session) {
+        if case .followUp = session.awaiting {
+            guard followUps[session.user]?.id == session.id else { return }
+            var renewed = session
+            renewed.expiresAt = now() + timeToLive
+            followUps[session.user] = renewed
+            return
+        }
         questions.keep(session, until: now() + timeToLive)
     }
 
