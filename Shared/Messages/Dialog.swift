@@ -45,7 +45,8 @@ public enum DialogOutcome: String, Codable, Sendable, CaseIterable {
     case outsideCoverage
     /// A setting (radius, unit) could not be changed: location-cache is down or slow.
     case settingsUnavailable
-    /// An answer to a question whose session has ended (timed out, cancelled, or not this user's).
+    /// An answer in a session that has ended (timed out, cancelled, or not this user's): to a
+    /// question, or a follow-up of an answer ("take me there" a minute later).
     case sessionExpired
     /// The nearest station selling the fuel was found.
     case nearestFound

@@ -79,8 +79,7 @@ public enum FallbackDialog {
             return RenderReply(dialog: "To ask me something, start with my name: for example, "
                 + "“Ask \(appName) for the cheapest diesel near me”.")
         case .sessionExpired:
-            return RenderReply(dialog: "Sorry, I'm no longer waiting for an answer to that. "
-                + "Please ask me again from the start.")
+            return RenderReply(dialog: "Sorry, that conversation has ended. Please ask me again from the start.")
         case .settingsUnavailable:
             return RenderReply(dialog: "I can't reach your saved settings right now, so nothing has changed. "
                 + "Please try again in a minute.")
