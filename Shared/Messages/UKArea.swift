@@ -13,9 +13,10 @@ public enum UKArea {
         contains(latitude: point.lat, longitude: point.lng)
     }
 
-    /// Whether a user at `point` is in the UK, as far as the box less two cut-outs tells: the
-    /// French coast (Calais, Boulogne; Normandy south of the Isle of Wight) and the Republic of Ireland (south of
-    /// Northern Ireland, and west of its border). Never wrong for Great Britain, the islands or
+    /// Whether a user at `point` is in the UK, as far as the box less its cut-outs tells: the
+    /// French coast (Calais, Boulogne; Normandy south of the Isle of Wight), the Republic of Ireland (south of
+    /// Northern Ireland, and west of its border) and the Isle of Man (a Crown dependency, no CMA
+    /// stations: it was answered with Whitehaven, 45 miles across the sea). Never wrong for Great Britain, the islands or
     /// Northern Ireland; a few Irish places by the border (Donegal, Monaghan) count as in, and
     /// get "nothing in range" or a station across the border.
     public static func includesUser(at point: Coordinate) -> Bool {
@@ -23,6 +24,7 @@ public enum UKArea {
         let isFrenchCoast = (point.lat < 51.0 && point.lng > 1.45) || (point.lat < 50.5 && point.lng > -1.0)
         let isIrelandSouthOfNorthernIreland = point.lat >= 51.35 && point.lat < 54.0 && point.lng < -5.45
         let isIrelandWestOfTheBorder = point.lat >= 54.0 && point.lat < 55.5 && point.lng < -8.2
-        return !(isFrenchCoast || isIrelandSouthOfNorthernIreland || isIrelandWestOfTheBorder)
+        let isIsleOfMan = (54.03...54.43).contains(point.lat) && (-4.86 ... -4.30).contains(point.lng)
+        return !(isFrenchCoast || isIrelandSouthOfNorthernIreland || isIrelandWestOfTheBorder || isIsleOfMan)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+@testable import FuelboardCLI
 import Messages
 import ServiceTesting
 import Testing
@@ -88,5 +89,40 @@ struct AskPromptCommandTests {
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         return String(decoding: try Data(contentsOf: outputURL), as: UTF8.self)
+    }
+}
+
+/// `fuelboard ask`'s hints on stderr: what a person at the command line may not know.
+struct AskHintTests {
+    private func reply(_ code: AssistantCode, _ outcome: DialogOutcome, session: String? = nil) -> AssistantReply {
+        AssistantReply(code: code, dialog: "…", session: session, outcome: outcome)
+    }
+
+    @Test func aQuestionAskedBackByAOneOffAsk_saysHowToAnswerIt() {
+        let asked = AssistantAskRequest(user: "z2", utterance: "Ask FuelBoard to forget my location",
+                                        location: Coordinate(lat: 53.8, lng: -1.5))
+        let hints = AskCommand.hints(for: reply(.confirmationRequired, .confirmForget, session: "abc"), asked: asked,
+                                     atThePrompt: false)
+        #expect(hints == ["to answer, run fuelboard ask \"<answer>\" --user z2 --at 53.8,-1.5 --session abc "
+            + "(or fuelboard ask --user z2 --at 53.8,-1.5 for a conversation at a prompt)"])
+        #expect(AskCommand.hints(for: reply(.confirmationRequired, .confirmForget, session: "abc"), asked: asked,
+                                 atThePrompt: true).isEmpty, "the prompt carries the session itself")
+        #expect(AskCommand.hints(for: reply(.success, .found, session: "abc"), asked: asked, atThePrompt: false)
+            .isEmpty, "an answer's follow-up session asks nothing")
+    }
+
+    @Test func noLocation_withoutAt_pointsToAt() {
+        let asked = AssistantAskRequest(user: "u", utterance: "Ask FuelBoard for the cheapest diesel near me")
+        #expect(AskCommand.hints(for: reply(.failure, .noLocation), asked: asked, atThePrompt: false)
+            == ["give your location with --at LAT,LNG (for example --at 53.7997,-1.5492)"])
+    }
+
+    @Test func outsideTheUK_withLatitudeAndLongitudeSwapped_saysSo() {
+        var asked = AssistantAskRequest(user: "u", utterance: "Ask FuelBoard for the cheapest diesel near me",
+                                        location: Coordinate(lat: -1.5492, lng: 53.7997))
+        #expect(AskCommand.hints(for: reply(.failure, .outsideCoverage), asked: asked, atThePrompt: false)
+            == ["--at is LAT,LNG (latitude first): did you mean --at 53.7997,-1.5492?"])
+        asked.location = Coordinate(lat: 48.8566, lng: 2.3522)  // Paris, the right way round
+        #expect(AskCommand.hints(for: reply(.failure, .outsideCoverage), asked: asked, atThePrompt: false).isEmpty)
     }
 }

@@ -93,8 +93,37 @@ enum AskCommand {
             try cli.printJSON(reply)
         } else {
             print(render(reply, card: cli.arguments.has("--card") || isatty(STDOUT_FILENO) == 1))
+            for hint in hints(for: reply, asked: request, atThePrompt: cli.arguments.positionals.isEmpty) {
+                CLIContext.printError("hint: " + hint)
+            }
         }
         return reply
+    }
+
+    /// What a person at the command line may not know (on stderr: stdout stays the dialog alone):
+    /// how to answer a question asked back by a one-off ask, that `--at` gives the location the
+    /// assistant asks for, and that it reads LAT,LNG.
+    static func hints(for reply: AssistantReply, asked request: AssistantAskRequest, atThePrompt: Bool) -> [String] {
+        var hints: [String] = []
+        let asksBack: Set<AssistantCode> = [.needsValue, .confirmationRequired, .disambiguation]
+        if !atThePrompt, let session = reply.session, asksBack.contains(reply.code) {
+            let at = request.location.map { " --at \(Self.text($0))" } ?? ""
+            hints.append("to answer, run fuelboard ask \"<answer>\" --user \(request.user)\(at) --session \(session) "
+                + "(or fuelboard ask --user \(request.user)\(at) for a conversation at a prompt)")
+        }
+        if reply.outcome == .noLocation, request.location == nil {
+            hints.append("give your location with --at LAT,LNG (for example --at 53.7997,-1.5492)")
+        }
+        if reply.outcome == .outsideCoverage, let at = request.location,
+           UKArea.includesUser(at: Coordinate(lat: at.lng, lng: at.lat)) {
+            let swapped = Coordinate(lat: at.lng, lng: at.lat)
+            hints.append("--at is LAT,LNG (latitude first): did you mean --at \(Self.text(swapped))?")
+        }
+        return hints
+    }
+
+    private static func text(_ point: Coordinate) -> String {
+        "\(point.lat),\(point.lng)"
     }
 
     /// The dialog, then (with `card`) the snippet as a small card and the maps URL.
