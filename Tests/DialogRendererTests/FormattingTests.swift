@@ -39,7 +39,7 @@ struct FormattingTests {
     func radius_readsLikeADistance(miles: Double, unit: DistanceUnit, spoken: String) throws {
         let request = RenderRequest(outcome: .nothingInRange, fuel: "B7", radiusMiles: miles, unit: unit)
         let reply = try Fixtures.render(request)
-        #expect(reply.dialog == "I couldn't find any station selling diesel within \(spoken) of you.")
+        #expect(reply.dialog == "I don't have diesel prices for any station within \(spoken) of you.")
     }
 
     @Test func radiusSet_speaksTheRadiusInTheUsersUnit() throws {

@@ -65,8 +65,8 @@ struct OutcomeDialogTests {
     @Test func nothingInRange_speaksTheFuelAndRadius() throws {
         let five = try Fixtures.render(RenderRequest(outcome: .nothingInRange, fuel: "B7", radiusMiles: 5))
         let one = try Fixtures.render(RenderRequest(outcome: .nothingInRange, fuel: "B7", radiusMiles: 1))
-        #expect(five.dialog == "I couldn't find any station selling diesel within 5 miles of you.")
-        #expect(one.dialog == "I couldn't find any station selling diesel within 1 mile of you.")
+        #expect(five.dialog == "I don't have diesel prices for any station within 5 miles of you.")
+        #expect(one.dialog == "I don't have diesel prices for any station within 1 mile of you.")
     }
 
     @Test func unsupportedFuel_quotesTheWordAndListsTheFuels() throws {

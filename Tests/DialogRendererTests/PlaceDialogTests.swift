@@ -42,7 +42,7 @@ struct PlaceDialogTests {
     @Test(arguments: ages)
     func nothingInRange_saysWhereTheSearchWasMadeFrom(locationAt: String?, place: String) throws {
         let reply = try Fixtures.render(Self.request(.nothingInRange, locationAt: locationAt))
-        #expect(reply.dialog == "I couldn't find any station selling diesel within 5 miles of \(place).")
+        #expect(reply.dialog == "I don't have diesel prices for any station within 5 miles of \(place).")
     }
 
     /// The wire reader takes `locationAt` and renders it as the general path does.

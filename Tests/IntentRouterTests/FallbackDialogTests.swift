@@ -82,7 +82,7 @@ struct FallbackDialogTests {
     @Test func nothingInRange_usesTheUsersUnit() {
         let request = RenderRequest(outcome: .nothingInRange, fuel: "B7", radiusMiles: 5, unit: .km)
         let reply = FallbackDialog.render(request, appName: "FuelBoard")
-        #expect(reply.dialog == "I couldn't find any station selling diesel within 8 km of you.")
+        #expect(reply.dialog == "I don't have diesel prices for any station within 8 km of you.")
     }
 
     /// A stored location over an hour old is said to be where the user was, as dialog-renderer says it.
@@ -104,6 +104,6 @@ struct FallbackDialogTests {
         let nothing = RenderRequest(outcome: .nothingInRange, now: Self.now, fuel: "B7", radiusMiles: 5,
                                     locationAt: found.locationAt)
         #expect(FallbackDialog.render(nothing, appName: "FuelBoard").dialog
-            == "I couldn't find any station selling diesel within 5 miles of \(place).")
+            == "I don't have diesel prices for any station within 5 miles of \(place).")
     }
 }

@@ -17,7 +17,7 @@ public enum FallbackDialog {
         case .nothingInRange:
             let radius = distance(request.radiusMiles ?? Preferences.defaultRadiusMiles, unit)
             let place = PriceAgeWords.place(observedAt: request.locationAt, now: request.now ?? Date())
-            return RenderReply(dialog: "I couldn't find any station selling \(fuel) within \(radius) of \(place).",
+            return RenderReply(dialog: "I don't have \(fuel) prices for any station within \(radius) of \(place).",
                                value: "None within \(radius)")
         case .askFuel:
             return RenderReply(dialog: "Which fuel: unleaded, premium, diesel or super diesel?")
@@ -63,8 +63,8 @@ public enum FallbackDialog {
             return RenderReply(dialog: "You're welcome.")
         case .help:
             return RenderReply(dialog: "You can ask me for the cheapest fuel near you, the nearest station, "
-                + "directions to either, to set your search radius, to use miles or kilometres, or to forget your "
-                + "location.")
+                + "directions to either, to set your search radius, to use miles or kilometres, to tell you your "
+                + "settings, or to forget your location.")
         case .pricesUnavailable:
             return RenderReply(dialog: "I can't reach fuel prices right now. Please try again in a minute.")
         case .locationUnavailable:
