@@ -59,6 +59,9 @@ public enum DialogOutcome: String, Codable, Sendable, CaseIterable {
     /// A request that did not name the app ("cheapest diesel near me"): every phrase starts a
     /// conversation with the app's name, so say how to ask.
     case appNotNamed
+    /// A station search with a place named ("the cheapest diesel in Leeds", "... at Tesco"): the
+    /// search is only ever near the user.
+    case namedPlace
 }
 
 extension DialogOutcome {

@@ -103,6 +103,12 @@ struct OutcomeDialogTests {
         #expect(reply.snippet == nil && reply.value == nil)
     }
 
+    @Test func namedPlace_saysSearchesAreNearTheUser() throws {
+        let reply = try Fixtures.render(RenderRequest(outcome: .namedPlace))
+        #expect(reply.dialog.hasPrefix("I can only search near where you are"))
+        #expect(reply.dialog.contains("“Ask FuelBoard for the cheapest diesel near me”"))
+    }
+
     @Test func outsideCoverage_saysFuelBoardCoversTheUK() throws {
         let reply = try Fixtures.render(RenderRequest(outcome: .outsideCoverage, fuel: "B7"))
         #expect(reply.dialog == "FuelBoard only has fuel prices for the UK, and you seem to be outside it.")

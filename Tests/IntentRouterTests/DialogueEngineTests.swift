@@ -281,6 +281,26 @@ struct DialogueEngineTests {
         }
     }
 
+    /// "The cheapest diesel in Leeds" got "Sorry, I didn't catch that", with a list of what can
+    /// be asked that did not say why (conversation walkthrough).
+    @Test(arguments: [("Ask FuelBoard for the cheapest diesel in Leeds", Intent.cheapestFuel),
+                      ("Ask FuelBoard for the cheapest diesel near LS1 4AP", .cheapestFuel),
+                      ("Ask FuelBoard for the cheapest diesel at Tesco", .cheapestFuel),
+                      ("Ask FuelBoard where is the nearest petrol station in Milton Keynes", .nearestFuel),
+                      ("Ask FuelBoard for directions to the cheapest unleaded around Hull", .directionsToCheapestFuel)])
+    func aSearchWithAPlaceNamed_saysSearchesAreNearTheUser(utterance: String, intent: Intent) {
+        let decision = engine.ask(user: "u1", utterance: utterance, location: here)
+        #expect(decision.prompt == Prompt(code: .failure, outcome: .namedPlace), "\(utterance)")
+        #expect(decision.intent == intent && decision.action == nil && decision.session == nil, "\(utterance)")
+    }
+
+    @Test(arguments: ["Ask FuelBoard for the cheapest diesel in 10 minutes", "Ask FuelBoard for the cheapest diesel in ten minutes",
+                      "Ask FuelBoard for the cheapest flights in Spain", "Ask FuelBoard to play music in the kitchen",
+                      "Ask FuelBoard for the cheapest diesel in the whole of the United Kingdom please"])
+    func whatIsNoSearchWithAPlace_isNotUnderstood(utterance: String) {
+        #expect(engine.ask(user: "u1", utterance: utterance).prompt?.outcome == .notUnderstood, "\(utterance)")
+    }
+
     @Test func anotherAppName_isTheOneTheHintLooksFor() throws {
         let engine = DialogueEngine(recognizer: try IntentRecognizer(appName: "PumpPal"),
                                     sessions: SessionStore(timeToLive: .seconds(30), now: { clock.now }))

@@ -37,6 +37,7 @@ extension DialogOutcome {
         case .welcome: 28
         case .settingsRead: 29
         case .appNotNamed: 30
+        case .namedPlace: 31
         }
     }
 }

@@ -75,6 +75,9 @@ public enum FallbackDialog {
             return RenderReply(dialog: "Sorry, I didn't catch that. You can ask me for the cheapest fuel near "
                 + "you, the nearest station, directions to either, to set your search radius, to use miles or "
                 + "kilometres, or to forget your location.")
+        case .namedPlace:
+            return RenderReply(dialog: "I can only search near where you are, not in a place or at a brand you name. "
+                + "Try “Ask \(appName) for the cheapest diesel near me”.")
         case .appNotNamed:
             return RenderReply(dialog: "To ask me something, start with my name: for example, "
                 + "“Ask \(appName) for the cheapest diesel near me”.")

@@ -55,6 +55,7 @@ public final class DialogueEngine {
         }
         // An answer ("diesel") to a question whose session has ended: say so, not "didn't catch that".
         if sessionID != nil { return say(.failure, .sessionExpired, intent: nil) }
+        if let search = recognizer.searchWithNamedPlace(utterance) { return say(.failure, .namedPlace, intent: search) }
         if recognizer.wouldRecognizeNamingTheApp(utterance) { return say(.failure, .appNotNamed, intent: nil) }
         return say(.failure, .notUnderstood, intent: nil)
     }

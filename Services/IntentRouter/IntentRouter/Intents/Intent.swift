@@ -19,6 +19,10 @@ public enum Intent: String, Sendable, CaseIterable, Codable {
 
     /// A station search answered with directions.
     var givesDirections: Bool { self == .directionsToCheapestFuel || self == .directionsToNearestFuel }
+    /// A search for a station: the cheapest or the nearest, with or without directions.
+    var searchesStations: Bool {
+        self == .cheapestFuel || self == .directionsToCheapestFuel || searchesNearest
+    }
     /// A station search for the nearest rather than the cheapest.
     var searchesNearest: Bool { self == .nearestFuel || self == .directionsToNearestFuel }
 

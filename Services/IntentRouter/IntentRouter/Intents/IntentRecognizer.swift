@@ -38,6 +38,25 @@ public struct IntentRecognizer: Sendable {
         return intents.match([appWord] + utterance.content) != nil
     }
 
+    /// The station search an utterance that asks for nothing would be without a place named after
+    /// it ("Ask FuelBoard for the cheapest diesel in Leeds", "... near LS1 4AP", "... at Tesco"):
+    /// searches are only ever near the user, and the answer can say so. Nil for anything else
+    /// (a number after the word, "in 10 minutes", is no place).
+    public func searchWithNamedPlace(_ utterance: NormalizedUtterance) -> Intent? {
+        let words = utterance.content
+        for cut in stride(from: words.count - 2, through: 1, by: -1) where Self.placeWords.contains(words[cut]) {
+            let named = words[(cut + 1)...]
+            guard named.count <= 4, let first = named.first, first.first?.isNumber != true,
+                  NumberWords.parse(Array(named), at: 0) == nil,
+                  let match = intents.match(Array(words[..<cut])), let intent = Intent(rawValue: match.label),
+                  intent.searchesStations else { continue }
+            return intent
+        }
+        return nil
+    }
+
+    private static let placeWords: Set<String> = ["in", "near", "at", "around", "by", "outside", "from"]
+
     private static let helpWords: Set<String> = ["help", "what", "how", "do", "can", "say", "use"]
 
     static func saysThanks(_ utterance: NormalizedUtterance) -> Bool {
