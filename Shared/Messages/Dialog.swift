@@ -62,6 +62,8 @@ public enum DialogOutcome: String, Codable, Sendable, CaseIterable {
     /// A station search with a place named ("the cheapest diesel in Leeds", "... at Tesco"): the
     /// search is only ever near the user.
     case namedPlace
+    /// The settings could not be read back ("what's my search radius?" with location-cache down).
+    case settingsUnreadable
 }
 
 extension DialogOutcome {

@@ -98,7 +98,8 @@ struct RouterRadiusUnitTests {
         let services = try RealServices(locationHangs: true)
         defer { services.stop() }
         let reply = try services.ask("Ask FuelBoard what's my search radius")
-        #expect(reply.outcome == .settingsUnavailable, "\(reply.dialog)")
+        #expect(reply.outcome == .settingsUnreadable, "\(reply.dialog)")
+        #expect(reply.dialog == "I can't reach your saved settings right now. Please try again in a minute.")
         #expect(reply.code == .failure)
     }
 }

@@ -38,6 +38,7 @@ extension DialogOutcome {
         case .settingsRead: 29
         case .appNotNamed: 30
         case .namedPlace: 31
+        case .settingsUnreadable: 32
         }
     }
 }

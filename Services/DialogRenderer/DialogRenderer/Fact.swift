@@ -60,7 +60,7 @@ extension DialogOutcome {
         case .askRadius, .radiusOutOfRange: [.minRadius, .maxRadius]
         case .noPrices, .noLocation, .askFuel, .askUnit, .confirmForget,
              .forgotten, .notForgotten, .cancelled, .help, .pricesUnavailable, .locationUnavailable, .failure,
-             .notUnderstood, .outsideCoverage, .settingsUnavailable, .sessionExpired, .welcome, .appNotNamed, .namedPlace:
+             .notUnderstood, .outsideCoverage, .settingsUnavailable, .sessionExpired, .welcome, .appNotNamed, .namedPlace, .settingsUnreadable:
             []
         }
     }

@@ -75,6 +75,8 @@ public enum FallbackDialog {
             return RenderReply(dialog: "Sorry, I didn't catch that. You can ask me for the cheapest fuel near "
                 + "you, the nearest station, directions to either, to set your search radius, to use miles or "
                 + "kilometres, or to forget your location.")
+        case .settingsUnreadable:
+            return RenderReply(dialog: "I can't reach your saved settings right now. Please try again in a minute.")
         case .namedPlace:
             return RenderReply(dialog: "I can only search near where you are, not in a place or at a brand you name. "
                 + "Try “Ask \(appName) for the cheapest diesel near me”.")

@@ -45,7 +45,8 @@ final class ActionRunner {
             // Not the defaults when location-cache cannot say: that would be a wrong answer.
             backends.location.call(.preferencesGet, UserRequest(user: ask.user), as: Preferences.self,
                                    deadline: ask.dataDeadline) { result in
-                done(Self.settingOutcome(result, outcome: .settingsRead))
+                // A question changes nothing: not "so nothing has changed".
+                done(Self.settingOutcome(result, outcome: .settingsRead, unreachable: .settingsUnreadable))
             }
         case .directionsTo(let answered):
             var render = answered
@@ -109,11 +110,12 @@ final class ActionRunner {
         return false
     }
 
-    static func settingOutcome(_ result: Result<Preferences, ServiceError>, outcome: DialogOutcome) -> Handled {
+    static func settingOutcome(_ result: Result<Preferences, ServiceError>, outcome: DialogOutcome,
+                               unreachable: DialogOutcome = .settingsUnavailable) -> Handled {
         guard case .success(let preferences) = result else {
-            // Unreachable or silent: say nothing changed, rather than "something went wrong".
+            // Unreachable or silent: say so (and that nothing changed), rather than "something went wrong".
             if case .failure(let error) = result, error.code == .unavailable || error.code == .timeout {
-                return Handled(.failure, RenderRequest(outcome: .settingsUnavailable))
+                return Handled(.failure, RenderRequest(outcome: unreachable))
             }
             return Handled(.failure, RenderRequest(outcome: .failure))
         }
