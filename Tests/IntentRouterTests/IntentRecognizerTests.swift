@@ -1,4 +1,4 @@
-import IntentRouter
+@testable import IntentRouter
 import Messages
 import Testing
 
@@ -83,5 +83,21 @@ struct IntentRecognizerTests {
         let recognizer = try IntentRecognizer()
         let answer = recognizer.followUp(recognizer.normalizer.normalize("Super diesel, please"), among: [.fuel])
         #expect(answer?.slots["fuel"]?.value == "SDV")
+    }
+}
+
+/// The letters and sounds a misheard fuel word is compared by.
+struct MisheardFuelTests {
+    @Test func editDistance_countsInsertionsDeletionsAndSubstitutions() {
+        func distance(_ a: String, _ b: String) -> Int { MisheardFuel.editDistance(Array(a.utf8), Array(b.utf8)) }
+        #expect(distance("disel", "diesel") == 1)
+        #expect(distance("diesel", "diesel") == 0)
+        #expect(distance("deasil", "diesel") == 3)
+        #expect(distance("", "abc") == 3 && distance("abc", "") == 3)
+    }
+
+    @Test func consonants_dropVowels_hearZAsS_andSayADoubledLetterOnce() {
+        #expect(MisheardFuel.consonants(Array("dizzle".utf8)) == Array("dsl".utf8))
+        #expect(MisheardFuel.consonants(Array("diesell".utf8)) == Array("dsl".utf8))
     }
 }

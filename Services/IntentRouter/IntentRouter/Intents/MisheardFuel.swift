@@ -40,15 +40,16 @@ enum MisheardFuel {
 
     /// Levenshtein distance (insertions, deletions, substitutions).
     static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
         var previous = Array(0...b.count)
         var current = previous
-        for i in 1...max(a.count, 1) where !a.isEmpty {
+        for i in 1...a.count {
             current[0] = i
-            for j in 1...max(b.count, 1) where !b.isEmpty {
+            for j in 1...b.count {
                 current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
             }
             swap(&previous, &current)
         }
-        return a.isEmpty ? b.count : previous[b.count]
+        return previous[b.count]
     }
 }
