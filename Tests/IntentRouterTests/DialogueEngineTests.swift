@@ -296,7 +296,12 @@ struct DialogueEngineTests {
 
     @Test(arguments: ["Ask FuelBoard for the cheapest diesel in 10 minutes", "Ask FuelBoard for the cheapest diesel in ten minutes",
                       "Ask FuelBoard for the cheapest flights in Spain", "Ask FuelBoard to play music in the kitchen",
-                      "Ask FuelBoard for the cheapest diesel in the whole of the United Kingdom please"])
+                      "Ask FuelBoard for the cheapest diesel in the whole of the United Kingdom please",
+                      "Ask FuelBoard cheapest diesel near me mate", "Ask FuelBoard nearest diesel from here",
+                      "Ask FuelBoard cheapest diesel at the moment", "Ask FuelBoard cheapest diesel in this area",
+                      "Ask FuelBoard cheapest diesel in the next 10 miles", "Ask FuelBoard cheapest diesel in litres",
+                      "Ask FuelBoard I need diesel in the van",
+                      "Ask FuelBoard is there a petrol station near me open now"])
     func whatIsNoSearchWithAPlace_isNotUnderstood(utterance: String) {
         #expect(engine.ask(user: "u1", utterance: utterance).prompt?.outcome == .notUnderstood, "\(utterance)")
     }

@@ -46,8 +46,11 @@ public struct IntentRecognizer: Sendable {
         let words = utterance.content
         for cut in stride(from: words.count - 2, through: 1, by: -1) where Self.placeWords.contains(words[cut]) {
             let named = words[(cut + 1)...]
+            // A place's name is no word of the grammar ("near me mate", "from here", "at the
+            // moment", "in this area" are not places) and starts with no number.
             guard named.count <= 4, let first = named.first, first.first?.isNumber != true,
                   NumberWords.parse(Array(named), at: 0) == nil,
+                  !named.contains(where: { intents.reservedWords.contains($0) || Self.notPlaces.contains($0) }),
                   let match = intents.match(Array(words[..<cut])), let intent = Intent(rawValue: match.label),
                   intent.searchesStations else { continue }
             return intent
@@ -56,6 +59,13 @@ public struct IntentRecognizer: Sendable {
     }
 
     private static let placeWords: Set<String> = ["in", "near", "at", "around", "by", "outside", "from"]
+    /// Words after "in" or "at" that name no place ("in litres", "at the moment", "in the van").
+    private static let notPlaces: Set<String> = [
+        "this", "that", "these", "those", "my", "our", "your", "a", "an", "moment", "minute", "litres", "liters",
+        "litre", "liter", "pence", "pounds", "van", "car", "lorry", "truck", "all", "mate", "pal", "then", "yeah",
+        "sorry", "innit", "please", "now", "once", "least", "most", "general", "total", "future", "morning",
+        "afternoon", "evening", "night", "weekend",
+    ]
 
     private static let helpWords: Set<String> = ["help", "what", "how", "do", "can", "say", "use"]
 
