@@ -69,6 +69,14 @@ struct DialogueEngineTests {
         #expect(answer.action == .findCheapest(.b7, directions: false))
     }
 
+    @Test func answer_aMisheardFuelWord_isThatFuel() throws {
+        let question = engine.ask(user: "u1", utterance: "Ask FuelBoard for the cheapest fuel near me", location: here)
+        let answer = engine.ask(user: "u1", utterance: "disel", session: try #require(question.session))
+        #expect(answer.action == .findCheapest(.b7, directions: false))
+        let other = engine.ask(user: "u1", utterance: "what about unleded", session: try #require(answer.session))
+        #expect(other.action == .findCheapest(.e10, directions: false))
+    }
+
     @Test func answer_whenUnsupportedFuelTwice_explainsAndEnds() throws {
         let question = engine.ask(user: "u1", utterance: "Ask FuelBoard for the cheapest fuel near me")
         let session = try #require(question.session)

@@ -29,7 +29,7 @@ final class UnderstandingMemo {
             return remembered
         }
         misses += 1
-        let utterance = recognizer.normalizer.normalize(text)
+        let utterance = recognizer.normalize(text)
         let understood = Understanding(utterance: utterance, call: recognizer.recognize(utterance))
         guard text.utf8.count <= Self.maxTextBytes else { return understood }
         if known.count >= capacity { known.removeAll(keepingCapacity: true) }

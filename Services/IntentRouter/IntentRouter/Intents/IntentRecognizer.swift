@@ -7,6 +7,8 @@ public struct IntentRecognizer: Sendable {
     let followUps: PhraseMatcher
     /// The app's name as one spoken word ("fuelboard").
     let appWord: String
+    /// Every word either grammar or a slot list knows: never taken for a misheard fuel word.
+    let knownWords: Set<String>
 
     /// Compiles both grammars for `appName`; throws when a phrase does not compile.
     public init(appName: String = AppName.defaultName) throws(TemplateError) {
@@ -17,6 +19,17 @@ public struct IntentRecognizer: Sendable {
         appWord = AppName.spokenForms(appName)[0]
         intents = try IntentPhrases.matcher(appName: appName)
         followUps = try FollowUpPhrases.matcher(appName: appName)
+        knownWords = intents.reservedWords.union(followUps.reservedWords)
+            .union(intents.slots.values.flatMap(\.knownWords))
+    }
+
+    /// An utterance's words as the matchers take them: normalised, with misheard fuel words
+    /// written as the vocabulary has them ("disel" is "diesel").
+    public func normalize(_ text: String) -> NormalizedUtterance {
+        let heard = normalizer.normalize(text)
+        let words = MisheardFuel.correcting(heard.words, known: knownWords)
+        guard words != heard.words else { return heard }
+        return NormalizedUtterance(words: words, content: normalizer.removingSkipPhrases(words))
     }
 
     /// The intent an utterance asks for, or nil when it matches no phrase.
@@ -76,7 +89,7 @@ public struct IntentRecognizer: Sendable {
     }
 
     public func recognize(_ text: String) -> IntentCall? {
-        recognize(normalizer.normalize(text))
+        recognize(normalize(text))
     }
 
     /// A follow-up answer among `labels`, tried on the words without and then with fillers
@@ -111,8 +124,6 @@ public struct IntentRecognizer: Sendable {
 
     static func fuel(_ slot: SlotMatch?) -> ParameterValue<FuelCode> {
         guard let slot else { return .missing }
-        // A fuel word misheard ("disel") is that fuel, not one FuelBoard has no prices for.
-        if slot.isWildcard, let code = MisheardFuel.code(for: slot.text) { return .value(code) }
         guard let value = slot.value, let code = FuelCode(code: value) else {
             return .unsupported(FuelCode.unpricedName(slot.text))
         }

@@ -6,13 +6,42 @@ import Messages
 ///
 /// An unknown word (or two, "die sell") is taken for a fuel word when it is one or two letters
 /// off it, or when its consonants, as said, are the fuel word's ("d-s-l": diesel, disel, deasil,
-/// dizzle).
+/// dizzle). The recogniser corrects them before matching, so every phrase and every answer to a
+/// question hears them ("Which fuel?" "disel").
 enum MisheardFuel {
-    /// The fuel `said` (lower-case words, as the slot took them) sounds like, or nil.
-    static func code(for said: String) -> FuelCode? {
+    /// The fuel word `said` (one or two lower-case words) sounds like, as the vocabulary writes
+    /// it ("diesel"), or nil.
+    static func word(for said: String) -> String? {
         let heard = said.split(separator: " ").joined()
         guard heard.count >= 4, heard.count <= 12, heard.allSatisfy(\.isLetter) else { return nil }
-        return known.first { sounds(heard, like: $0) }?.code
+        return known.first { sounds(heard, like: $0) }?.word
+    }
+
+    /// `words` with each misheard fuel word (one word, or two heard apart: "die sell") written as
+    /// the vocabulary has it; a word the grammar knows (`known`) is never one.
+    static func correcting(_ words: [String], known: Set<String>) -> [String] {
+        var corrected: [String] = []
+        corrected.reserveCapacity(words.count)
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            if !known.contains(word) {
+                if let fuel = Self.word(for: word) {
+                    corrected.append(fuel)
+                    index += 1
+                    continue
+                }
+                if index + 1 < words.count, !known.contains(words[index + 1]),
+                   let fuel = Self.word(for: word + " " + words[index + 1]) {
+                    corrected.append(fuel)
+                    index += 2
+                    continue
+                }
+            }
+            corrected.append(word)
+            index += 1
+        }
+        return corrected
     }
 
     /// The fuel words a misheard one is compared with; premium only by its letters (its
