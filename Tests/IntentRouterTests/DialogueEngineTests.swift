@@ -69,6 +69,34 @@ struct DialogueEngineTests {
         #expect(answer.action == .findCheapest(.b7, directions: false))
     }
 
+    /// A bare "100" was checked only when handled, after the question had closed: refused with
+    /// no session, and "10" then not understood (re-check walkthrough).
+    @Test(arguments: ["100", "200", "0"])
+    func answer_aBareNumberNoUnitCouldMakeARadius_isRefused_andTheQuestionStaysOpen(_ said: String) throws {
+        let question = engine.ask(user: "u1", utterance: "Ask FuelBoard to set my search radius")
+        let session = try #require(question.session)
+        let answer = engine.ask(user: "u1", utterance: said, session: session)
+        #expect(answer.prompt == Prompt(code: .needsValue, outcome: .radiusOutOfRange))
+        #expect(answer.session == session)
+        #expect(engine.ask(user: "u1", utterance: "10", session: session).action == .setRadius(.set(SpokenRadius(10, nil))))
+    }
+
+    @Test func answer_aBareNumberInRangeInKilometres_waitsForTheUsersUnit() throws {
+        let question = engine.ask(user: "u1", utterance: "Ask FuelBoard to set my search radius")
+        let answer = engine.ask(user: "u1", utterance: "60", session: try #require(question.session))
+        #expect(answer.action == .setRadius(.set(SpokenRadius(60, nil))), "60 km is 37 miles")
+    }
+
+    @Test func pardon_toAQuestion_asksItAgain_withoutCountingAMiss() throws {
+        let question = engine.ask(user: "u1", utterance: "Ask FuelBoard for the cheapest fuel near me", location: here)
+        let session = try #require(question.session)
+        for said in ["pardon?", "sorry, say that again", "what did you say"] {
+            let again = engine.ask(user: "u1", utterance: said, session: session)
+            #expect(again.prompt == Prompt(code: .needsValue, outcome: .askFuel) && again.session == session, "\(said)")
+        }
+        #expect(engine.ask(user: "u1", utterance: "diesel", session: session).action == .findCheapest(.b7, directions: false))
+    }
+
     @Test func answer_aMisheardFuelWord_isThatFuel() throws {
         let question = engine.ask(user: "u1", utterance: "Ask FuelBoard for the cheapest fuel near me", location: here)
         let answer = engine.ask(user: "u1", utterance: "disel", session: try #require(question.session))

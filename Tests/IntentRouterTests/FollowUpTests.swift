@@ -107,6 +107,14 @@ struct FollowUpTests {
         #expect(then.action == .findCheapest(.b7, directions: true))
     }
 
+    @Test func withinABareNumberNoUnitCouldMakeARadius_isRefused_andTheAnswerStaysOpen() throws {
+        let session = try answered()
+        let refusal = engine.ask(user: "u1", utterance: "what about within 100", session: session)
+        #expect(refusal.prompt?.outcome == .radiusOutOfRange && refusal.session == session)
+        #expect(engine.ask(user: "u1", utterance: "what about within 20 miles", session: session).action
+            == .findCheapest(.b7, directions: false, within: .miles(20)))
+    }
+
     @Test func twoMisses_endTheConversation() throws {
         let session = try answered()
         _ = engine.ask(user: "u1", utterance: "what is the weather like", session: session)

@@ -138,6 +138,12 @@ public final class DialogueEngine {
             sessions.close(session)
             return say(.cancelled, session.awaiting == .confirmForget ? .notForgotten : .cancelled, intent: intent)
         }
+        if session.awaiting.parameterName != nil || session.awaiting == .confirmForget,
+           recognizer.followUp(utterance, among: [.repeat]) != nil {
+            // "Pardon?" to a question: asked again, and no miss counted (road noise).
+            sessions.keep(session)
+            return question(for: session)
+        }
         switch session.awaiting {
         case .confirmForget:
             guard let reply = recognizer.followUp(utterance, among: [.yes, .no]) else { return nil }
@@ -150,7 +156,7 @@ public final class DialogueEngine {
             let call = IntentCall.search(search, IntentRecognizer.fuel(reply.slots["fuel"]),
                                          within: IntentRecognizer.searchRadius(reply.slots) ?? within)
             if case .unsupported? = call.fuel { return refused(call, in: session, location: place) }
-            if let miles = call.searchRadius?.explicitMiles, !Preferences.radiusRange.contains(miles) {
+            if let radius = call.searchRadius, Self.isOutOfRange(radius) {
                 return refused(call, in: session, location: place)
             }
             sessions.close(session)
@@ -158,8 +164,7 @@ public final class DialogueEngine {
         case .radius:
             guard let reply = recognizer.followUp(utterance, among: [.radius]) else { return nil }
             let call = IntentCall.setSearchRadius(IntentRecognizer.radius(reply.slots))
-            if case .setSearchRadius(.value(.set(let radius))) = call, let miles = radius.explicitMiles,
-               !Preferences.radiusRange.contains(miles) {
+            if case .setSearchRadius(.value(.set(let radius))) = call, Self.isOutOfRange(radius) {
                 return refused(call, in: session, location: place)
             }
             sessions.close(session)
@@ -178,9 +183,10 @@ public final class DialogueEngine {
                 return decision
             }
             guard let call = followUpCall(utterance, search: search, fuel: fuel, within: within) else { return nil }
-            if let miles = call.searchRadius?.explicitMiles, !Preferences.radiusRange.contains(miles) {
-                // "Within 60 miles" is refused, and the conversation stays for "within 10 then".
-                var refusal = resolve(call, user: session.user, location: place)
+            if let radius = call.searchRadius, Self.isOutOfRange(radius) {
+                // "Within 60 miles" (or "within 100") is refused, and the conversation stays for
+                // "within 10 then".
+                var refusal = refusal(of: call, user: session.user, location: place)
                 refusal.session = session.id
                 return refusal
             }
@@ -250,7 +256,7 @@ public final class DialogueEngine {
     /// the question stays open for a better one ("diesel then"), as many times as a misunderstood
     /// answer may be given.
     private func refused(_ call: IntentCall, in session: Session, location: Coordinate?) -> Decision {
-        var refusal = resolve(call, user: session.user, location: location)
+        var refusal = refusal(of: call, user: session.user, location: location)
         var session = session
         session.misunderstandings += 1
         guard session.misunderstandings < maxMisunderstandings else {
@@ -265,6 +271,25 @@ public final class DialogueEngine {
         refusal.session = session.id
         refusal.needs = session.awaiting.parameterName
         return refusal
+    }
+
+    /// What a call with a value the question cannot take gets: its resolve stage's refusal, or for
+    /// a bare number no unit could make a radius ("100"), the limits in the user's own unit.
+    private func refusal(of call: IntentCall, user: String, location: Coordinate?) -> Decision {
+        var radius = call.searchRadius
+        if case .setSearchRadius(.value(.set(let set))) = call { radius = set }
+        if let radius, radius.explicitMiles == nil, Self.isOutOfRange(radius) {
+            return say(.failure, .radiusOutOfRange, intent: call.intent)
+        }
+        return resolve(call, user: user, location: location)
+    }
+
+    /// A radius out of range: one with its unit in miles, a bare number in miles and in kilometres
+    /// alike (its reading waits for the user's unit, but "100" is too far in either).
+    static func isOutOfRange(_ radius: SpokenRadius) -> Bool {
+        let range = Preferences.radiusRange
+        if let miles = radius.explicitMiles { return !range.contains(miles) }
+        return !range.contains(radius.amount) && !range.contains(radius.amount / Vocabulary.kilometresPerMile)
     }
 
     /// An answer that answers nothing: ask again, or give up after too many.
