@@ -107,6 +107,21 @@ struct FollowUpTests {
         #expect(then.action == .findCheapest(.b7, directions: true))
     }
 
+    /// Corrections and short questions drivers say after an answer (re-check walkthrough).
+    @Test(arguments: [("no, I meant petrol", Action.findCheapest(.e10, directions: false)),
+                      ("I meant petrol", .findCheapest(.e10, directions: false)),
+                      ("actually petrol", .findCheapest(.e10, directions: false)),
+                      ("petrol instead", .findCheapest(.e10, directions: false)),
+                      ("make that petrol", .findCheapest(.e10, directions: false)),
+                      ("nearest?", .findNearest(.b7, directions: false)),
+                      ("anything closer?", .findNearest(.b7, directions: false)),
+                      ("closer", .findNearest(.b7, directions: false)),
+                      ("cheapest one", .findCheapest(.b7, directions: false))])
+    func aCorrectionOrShortQuestion_buildsOnTheAnswer(utterance: String, action: Action) throws {
+        let next = engine.ask(user: "u1", utterance: utterance, session: try answered())
+        #expect(next.action == action, "\(utterance)")
+    }
+
     @Test func withinABareNumberNoUnitCouldMakeARadius_isRefused_andTheAnswerStaysOpen() throws {
         let session = try answered()
         let refusal = engine.ask(user: "u1", utterance: "what about within 100", session: session)

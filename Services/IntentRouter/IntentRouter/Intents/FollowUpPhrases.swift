@@ -39,7 +39,8 @@ public enum FollowUpPhrases {
         "unitLead": "[(<lead> | switch to | change to | in | set it to)]",
         "instead": """
             (what about | how about | and | and what about | and how about | what if i want | try | now \
-            | same for | and for | what about for | how about for)
+            | same for | and for | what about for | how about for \
+            | [(no | sorry | oh)] [(i meant | i mean | i said)] [actually] | actually | i meant | make (that|it))
             """,
         "insteadEnd": "[(instead | then | too | as well | please)]",
         "nod": "[(ok | okay | great | lovely | perfect | cool | brilliant | nice | yes | yeah | right | sounds good)]",
@@ -49,11 +50,11 @@ public enum FollowUpPhrases {
             | navigate [me] [(there | to it)] | lets go [there] | go there | route me there \
             | (open | show) [it] in maps | (show | put) it on [the] map | show me on [the] map)
             """,
-        "which": "[<instead>] [(which | where) is] the",
+        "which": "[<instead>] [(which | where) is] [the]",
         "sayAgain": """
             (repeat [(that|it|the answer|yourself)] | say (that|it) again | [(sorry|pardon)] (pardon | come again) \
             | what did you say | [(sorry|pardon)] i (didnt|did not) (catch|hear) (that|it|you) | one more time \
-            | again please | (can|could) you repeat [(that|it)])
+            | again please | (can|could) you repeat [(that|it)] | say again | pardon me | sorry | what)
             """,
     ]
 
@@ -66,7 +67,7 @@ public enum FollowUpPhrases {
         Phrase(Label.no.rawValue, "<no>"),
         // "the unleaded one", "diesel I think"
         Phrase(Label.fuel.rawValue,
-               "<lead> [the] [cheapest] {fuel} [fuel] [(one|car)] [<near>] [(within|in) {miles} [{radiusUnit}]] [(then|please|i (think|guess))]",
+               "<lead> [the] [cheapest] {fuel} [fuel] [(one|car)] [<near>] [(within|in) {miles} [{radiusUnit}]] [(then|please|instead|i (think|guess))]",
                allowsWildcards: false),
         Phrase(Label.radius.rawValue, "<radiusLead> [a] {miles} [{radiusUnit}] [(radius|search radius)]"),
         Phrase(Label.radius.rawValue, "<backTo> [the] default [(radius|one|distance)]", fixed: clearRadius),
@@ -83,6 +84,10 @@ public enum FollowUpPhrases {
         Phrase(Label.search.rawValue, "<which> (nearest | closest) [(one | station | garage)] <insteadEnd>",
                fixed: ["search": "nearest"]),
         Phrase(Label.search.rawValue, "<which> cheapest [(one | station | garage)] <insteadEnd>",
+               fixed: ["search": "cheapest"]),
+        Phrase(Label.search.rawValue, "[(is there | anything | something | one | any)] [(anything|one)] (closer|nearer)",
+               fixed: ["search": "nearest"]),
+        Phrase(Label.search.rawValue, "[(is there | anything | something | one | any)] [(anything|one)] cheaper",
                fixed: ["search": "cheapest"]),
         Phrase(Label.repeat.rawValue, "[(sorry|pardon)] <sayAgain> [please]"),
     ]
