@@ -11,7 +11,8 @@ public enum IntentPhrases {
         "find": """
             ((find|get|show|tell|give|locate) [me] | search for | look for | look up | where is | wheres \
             | where (can|do|should|could) i (get|buy|find) | where i can (get|buy|find) | i (need|want) \
-            | (check|compare) | which is | (who|which [(garage|station|one|place)]) (has|sells|does|is selling))
+            | (check|compare) | which is | (who|which [(garage|station|one|place)]) (has|sells|does|is selling) \
+            | (whos|who has|which [(garage|station|one|place)] has) got)
             """,
         "cheapest": """
             (cheapest [[(price|prices)] (for|on|of)] | cheap | cheaper | lowest price[s] (for|on|of) | lowest priced \
@@ -48,10 +49,10 @@ public enum IntentPhrases {
             """,
         // Low on fuel: the nearest will do.
         "lowOnFuel": """
-            ([(im|i am|were|we are)] [(nearly|almost|about to run|running|run|getting|very|really|so)] (out of|low on) \
+            ([(im|i am|were|we are|ive|i have|weve|we have)] [(nearly|almost|about to run|running|run|getting|very|really|so)] (out of|low on) \
             [some] (fuel|gas|{fuel} [fuel]) \
-            | [(my|the)] [low] (fuel|{fuel}) [warning] light [(is [on] | (has|s) (come|gone) on | came on | just came on)] \
-            | i need fuel (now|urgently|fast|quickly) | [(im|i am)] [running] on (empty|fumes))
+            | [(my|the)] [low] (fuel|{fuel}) [warning] (light|lights) [(is [on] | on | (has|s) (come|gone) on | came on | just came on)] \
+            | i need fuel (urgently|fast) | [(im|i am)] [running] on (empty|fumes))
             """,
         "route": "[the] (directions | direction | a route | route | the way | navigation | a map) to",
         "routeVerb": "((get|give|show|send|find) [me] | i (want|need))",
@@ -98,15 +99,18 @@ public enum IntentPhrases {
         Phrase(cheapest, "<ask> [<find>] [for] <target>"),
         Phrase(cheapest, "[<find>] <target> <tail>"),
         Phrase(cheapest, "<ask> [<find>] [for] [the] <fuelPrices> [<near>]"),
+        Phrase(cheapest, "<ask> [<find>] [for] [the] (best|lowest|cheapest) <fuelPrices> [<place>]"),
         Phrase(cheapest, "[<find>] [the] <fuelPrices> [<near>] <tail>"),
         Phrase(cheapest, "<ask> [<find>] [me] where <target> is"),
         Phrase(cheapest, "<ask> <howMuch> <fuel> [(cost|costs)] <place>"),
         Phrase(cheapest, "<howMuch> <fuel> [(cost|costs)] <place> <tail>"),
         // A fuel named alone ("Ask FuelBoard diesel", "I need petrol"): only a fuel it knows, so
         // "Ask FuelBoard hello there" is still not understood rather than an unpriced fuel.
-        Phrase(cheapest, "<ask> [(i (need|want) | find [me] | look for | search for)] [for] [some] {fuel} [fuel] <place>",
+        Phrase(cheapest, "<ask> [(i (need|want) [to (get|buy)] | we need [to (get|buy)] | find [me] | look for | search for)] [for] [some] {fuel} [fuel] <place>",
                allowsWildcards: false),
         Phrase(cheapest, "<ask> where (should|can|do) i fill up [with {fuel}] [<near>]", allowsWildcards: false),
+        // "Where can I get fuel", "I need fuel": which fuel is asked.
+        Phrase(cheapest, "<ask> (where (can|do|should|could) i (get|buy|find) | i need [to get] | we need [to get]) [some] fuel [<place>]"),
         // "Where can I get diesel": a fuel it knows, bought near here.
         Phrase(cheapest, "<ask> where (can|do|should|could) i (get|buy|find) [some] {fuel} [fuel] [<place>]",
                allowsWildcards: false),
@@ -126,13 +130,15 @@ public enum IntentPhrases {
         // fuel said is searched for, none asks which.
         Phrase(nearest, """
             <ask> [(is there | are there | find [me] | (show|give) me | i need | look for | search for | get me \
-            | wheres | where is | where are)] [(a|any|some|the)] [{fuel}] <stations> [<place>]
+            | wheres | where is | where are)] [(a|an|any|some|the)] [{fuel}] <stations> [<place>]
             """, allowsWildcards: false),
         Phrase(nearest, """
             <ask> [(wheres | where is | find [me])] [the] (nearest|closest) (place|station|garage) to (get|buy) [some] \
             {fuel} [fuel] [<place>]
             """, allowsWildcards: false),
         Phrase(nearest, "<ask> <lowOnFuel> [<place>]", allowsWildcards: false),
+        // "Take me to a petrol station", "get me to a garage": the nearest, with directions.
+        Phrase(nearestDirections, "<ask> (<go> | get me to) (a|an|any) [{fuel}] <stations> [<place>]", allowsWildcards: false),
         Phrase(nearest, "<ask> [<find>] [for] [(<howMuch> | [the] <cheapest>)] {fuel} [fuel] [(cost|costs)] at the (nearest|closest) <stationWord>",
                allowsWildcards: false),
         Phrase(nearestDirections, "<ask> [(<routeVerb> | for | can i (get|have))] <route> <nearestTarget>",
