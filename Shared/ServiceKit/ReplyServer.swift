@@ -47,6 +47,10 @@ public final class ReplyServer {
     private var watched: [(Socket, ([Data]) -> Void)] = []
     var timers: [Timer] = []
     private var deferredStart: [UInt64: (type: String, start: UInt64)] = [:]
+    /// Deferred requests answered through their responder before their handler returned (an
+    /// answer found at once), with their error: `noteDeferred` counts them instead of waiting for
+    /// them. They were waited for for good (a stop waited its whole grace for them).
+    private var answeredBeforeNoted: [UInt64: ServiceError?] = [:]
     /// Requests answered later (`Responder`) not answered yet.
     var requestsInFlight: Int { deferredStart.count }
     /// How a stop lets the requests in flight finish (`drainOnStop`); nil: a stop ends at once.
@@ -99,7 +103,10 @@ public final class ReplyServer {
             request.reply(PingBody(service: name, version: fuelboardVersion, pid: getpid()))
         }
         on(MessageType.sysStats.rawValue) { [unowned self] request in
-            request.reply(self.stats.snapshot(service: self.name, extra: self.statsDetails()))
+            // Requests taken and answered later (a group commit, an ask waiting on backends).
+            let inFlight: [String: JSONValue] = ["requestsInFlight": .number(Double(self.requestsInFlight))]
+            return request.reply(self.stats.snapshot(service: self.name,
+                                              extra: self.statsDetails().merging(inFlight) { own, _ in own }))
         }
         on(MessageType.sysBatch.rawValue) { [unowned self] request in self.handleBatch(request) }
         batchStatsSlot = stats.slot(for: MessageType.sysBatch.rawValue)
@@ -246,6 +253,11 @@ public final class ReplyServer {
 
     /// Remembers when a request that will answer later was taken off the socket.
     func noteDeferred(_ request: IncomingRequest, start: UInt64) {
+        let answered = answeredBeforeNoted.removeValue(forKey: request.deferredID)
+        answeredBeforeNoted.removeAll(keepingCapacity: true)  // only the request just handled can be in it
+        if let error = answered {
+            return record(request, nanoseconds: Self.monotonicNanoseconds() &- start, error: error)
+        }
         deferredStart[request.deferredID] = (request.type, start)
     }
 
@@ -308,6 +320,10 @@ public final class ReplyServer {
         }
         if let started = deferredStart.removeValue(forKey: request.deferredID) {
             record(request, nanoseconds: ready &- started.start, error: error)
+        } else if request.deferredID == nextDeferredID &- 1 {
+            // The request being handled, answered before its handler returned (a second answer to
+            // an older one is dropped, as its reply is).
+            answeredBeforeNoted[request.deferredID] = error
         }
     }
 }

@@ -48,6 +48,22 @@ struct PluginServiceTests {
         #expect(answer.dialog == "B7 is a fuel.")
     }
 
+    /// An answer a plug-in's question could not take ("banana") left its request counted as in
+    /// flight for good: every stop waited its whole grace and warned of asks left unanswered
+    /// (docs walkthrough).
+    @Test func aNonAnswerToAPluginsQuestion_leavesNoRequestInFlight() throws {
+        let harness = try PluginHarness()
+        defer { harness.stop() }
+        try harness.start("fuel-facts", [TestIntents.fuelFact()])
+        let question = try harness.ask("Ask FuelBoard for a fuel fact")
+        let session = try #require(question.session)
+        let again = try harness.ask("banana", session: session)
+        #expect(again.code == .needsValue && again.session == session)
+        #expect(try harness.ask("diesel", session: session).dialog == "B7 is a fuel.")
+        let stats = try harness.client.call(.sysStats, EmptyBody(), as: StatsBody.self)
+        #expect(stats.details["requestsInFlight"] == .number(0), "\(stats.details["requestsInFlight"] ?? .null)")
+    }
+
     @Test func ask_withDisambiguation_theNextUtterancePicksAnOption() throws {
         let harness = try PluginHarness()
         defer { harness.stop() }

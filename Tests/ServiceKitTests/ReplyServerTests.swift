@@ -23,6 +23,12 @@ private func startEchoService() throws -> InProcessService {
             server.after(.milliseconds(10)) { responder.reply(EchoBody(text: "later")) }
             return outcome
         }
+        // Deferred, then answered before the handler returns (an answer found at once).
+        server.on("test.atOnce") { request in
+            let (outcome, responder) = request.deferReply()
+            responder.reply(EchoBody(text: "at once"))
+            return outcome
+        }
         return server
     }
 }
@@ -83,6 +89,20 @@ struct ReplyServerTests {
         let ping = try client.call(.sysPing, EmptyBody(), as: PingBody.self)
         #expect(ping.service == "echo")
         #expect(ping.version == fuelboardVersion)
+    }
+
+    /// A deferred request answered before its handler returned stayed counted as in flight for
+    /// good, and was never counted as answered: a stop then waited its whole grace for it.
+    @Test func aDeferredRequestAnsweredAtOnce_isAnswered_counted_andNotInFlight() throws {
+        let service = try startEchoService()
+        defer { service.stop() }
+        let client = try RequestClient(context: Context(), endpoint: service.endpoint)
+        for _ in 0..<3 {
+            #expect(try client.call("test.atOnce", EmptyBody(), as: EchoBody.self).text == "at once")
+        }
+        let stats = try client.call(.sysStats, EmptyBody(), as: StatsBody.self)
+        #expect(stats.details["requestsInFlight"] == .number(0))
+        #expect(stats.requestsByType["test.atOnce"] == 3)
     }
 
     @Test func typedHandler_whenBodyValid_echoesIt() throws {
