@@ -29,7 +29,8 @@ public struct ServiceMain {
         OptionSpec("--bind", value: "URL", help: "bind this service here instead of its topology endpoint"),
         OptionSpec("--log-level", value: "LEVEL", help: "trace|debug|info|notice|warning|error|critical [$FUELBOARD_LOG_LEVEL, default info]"),
         OptionSpec("--check-config", help: "check the flags and environment, print the settings and exit "
-                       + "(0 usable, 64 not); binds, creates and writes nothing"),
+                       + "(0 usable, 64 not, 73 a data directory that cannot be made there); binds, creates and "
+                       + "writes nothing"),
         OptionSpec("--version", help: "print the version and exit"),
         OptionSpec("--help", help: "print this help and exit"),
     ]

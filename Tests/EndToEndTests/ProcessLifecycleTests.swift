@@ -96,6 +96,16 @@ struct ProcessLifecycleTests {
         #expect(blank.log.contains("--app-name: '  ' cannot be the app name"), "\(blank.log)")
     }
 
+    /// The example plug-in and the echo took `--check-config` and ran for real: station-prices
+    /// registered with whatever router FUELBOARD_PLUGINS named (docs walkthrough).
+    @Test(arguments: [("station-prices", "plugins=tcp://127.0.0.1:5556"), ("zmq-echo", "reply-bytes=512")])
+    func everyBinaryTakingCheckConfig_checksAndExits(binary: String, setting: String) throws {
+        let process = try ServiceProcess(binary, ["--check-config"])
+        #expect(try process.waitForExit(timeout: .seconds(10)) == 0)
+        #expect(process.log.contains("\(binary): configuration ok") && process.log.contains(setting), "\(process.log)")
+        #expect(!process.log.contains("registered") && !process.log.contains("listening"), "\(process.log)")
+    }
+
     /// `--check-config` reads everything, prints the settings as the service would use them, and
     /// binds, creates and writes nothing.
     @Test func service_withCheckConfig_printsItsSettings_andCreatesNothing() throws {

@@ -128,10 +128,11 @@ func serve(context: Context, bind: String, replyBytes: Int, logger: Logger) thro
     }
 }
 
+let bind = main.bindEndpoint(default: "tcp://127.0.0.1:*")
+main.finishConfigurationCheck(["bind": bind, "reply-bytes": "\(replyBytes)"])
 ShutdownSignals.install(shuttingDown: main.context, logger: main.logger)
 do {
-    try serve(context: main.context, bind: main.bindEndpoint(default: "tcp://127.0.0.1:*"), replyBytes: replyBytes,
-              logger: main.logger)
+    try serve(context: main.context, bind: bind, replyBytes: replyBytes, logger: main.logger)
 } catch where error.isTerminated {
     main.logger.info("stopped")
     exit(ServiceMain.ExitCode.success)

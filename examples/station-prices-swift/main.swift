@@ -12,6 +12,7 @@ let main = ServiceMain(
     uses: ["--lookup"])
 let plugins = main.arguments.value("--plugins") ?? ProcessInfo.processInfo.environment["FUELBOARD_PLUGINS"]
     ?? "tcp://127.0.0.1:5556"
+main.finishConfigurationCheck(["plugins": plugins, "lookup": main.topology.lookup])
 let service = IntentService(name: "station-prices", router: plugins,
                             intents: [StationPrices(lookup: main.topology.lookup).intent], logger: main.logger)
 ShutdownSignals.install(shuttingDown: main.context, logger: main.logger)
