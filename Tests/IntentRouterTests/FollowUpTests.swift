@@ -130,6 +130,26 @@ struct FollowUpTests {
             == .findCheapest(.b7, directions: false, within: .miles(20)))
     }
 
+    @Test(arguments: [("further?", 10.0), ("search further", 10), ("look further away", 10), ("widen the search", 10),
+                      ("what about a bigger area", 10)])
+    func further_afterNothingInRange_searchesTwiceAsFar(utterance: String, miles: Double) throws {
+        let session = try answered()
+        engine.sessions.remember(RenderRequest(outcome: .nothingInRange, fuel: "B7", radiusMiles: 5, unit: .miles),
+                                 session: session, user: "u1")
+        let next = engine.ask(user: "u1", utterance: utterance, session: session)
+        #expect(next.action == .findCheapest(.b7, directions: false, within: .miles(miles)), "\(utterance)")
+    }
+
+    @Test func further_pastTheLimit_isRefused_andAfterAStationIsNotUnderstood() throws {
+        let session = try answered()
+        engine.sessions.remember(RenderRequest(outcome: .nothingInRange, fuel: "B7", radiusMiles: 40, unit: .miles),
+                                 session: session, user: "u1")
+        let refused = engine.ask(user: "u1", utterance: "further", session: session)
+        #expect(refused.prompt?.outcome == .radiusOutOfRange && refused.session == session)
+        let other = try answered()
+        #expect(engine.ask(user: "u1", utterance: "further", session: other).prompt?.outcome == .notUnderstood)
+    }
+
     @Test func twoMisses_endTheConversation() throws {
         let session = try answered()
         _ = engine.ask(user: "u1", utterance: "what is the weather like", session: session)

@@ -317,6 +317,20 @@ struct RouterWithRealServicesTests {
         #expect(try services.preferences().radiusMiles == Preferences.default.radiusMiles, "the stored radius stays")
     }
 
+    /// "Further?" after nothing in range was not understood (re-check walkthrough): it searches
+    /// twice as far, the stored radius untouched.
+    @Test func afterNothingInRange_furtherSearchesTwiceAsFar() throws {
+        let services = try RealServices()
+        defer { services.stop() }
+        let tenMilesNorth = Coordinate(lat: 53.93, lng: -1.067)
+        let nothing = try services.ask("Ask FuelBoard for the cheapest diesel near me", at: tenMilesNorth)
+        #expect(nothing.outcome == .nothingInRange, "\(nothing.dialog)")
+        let further = try services.ask("can you search further?", session: try #require(nothing.session))
+        #expect(further.outcome == .found, "\(further.dialog)")
+        #expect(further.parameters?["miles"] == .number(10))
+        #expect(try services.preferences().radiusMiles == Preferences.default.radiusMiles, "the stored radius stays")
+    }
+
     @Test func forget_onlyAfterYes_thenTheLocationIsGone() throws {
         let services = try RealServices()
         defer { services.stop() }

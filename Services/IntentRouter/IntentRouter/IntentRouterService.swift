@@ -203,7 +203,8 @@ public final class IntentRouterService {
         case .handle(let action):
             runner.run(action, ask) { handled in
                 var handled = handled
-                if handled.code == .success, handled.render.station != nil, let id = decision.session {
+                if handled.code == .success, handled.render.station != nil || handled.render.outcome == .nothingInRange,
+                   let id = decision.session {
                     self.engine.sessions.remember(handled.render, session: id, user: user)
                 }
                 if handled.code == .failure, let id = decision.session {

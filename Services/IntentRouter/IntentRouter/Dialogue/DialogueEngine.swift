@@ -182,7 +182,8 @@ public final class DialogueEngine {
                 decision.session = session.id
                 return decision
             }
-            guard let call = followUpCall(utterance, search: search, fuel: fuel, within: within) else { return nil }
+            guard let call = followUpCall(utterance, search: search, fuel: fuel, within: within,
+                                          answered: session.answered) else { return nil }
             if let radius = call.searchRadius, Self.isOutOfRange(radius) {
                 // "Within 60 miles" (or "within 100") is refused, and the conversation stays for
                 // "within 10 then".
@@ -207,8 +208,8 @@ public final class DialogueEngine {
     /// The search a follow-up of a station search's answer asks for: the same search with what it
     /// changes (directions, another fuel, another radius, the nearest or the cheapest instead).
     private func followUpCall(_ utterance: NormalizedUtterance, search: Intent, fuel: FuelCode,
-                              within: SpokenRadius?) -> IntentCall? {
-        guard let reply = recognizer.followUp(utterance, among: [.directions, .fuel, .radius, .search]) else {
+                              within: SpokenRadius?, answered: RenderRequest?) -> IntentCall? {
+        guard let reply = recognizer.followUp(utterance, among: [.directions, .fuel, .radius, .search, .further]) else {
             return nil
         }
         var intent = search, fuelAsked = ParameterValue.value(fuel), radius = within
@@ -229,6 +230,12 @@ public final class DialogueEngine {
             case .value(.clear): radius = nil
             case .unsupported, .missing: return nil
             }
+        case .further:
+            // Twice the radius that found nothing (past the limit it is refused, saying the limit).
+            guard answered?.outcome == .nothingInRange, let miles = answered?.radiusMiles else { return nil }
+            intent = .search(nearest: search.searchesNearest, directions: false)
+            radius = answered?.unit == .km ? .km(SpokenRadius.shown(miles * 2 * Vocabulary.kilometresPerMile))
+                : .miles(SpokenRadius.shown(miles * 2))
         case .cancel, .yes, .no, .unit, .repeat:
             return nil
         }
@@ -246,7 +253,7 @@ public final class DialogueEngine {
         case .radius: return recognizer.followUp(utterance, among: [.radius]) != nil
         case .unit: return recognizer.followUp(utterance, among: [.unit]) != nil
         case .followUp(let search, let fuel, let within):
-            return followUpCall(utterance, search: search, fuel: fuel, within: within) != nil
+            return followUpCall(utterance, search: search, fuel: fuel, within: within, answered: session.answered) != nil
                 || IntentRecognizer.saysThanks(utterance)
                 || (session.answered != nil && recognizer.followUp(utterance, among: [.repeat]) != nil)
         }

@@ -10,6 +10,8 @@ public enum FollowUpPhrases {
         case search
         /// The answer said again ("say that again": a driver in road noise).
         case `repeat`
+        /// After nothing in range: the same search twice as far ("further?", "search further").
+        case further
     }
 
     public static let rules: [String: String] = [
@@ -90,6 +92,14 @@ public enum FollowUpPhrases {
         Phrase(Label.search.rawValue, "[(is there | anything | something | one | any)] [(anything|one)] cheaper",
                fixed: ["search": "cheapest"]),
         Phrase(Label.repeat.rawValue, "[(sorry|pardon)] <sayAgain> [please]"),
+        Phrase(Label.further.rawValue, """
+            [<instead>] [(can you | could you | please)] [(try | search | look)] (further | farther) [(away | afield | out)] \
+            <insteadEnd>
+            """),
+        Phrase(Label.further.rawValue, """
+            [<instead>] [(can you | could you | please)] ((widen | expand | extend) [the] (search | radius) \
+            | [(try | search)] [(a|the)] (bigger | wider | larger) (area | radius | search)) <insteadEnd>
+            """),
     ]
 
     public static func matcher(appName: String) throws(TemplateError) -> PhraseMatcher {
