@@ -253,10 +253,12 @@ public final class ReplyServer {
 
     /// Remembers when a request that will answer later was taken off the socket.
     func noteDeferred(_ request: IncomingRequest, start: UInt64) {
-        let answered = answeredBeforeNoted.removeValue(forKey: request.deferredID)
-        answeredBeforeNoted.removeAll(keepingCapacity: true)  // only the request just handled can be in it
-        if let error = answered {
-            return record(request, nanoseconds: Self.monotonicNanoseconds() &- start, error: error)
+        if !answeredBeforeNoted.isEmpty {
+            let answered = answeredBeforeNoted.removeValue(forKey: request.deferredID)
+            answeredBeforeNoted.removeAll(keepingCapacity: true)  // only the request just handled can be in it
+            if let error = answered {
+                return record(request, nanoseconds: Self.monotonicNanoseconds() &- start, error: error)
+            }
         }
         deferredStart[request.deferredID] = (request.type, start)
     }

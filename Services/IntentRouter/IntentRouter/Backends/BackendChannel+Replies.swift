@@ -52,12 +52,13 @@ extension BackendChannel {
             return
         }
         consecutiveTimeouts = 0
-        if reply.serviceError?.code == .unavailable {
-            passOver(replica)
-            if call.retriesLeft > 0, resend(id, call) { return }
-        }
-        if let error = reply.serviceError, error.code != .notFound, error.code != .unavailable {
-            onRefused?(call.type, "\(callIDs.prefix)-\(id)", error)
+        if let error = reply.serviceError {
+            if error.code == .unavailable {
+                passOver(replica)
+                if call.retriesLeft > 0, resend(id, call) { return }
+            } else if error.code != .notFound {
+                onRefused?(call.type, "\(callIDs.prefix)-\(id)", error)
+            }
         }
         call.complete(.success(reply))
     }

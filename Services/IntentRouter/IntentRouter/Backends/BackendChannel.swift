@@ -195,7 +195,7 @@ final class BackendChannel {
         if ids.count > 1, acceptsBatches, unsent.isEmpty, let (batchID, frame) = batchFrame(ids),
            let replica = sendToReplica(frame) {
             isDown = false
-            for id in ids { pending[id]?.replica = replica }
+            if hasReplicas { for id in ids { pending[id]?.replica = replica } }
             batches[batchID] = Array(ids)
             batchesSent += 1
             callsBatched += UInt64(ids.count)
@@ -241,7 +241,7 @@ final class BackendChannel {
         guard let call = pending[id] else { return }
         if unsent.isEmpty, let replica = sendToReplica(call.payload) {
             isDown = false
-            pending[id]?.replica = replica
+            if hasReplicas { pending[id]?.replica = replica }
             return
         }
         guard !isDown, unsent.count < Self.maxUnsent else {
@@ -264,7 +264,7 @@ final class BackendChannel {
                 continue
             }
             guard let replica = sendToReplica(call.payload) else { break }
-            pending[call.id]?.replica = replica
+            if hasReplicas { pending[call.id]?.replica = replica }
             sent += 1
             isDown = false
         }
