@@ -150,6 +150,18 @@ struct FollowUpTests {
         #expect(engine.ask(user: "u1", utterance: "further", session: other).prompt?.outcome == .notUnderstood)
     }
 
+    /// Inside a conversation a whole request needs no app name: "nearest diesel" after an answer
+    /// was "didn't catch that" (re-check walkthrough).
+    @Test(arguments: [("take me to the nearest petrol station", Action.findNearest(.e10, directions: true)),
+                      ("where can I get petrol", .findCheapest(.e10, directions: false)),
+                      ("use kilometres", .setUnit(.set(.km)))])
+    func aWholeRequestWithoutTheAppName_isThatRequest(utterance: String, action: Action) throws {
+        let session = try answered()
+        let next = engine.ask(user: "u1", utterance: utterance, session: session)
+        #expect(next.action == action, "\(utterance)")
+        #expect(engine.sessions.find(session, user: "u1") == nil || next.session != session)
+    }
+
     @Test func twoMisses_endTheConversation() throws {
         let session = try answered()
         _ = engine.ask(user: "u1", utterance: "what is the weather like", session: session)

@@ -41,7 +41,8 @@ public final class DialogueEngine {
                 return resolve(call, user: user, location: location ?? session.location)
             }
             if let decision = answer(session, utterance, location: location) { return decision }
-            if let call = understood.call {
+            // A whole request, with or without the app's name (the conversation is with it already).
+            if let call = understood.call ?? recognizer.recognizeNamingTheApp(utterance) {
                 sessions.close(session)
                 return resolve(call, user: user, location: location ?? session.location)
             }

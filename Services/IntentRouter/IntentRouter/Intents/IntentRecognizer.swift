@@ -47,8 +47,15 @@ public struct IntentRecognizer: Sendable {
     /// ("cheapest diesel near me"): it is not taken as that request (every phrase names the app),
     /// but the answer can say how to ask.
     public func wouldRecognizeNamingTheApp(_ utterance: NormalizedUtterance) -> Bool {
-        guard !utterance.content.isEmpty, !utterance.content.contains(appWord) else { return false }
-        return intents.match([appWord] + utterance.content) != nil
+        recognizeNamingTheApp(utterance) != nil
+    }
+
+    /// The intent an utterance that names no app asks for once the app's name is put in front
+    /// ("nearest diesel"): inside a conversation with the app, that is what was asked.
+    public func recognizeNamingTheApp(_ utterance: NormalizedUtterance) -> IntentCall? {
+        guard !utterance.content.isEmpty, !utterance.content.contains(appWord) else { return nil }
+        return recognize(NormalizedUtterance(words: [appWord] + utterance.words,
+                                             content: [appWord] + utterance.content))
     }
 
     /// The station search an utterance that asks for nothing would be without a place named after
