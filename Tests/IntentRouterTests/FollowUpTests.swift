@@ -35,7 +35,7 @@ struct FollowUpTests {
         #expect(next.action == .findNearest(.e10, directions: true))
     }
 
-    @Test(arguments: [("what about petrol", FuelCode.e10), ("and premium?", .e5), ("how about super diesel", .sdv),
+    @Test(arguments: [("what about petrol", FuelCode.e10), ("and premium unleaded?", .e5), ("how about super diesel", .sdv),
                       ("petrol", .e10), ("what about unleaded instead", .e10), ("and for E10", .e10)])
     func anotherFuel_searchesTheSameForIt(utterance: String, fuel: FuelCode) throws {
         let next = engine.ask(user: "u1", utterance: utterance, session: try answered())
@@ -160,6 +160,15 @@ struct FollowUpTests {
         let next = engine.ask(user: "u1", utterance: utterance, session: session)
         #expect(next.action == action, "\(utterance)")
         #expect(engine.sessions.find(session, user: "u1") == nil || next.session != session)
+    }
+
+    @Test(arguments: ["and premium?", "what about super", "super then"])
+    func premiumAfterDiesel_isPremiumDiesel(utterance: String) throws {
+        let next = engine.ask(user: "u1", utterance: utterance, session: try answered())
+        #expect(next.action == .findCheapest(.sdv, directions: false), "\(utterance)")
+        let afterPetrol = try answered("Ask FuelBoard for the cheapest petrol near me")
+        #expect(engine.ask(user: "u1", utterance: utterance, session: afterPetrol).action
+            == .findCheapest(.e5, directions: false), "\(utterance)")
     }
 
     @Test func twoMisses_endTheConversation() throws {

@@ -223,6 +223,10 @@ public final class DialogueEngine {
         case .fuel:
             intent = .search(nearest: search.searchesNearest, directions: false)
             fuelAsked = IntentRecognizer.fuel(reply.slots["fuel"])
+            // "And premium?" after diesel is the premium diesel, as after petrol it is premium petrol.
+            if fuel == .b7 || fuel == .sdv, let said = reply.slots["fuel"]?.text, said == "super" || said == "premium" {
+                fuelAsked = .value(.sdv)
+            }
             radius = IntentRecognizer.searchRadius(reply.slots) ?? within
         case .radius:
             intent = .search(nearest: search.searchesNearest, directions: false)
