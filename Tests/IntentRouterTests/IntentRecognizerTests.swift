@@ -101,3 +101,12 @@ struct MisheardFuelTests {
         #expect(MisheardFuel.consonants(Array("diesell".utf8)) == Array("dsl".utf8))
     }
 }
+
+/// What the normaliser does to a stutter.
+struct StutterTests {
+    @Test func aWordSaidTwiceInARow_isOnce_butNumbersStayAsSaid() {
+        let normalizer = UtteranceNormalizer()
+        #expect(normalizer.normalize("for the the cheapest diesel diesel").words == ["for", "the", "cheapest", "diesel"])
+        #expect(normalizer.normalize("within 20 20 miles").words == ["within", "20", "20", "miles"])
+    }
+}

@@ -32,8 +32,19 @@ public struct UtteranceNormalizer: Sendable {
     }
 
     public func normalize(_ text: String) -> NormalizedUtterance {
-        let words = Array(Self.words(text).prefix(Self.maxWords))
+        let words = Self.withoutStutters(Array(Self.words(text).prefix(Self.maxWords)))
         return NormalizedUtterance(words: words, content: removingSkipPhrases(words))
+    }
+
+    /// A word said twice in a row once ("for the the cheapest", "diesel diesel"), as speech
+    /// recognisers write a stutter; numbers stay as said.
+    static func withoutStutters(_ words: [String]) -> [String] {
+        var kept: [String] = []
+        kept.reserveCapacity(words.count)
+        for word in words where word != kept.last || word.contains(where: \.isNumber) {
+            kept.append(word)
+        }
+        return kept
     }
 
     func removingSkipPhrases(_ words: [String]) -> [String] {
