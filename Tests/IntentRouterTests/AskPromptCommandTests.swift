@@ -92,6 +92,18 @@ struct AskPromptCommandTests {
     }
 }
 
+/// The prompt's example names the app the services are told (it said "FuelBoard" to a stack
+/// started with another name: docs walkthrough).
+struct AskPromptAppNameTests {
+    @Test func thePromptsExample_namesTheAppOfFUELBOARD_APP_NAME() throws {
+        let process = try ServiceProcess("fuelboard", ["ask", "--user", "x", "--router", try unservedEndpoint()],
+                                         environment: ["FUELBOARD_APP_NAME": "Petrolhead"])
+        #expect(try process.waitForExit() == 0)
+        #expect(process.log.contains("Ask Petrolhead something (e.g. \"Ask Petrolhead for the cheapest diesel near me\")"),
+                "\(process.log)")
+    }
+}
+
 /// `fuelboard ask`'s hints on stderr: what a person at the command line may not know.
 struct AskHintTests {
     private func reply(_ code: AssistantCode, _ outcome: DialogOutcome, session: String? = nil) -> AssistantReply {

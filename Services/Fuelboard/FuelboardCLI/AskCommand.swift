@@ -50,7 +50,10 @@ enum AskCommand {
             request.utterance = utterance
             return try ask(request, client, cli)
         }
-        print("Ask FuelBoard something (e.g. \"Ask FuelBoard for the cheapest diesel near me\"); 'quit' to leave.")
+        // The app's name as the stack's services are told it (FUELBOARD_APP_NAME), for the example.
+        let app = ProcessInfo.processInfo.environment[AppNameSetting.environment]
+            .flatMap { AppNameSetting.isWritable($0) ? $0 : nil } ?? AppNameSetting.defaultName
+        print("Ask \(app) something (e.g. \"Ask \(app) for the cheapest diesel near me\"); 'quit' to leave.")
         while true {
             print("> ", terminator: "")
             guard let line = readLine() else {
