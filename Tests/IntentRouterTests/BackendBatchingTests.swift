@@ -65,7 +65,7 @@ private final class ChannelDriver {
         while results.count < count {
             guard ContinuousClock.now < giveUp else { throw ServiceError(.timeout, "\(results.count) of \(count) answered") }
             if let frames = try? channel.sockets[0].receive() {
-                channel.received(frames)
+                channel.received(frames, from: 0)
             } else {
                 channel.expire(now: .now)
             }
@@ -84,9 +84,9 @@ struct BackendBatchingTests {
         driver.call("waiting")  // number 2 or later: not sent, so only a stray reply could complete it
         let strays = ["zz-2", "\(prefix)-999999", "\(prefix)-b999999", "\(prefix)-", "\(prefix)2", "\(prefix)-x2", "\(prefix)-+2", "2"]
         for id in strays {
-            driver.channel.received([Data(), Data(#"{"body":{"text":"stray"},"id":"\#(id)","ok":true,"v":1}"#.utf8)])
+            driver.channel.received([Data(), Data(#"{"body":{"text":"stray"},"id":"\#(id)","ok":true,"v":1}"#.utf8)], from: 0)
         }
-        driver.channel.received([Data(), Data(#"{"body":{},"id":7,"ok":true,"v":1}"#.utf8)])
+        driver.channel.received([Data(), Data(#"{"body":{},"id":7,"ok":true,"v":1}"#.utf8)], from: 0)
         #expect(driver.channel.lateReplies == UInt64(strays.count + 1))
         #expect(driver.results.isEmpty)
         driver.channel.sendOutbox()

@@ -338,7 +338,9 @@ struct DialogueEngineTests {
                       "Ask FuelBoard cheapest diesel at the moment", "Ask FuelBoard cheapest diesel in this area",
                       "Ask FuelBoard cheapest diesel in the next 10 miles", "Ask FuelBoard cheapest diesel in litres",
                       "Ask FuelBoard I need diesel in the van",
-                      "Ask FuelBoard is there a petrol station near me open now"])
+                      "Ask FuelBoard is there a petrol station near me open now",
+                      "Ask FuelBoard cheapest diesel in gallons", "Ask FuelBoard cheapest diesel in euros",
+                      "Ask FuelBoard cheapest diesel at midnight", "Ask FuelBoard nearest diesel by road"])
     func whatIsNoSearchWithAPlace_isNotUnderstood(utterance: String) {
         #expect(engine.ask(user: "u1", utterance: utterance).prompt?.outcome == .notUnderstood, "\(utterance)")
     }

@@ -140,12 +140,17 @@ struct FollowUpTests {
         #expect(next.action == .findCheapest(.b7, directions: false, within: .miles(miles)), "\(utterance)")
     }
 
-    @Test func further_pastTheLimit_isRefused_andAfterAStationIsNotUnderstood() throws {
+    @Test func further_upToTheLimit_thenRefused_andAfterAStationIsNotUnderstood() throws {
         let session = try answered()
         engine.sessions.remember(RenderRequest(outcome: .nothingInRange, fuel: "B7", radiusMiles: 40, unit: .miles),
                                  session: session, user: "u1")
-        let refused = engine.ask(user: "u1", utterance: "further", session: session)
-        #expect(refused.prompt?.outcome == .radiusOutOfRange && refused.session == session)
+        let clamped = engine.ask(user: "u1", utterance: "further", session: session)
+        #expect(clamped.action == .findCheapest(.b7, directions: false, within: .miles(50)), "40 miles: up to the limit")
+        let atTheLimit = try answered()
+        engine.sessions.remember(RenderRequest(outcome: .nothingInRange, fuel: "B7", radiusMiles: 50, unit: .miles),
+                                 session: atTheLimit, user: "u1")
+        let refused = engine.ask(user: "u1", utterance: "further", session: atTheLimit)
+        #expect(refused.prompt?.outcome == .radiusOutOfRange && refused.session == atTheLimit)
         let other = try answered()
         #expect(engine.ask(user: "u1", utterance: "further", session: other).prompt?.outcome == .notUnderstood)
     }
@@ -159,7 +164,20 @@ struct FollowUpTests {
         let session = try answered()
         let next = engine.ask(user: "u1", utterance: utterance, session: session)
         #expect(next.action == action, "\(utterance)")
-        #expect(engine.sessions.find(session, user: "u1") == nil || next.session != session)
+        #expect(engine.sessions.find(session, user: "u1") == nil, "the answer's session is closed: \(utterance)")
+    }
+
+    /// Inside a question, a request for the question asked again, or "and" alone (help, once the
+    /// app's name is put in front), is a miss, not a new start (which would loop for ever).
+    @Test func insideAQuestion_theSameRequestAgain_isAMiss() throws {
+        let question = engine.ask(user: "u1", utterance: "Ask FuelBoard for the cheapest fuel near me", location: here)
+        let session = try #require(question.session)
+        let first = engine.ask(user: "u1", utterance: "I need fuel", session: session)
+        #expect(first.prompt == Prompt(code: .needsValue, outcome: .askFuel) && first.session == session)
+        let second = engine.ask(user: "u1", utterance: "I need fuel", session: session)
+        #expect(second.prompt?.outcome == .notUnderstood && second.session == nil)
+        let afterAnswer = try answered()
+        #expect(engine.ask(user: "u1", utterance: "and", session: afterAnswer).prompt?.outcome == .notUnderstood)
     }
 
     @Test(arguments: ["and premium?", "what about super", "super then"])
@@ -197,7 +215,9 @@ struct FollowUpTests {
 
     @Test func sayAgain_beforeAnythingWasAnswered_isNotUnderstood() throws {
         let session = try answered()  // the search's answer not remembered yet (it failed, say)
-        #expect(engine.ask(user: "u1", utterance: "say that again", session: session).action == nil)
+        let next = engine.ask(user: "u1", utterance: "say that again", session: session)
+        #expect(next.action == nil && next.prompt == Prompt(code: .failure, outcome: .notUnderstood))
+        #expect(next.session == session, "one miss keeps the answer open")
     }
 
     @Test func afterTheSessionExpired_aFollowUpIsToldSo() throws {

@@ -64,6 +64,18 @@ struct PluginServiceTests {
         #expect(stats.details["requestsInFlight"] == .number(0), "\(stats.details["requestsInFlight"] ?? .null)")
     }
 
+    /// The built-in grammar hears "petrel" as a misheard "petrol"; a plug-in hears it as said (a
+    /// plug-in's phrase with such a word was registered and could never be reached: review).
+    @Test func aPluginsPhrase_hearsTheWordsAsSaid_notCorrectedForFuel() throws {
+        let harness = try PluginHarness()
+        defer { harness.stop() }
+        let birds = IntentDefinition("StormPetrel", parameters: [], phrases: ["[ask] {app} tell me about the storm petrel"],
+                                     handle: { _ in .success("A small seabird.") })
+        try harness.start("birds", [birds])
+        let reply = try harness.ask("Ask FuelBoard tell me about the storm petrel")
+        #expect(reply.service == "birds" && reply.dialog == "A small seabird.", "\(reply.dialog)")
+    }
+
     @Test func ask_withDisambiguation_theNextUtterancePicksAnOption() throws {
         let harness = try PluginHarness()
         defer { harness.stop() }

@@ -7,7 +7,7 @@ import ZeroMQ
 extension BackendChannel {
     /// One message read from replica `replica`'s socket: completes the call it answers, or each
     /// call of a batch.
-    func received(_ frames: [Data], from replica: Int = 0) {
+    func received(_ frames: [Data], from replica: Int) {
         guard let payload = frames.last, let reply = ReplyEnvelope(payload), let id = reply.id.flatMap(callIDs.number) else {
             lateReplies += 1
             return

@@ -41,8 +41,12 @@ public final class DialogueEngine {
                 return resolve(call, user: user, location: location ?? session.location)
             }
             if let decision = answer(session, utterance, location: location) { return decision }
-            // A whole request, with or without the app's name (the conversation is with it already).
-            if let call = understood.call ?? recognizer.recognizeNamingTheApp(utterance) {
+            // A whole request, with or without the app's name (the conversation is with it already;
+            // not help, which "and" alone would be, nor the question asked again, which would loop).
+            if let call = understood.call ?? recognizer.recognizeNamingTheApp(utterance).flatMap({ call in
+                let asksTheSameAgain = session.awaiting.parameterName != nil && call.intent == session.awaiting.intent
+                return call.intent == .help || asksTheSameAgain ? nil : call
+            }) {
                 sessions.close(session)
                 return resolve(call, user: user, location: location ?? session.location)
             }
@@ -236,11 +240,14 @@ public final class DialogueEngine {
             case .unsupported, .missing: return nil
             }
         case .further:
-            // Twice the radius that found nothing (past the limit it is refused, saying the limit).
+            // Twice the radius that found nothing, up to the limit (at the limit already, it is
+            // refused, saying the limit).
             guard answered?.outcome == .nothingInRange, let miles = answered?.radiusMiles else { return nil }
+            let limit = Preferences.radiusRange.upperBound
+            let further = miles >= limit ? miles * 2 : min(miles * 2, limit)
             intent = .search(nearest: search.searchesNearest, directions: false)
-            radius = answered?.unit == .km ? .km(SpokenRadius.shown(miles * 2 * Vocabulary.kilometresPerMile))
-                : .miles(SpokenRadius.shown(miles * 2))
+            radius = answered?.unit == .km ? .km(SpokenRadius.shown(further * Vocabulary.kilometresPerMile))
+                : .miles(SpokenRadius.shown(further))
         case .cancel, .yes, .no, .unit, .repeat:
             return nil
         }

@@ -3,8 +3,18 @@ import Messages
 /// What the built-in grammar makes of an utterance's text: its words and the intent call it
 /// asks for (nil when none). Both depend on the text alone.
 public struct Understanding: Sendable, Equatable {
+    /// The words as the built-in grammar hears them (misheard fuel words corrected).
     public let utterance: NormalizedUtterance
     public let call: IntentCall?
+    /// The words as said, for plug-ins: their phrases may hold words the correction would change
+    /// ("Premier" is no misheard "premium" to a shop's plug-in).
+    public let heard: NormalizedUtterance
+
+    public init(utterance: NormalizedUtterance, call: IntentCall?, heard: NormalizedUtterance? = nil) {
+        self.utterance = utterance
+        self.call = call
+        self.heard = heard ?? utterance
+    }
 }
 
 /// Remembers the understanding of recent utterance texts. People ask the same few things ("the
@@ -29,8 +39,9 @@ final class UnderstandingMemo {
             return remembered
         }
         misses += 1
-        let utterance = recognizer.normalize(text)
-        let understood = Understanding(utterance: utterance, call: recognizer.recognize(utterance))
+        let heard = recognizer.normalizer.normalize(text)
+        let utterance = recognizer.correctingFuelWords(heard)
+        let understood = Understanding(utterance: utterance, call: recognizer.recognize(utterance), heard: heard)
         guard text.utf8.count <= Self.maxTextBytes else { return understood }
         if known.count >= capacity { known.removeAll(keepingCapacity: true) }
         known[text] = understood

@@ -45,13 +45,13 @@ public enum IntentPhrases {
         // What a driver looking for somewhere to fill up calls it.
         "stations": """
             (station|stations|garage|garages|filling station|filling stations|service station|service stations \
-            |forecourt|forecourts|services|place to (get|buy) [some] (fuel|{fuel}))
+            |forecourt|forecourts|place to (get|buy) [some] (fuel|{pricedFuel}))
             """,
         // Low on fuel: the nearest will do.
         "lowOnFuel": """
             ([(im|i am|were|we are|ive|i have|weve|we have)] [(nearly|almost|about to run|running|run|getting|very|really|so)] (out of|low on) \
-            [some] (fuel|gas|{fuel} [fuel]) \
-            | [(my|the)] [low] (fuel|{fuel}) [warning] (light|lights) [(is [on] | on | (has|s) (come|gone) on | came on | just came on)] \
+            [some] (fuel|gas|{pricedFuel} [fuel]) \
+            | [(my|the)] [low] (fuel|{pricedFuel}) [warning] (light|lights) [(is [on] | on | (has|s) (come|gone) on | came on | just came on)] \
             | i need fuel (urgently|fast) | [(im|i am)] [running] on (empty|fumes))
             """,
         "route": "[the] (directions | direction | a route | route | the way | navigation | a map) to",
@@ -112,7 +112,7 @@ public enum IntentPhrases {
         // "Where can I get fuel", "I need fuel": which fuel is asked.
         Phrase(cheapest, "<ask> (where (can|do|should|could) i (get|buy|find) | i need [to get] | we need [to get]) [some] fuel [<place>]"),
         // "Where can I get diesel": a fuel it knows, bought near here.
-        Phrase(cheapest, "<ask> where (can|do|should|could) i (get|buy|find) [some] {fuel} [fuel] [<place>]",
+        Phrase(cheapest, "<ask> where (can|do|should|could) i (get|buy|find) [some] {pricedFuel} [fuel] [<place>]",
                allowsWildcards: false),
 
         Phrase(directions, "<ask> [(<routeVerb> | for | can i (get|have))] <route> <target>"),
@@ -126,19 +126,25 @@ public enum IntentPhrases {
         // The price at the nearest: "how much is the nearest diesel", "diesel at the nearest garage".
         Phrase(nearest, "<ask> <howMuch> [the] (nearest|closest) {fuel} [fuel] [(cost|costs)]", allowsWildcards: false),
         Phrase(nearest, "<ask> how far [away] is <nearestTarget>", allowsWildcards: false),
-        // "Is there a petrol station nearby", "find me a garage", "petrol stations near me": a
-        // fuel said is searched for, none asks which.
+        // "Is there a petrol station nearby", "petrol stations near me": a fuel FuelBoard prices
+        // (an EV charging station or an LPG one is left to plug-ins); "find me a garage near me":
+        // none said, so it asks which, only with "near me" ("I need a garage" may be a breakdown).
         Phrase(nearest, """
             <ask> [(is there | are there | find [me] | (show|give) me | i need | look for | search for | get me \
-            | wheres | where is | where are)] [(a|an|any|some|the)] [{fuel}] <stations> [<place>]
+            | wheres | where is | where are)] [(a|an|any|some|the)] {pricedFuel} <stations> [<place>]
+            """, allowsWildcards: false),
+        Phrase(nearest, """
+            <ask> [(is there | are there | find [me] | (show|give) me | look for | search for | get me \
+            | wheres | where is | where are)] [(a|an|any|some|the)] <stations> <near> [<searchWithin>]
             """, allowsWildcards: false),
         Phrase(nearest, """
             <ask> [(wheres | where is | find [me])] [the] (nearest|closest) (place|station|garage) to (get|buy) [some] \
-            {fuel} [fuel] [<place>]
+            {pricedFuel} [fuel] [<place>]
             """, allowsWildcards: false),
         Phrase(nearest, "<ask> <lowOnFuel> [<place>]", allowsWildcards: false),
         // "Take me to a petrol station", "get me to a garage": the nearest, with directions.
-        Phrase(nearestDirections, "<ask> (<go> | get me to) (a|an|any) [{fuel}] <stations> [<place>]", allowsWildcards: false),
+        Phrase(nearestDirections, "<ask> (<go> | get me to) (a|an|any) [{pricedFuel}] <stations> [<place>]",
+               allowsWildcards: false),
         Phrase(nearest, "<ask> [<find>] [for] [(<howMuch> | [the] <cheapest>)] {fuel} [fuel] [(cost|costs)] at the (nearest|closest) <stationWord>",
                allowsWildcards: false),
         Phrase(nearestDirections, "<ask> [(<routeVerb> | for | can i (get|have))] <route> <nearestTarget>",

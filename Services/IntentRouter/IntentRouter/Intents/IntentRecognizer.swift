@@ -26,7 +26,11 @@ public struct IntentRecognizer: Sendable {
     /// An utterance's words as the matchers take them: normalised, with misheard fuel words
     /// written as the vocabulary has them ("disel" is "diesel").
     public func normalize(_ text: String) -> NormalizedUtterance {
-        let heard = normalizer.normalize(text)
+        correctingFuelWords(normalizer.normalize(text))
+    }
+
+    /// `heard` with misheard fuel words written as the vocabulary has them.
+    public func correctingFuelWords(_ heard: NormalizedUtterance) -> NormalizedUtterance {
         let words = MisheardFuel.correcting(heard.words, known: knownWords)
         guard words != heard.words else { return heard }
         return NormalizedUtterance(words: words, content: normalizer.removingSkipPhrases(words))
@@ -79,12 +83,14 @@ public struct IntentRecognizer: Sendable {
     }
 
     private static let placeWords: Set<String> = ["in", "near", "at", "around", "by", "outside", "from"]
-    /// Words after "in" or "at" that name no place ("in litres", "at the moment", "in the van").
+    /// Words after "in" or "at" that name no place ("in litres", "at the moment", "in the van",
+    /// "in euros", "at midnight", "by road"). Fillers never reach here.
     private static let notPlaces: Set<String> = [
         "this", "that", "these", "those", "my", "our", "your", "a", "an", "moment", "minute", "litres", "liters",
-        "litre", "liter", "pence", "pounds", "van", "car", "lorry", "truck", "all", "mate", "pal", "then", "yeah",
-        "sorry", "innit", "please", "now", "once", "least", "most", "general", "total", "future", "morning",
-        "afternoon", "evening", "night", "weekend",
+        "litre", "liter", "gallons", "gallon", "pence", "pounds", "euros", "dollars", "van", "car", "lorry", "truck",
+        "all", "mate", "pal", "then", "yeah", "sorry", "innit", "once", "least", "most", "general", "total",
+        "future", "morning", "afternoon", "evening", "night", "midnight", "midday", "noon", "weekend", "road",
+        "english", "welsh", "gaelic", "words", "full",
     ]
 
     private static let helpWords: Set<String> = ["help", "what", "how", "do", "can", "say", "use"]
@@ -117,9 +123,9 @@ public struct IntentRecognizer: Sendable {
     /// Builds the call from matched slots.
     static func call(_ intent: Intent, _ slots: [String: SlotMatch]) -> IntentCall {
         switch intent {
-        case .cheapestFuel: .cheapestFuel(fuel(slots["fuel"]), within: searchRadius(slots))
+        case .cheapestFuel: .cheapestFuel(fuel(slots["fuel"] ?? slots["pricedFuel"]), within: searchRadius(slots))
         case .directionsToCheapestFuel, .nearestFuel, .directionsToNearestFuel:
-            .search(intent, fuel(slots["fuel"]), within: searchRadius(slots))
+            .search(intent, fuel(slots["fuel"] ?? slots["pricedFuel"]), within: searchRadius(slots))
         case .setSearchRadius: .setSearchRadius(radius(slots))
         case .setDistanceUnit: .setDistanceUnit(unit(slots["unit"]))
         case .forgetMyLocation: .forgetMyLocation

@@ -4,9 +4,8 @@ import Messages
 /// "die sell", "dizzle", "unleded"). Heard as a fuel FuelBoard has no prices for, the answer
 /// said "FuelBoard doesn't have prices for disel. It has ... diesel" (conversation walkthrough).
 ///
-/// An unknown word (or two, "die sell") is taken for a fuel word when it is one or two letters
-/// off it, or when its consonants, as said, are the fuel word's ("d-s-l": diesel, disel, deasil,
-/// dizzle). The recogniser corrects them before matching, so every phrase and every answer to a
+/// An unknown word (or two, "die sell") is taken for a fuel word when it is one letter off it, or
+/// when its consonants, as said, are diesel's or petrol's ("d-s-l": disel, deasil, dizzle). The recogniser corrects them before matching, so every phrase and every answer to a
 /// question hears them ("Which fuel?" "disel").
 enum MisheardFuel {
     /// The fuel word `said` (one or two lower-case words) sounds like, as the vocabulary writes
@@ -44,16 +43,17 @@ enum MisheardFuel {
         return corrected
     }
 
-    /// The fuel words a misheard one is compared with; premium only by its letters (its
-    /// consonants, "p-r-m", are also "prime"'s and "prom"'s).
+    /// The fuel words a misheard one is compared with; premium and unleaded only by their letters
+    /// (their consonants are also "prime"'s and "unload"'s).
     private static let known: [(word: String, code: FuelCode, byConsonants: Bool)] = [
-        ("diesel", .b7, true), ("petrol", .e10, true), ("unleaded", .e10, true), ("premium", .e5, false),
+        ("diesel", .b7, true), ("petrol", .e10, true), ("unleaded", .e10, false), ("premium", .e5, false),
     ]
 
     private static func sounds(_ heard: String, like known: (word: String, code: FuelCode, byConsonants: Bool)) -> Bool {
         let a = Array(heard.utf8), b = Array(known.word.utf8)
         guard abs(a.count - b.count) <= 2, a.first == b.first else { return false }
-        if editDistance(a, b) <= (b.count >= 7 ? 2 : 1) { return true }
+        // One letter off only: two let real words through ("premier", "unloaded", "unleashed").
+        if editDistance(a, b) <= 1 { return true }
         return known.byConsonants && consonants(a) == consonants(b)
     }
 

@@ -37,6 +37,9 @@ public enum Vocabulary {
         [
             .synonyms("app", [("app", AppName.spokenForms(appName))]),
             .synonyms("fuel", fuels, wildcardWords: 2),
+            // Only the fuels FuelBoard prices: phrases that would otherwise take a charging or an
+            // LPG station from a plug-in that serves it.
+            .synonyms("pricedFuel", fuels.filter { $0.value != nil }),
             .synonyms("unit", units),
             .synonyms("radiusUnit", radiusUnits),
             SlotList(name: "miles", kind: .number),

@@ -9,19 +9,20 @@ extension IntentRouterService {
     func askPlugin(_ request: IncomingRequest, _ body: AssistantAskRequest, understood: Understanding,
                    started: ContinuousClock.Instant) -> ReplyServer.Outcome? {
         let registry = plugins.registry
-        let utterance = understood.utterance
+        // Plug-ins hear the words as said; the built-in engine, with misheard fuel words corrected.
+        let heard = understood.heard
         if let id = body.session, let session = plugins.sessions.find(id, user: body.user) {
             let (outcome, ask) = pluginAsk(request, user: body.user, locale: body.locale, now: body.now,
                                            location: body.location, started: started)
-            if plugins.answer(session, utterance, ask) { return outcome }
+            if plugins.answer(session, heard, ask) { return outcome }
             forget(ask)
         } else if let id = body.session, let session = engine.sessions.find(id, user: body.user),
-                  engine.answers(utterance, in: session) {
+                  engine.answers(understood.utterance, in: session) {
             return nil
         }
-        guard !registry.services.isEmpty, !utterance.content.isEmpty,
+        guard !registry.services.isEmpty, !heard.content.isEmpty,
               understood.call == nil,
-              let (grammar, match) = registry.recognize(utterance.content) else { return nil }
+              let (grammar, match) = registry.recognize(heard.content) else { return nil }
         let (outcome, ask) = pluginAsk(request, user: body.user, locale: body.locale, now: body.now,
                                        location: body.location, started: started)
         startPlugin(grammar.name, parameters: grammar.parameters(from: match), ask)
