@@ -94,6 +94,26 @@ struct RouterRadiusUnitTests {
                 "\(reply.dialog)")
     }
 
+    /// "60" to "how far?" is read in the user's unit when handled: refused for a miles user with
+    /// the question still open (it ended there: review), taken for a kilometres user.
+    @Test func aBareRadius_refusedInTheUsersUnit_leavesTheQuestionOpen() throws {
+        let services = try RealServices()
+        defer { services.stop() }
+        let question = try services.ask("Ask FuelBoard to set my search radius")
+        let session = try #require(question.session)
+        let refused = try services.ask("60", session: session)
+        #expect(refused.code == .needsValue && refused.outcome == .radiusOutOfRange, "\(refused.dialog)")
+        #expect(refused.session == session && refused.needs == "miles")
+        let set = try services.ask("20", session: session)
+        #expect(set.outcome == .radiusSet && set.session == nil, "\(set.dialog)")
+        #expect(try services.preferences().radiusMiles == 20)
+
+        _ = try services.ask("Ask FuelBoard to use kilometres")
+        let again = try services.ask("Ask FuelBoard to set my search radius")
+        let taken = try services.ask("60", session: try #require(again.session))
+        #expect(taken.outcome == .radiusSet && taken.session == nil, "60 km: \(taken.dialog)")
+    }
+
     @Test func mySettings_whenLocationCacheHangs_saysItCannotReachThem() throws {
         let services = try RealServices(locationHangs: true)
         defer { services.stop() }

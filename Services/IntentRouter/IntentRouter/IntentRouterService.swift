@@ -203,6 +203,14 @@ public final class IntentRouterService {
         case .handle(let action):
             runner.run(action, ask) { handled in
                 var handled = handled
+                if decision.questionStaysIfRefused, let id = decision.session {
+                    if handled.render.outcome == .radiusOutOfRange, let needs = self.engine.askAgain(id, user: user) {
+                        handled = Handled(.needsValue, handled.render, needsAgain: needs)  // "How far?" still waits
+                    } else {
+                        if let session = self.engine.sessions.find(id, user: user) { self.engine.sessions.close(session) }
+                        handled.endsSession = true
+                    }
+                }
                 if handled.code == .success, handled.render.station != nil || handled.render.outcome == .nothingInRange,
                    let id = decision.session {
                     self.engine.sessions.remember(handled.render, session: id, user: user)

@@ -58,6 +58,9 @@ public struct Decision: Sendable, Equatable {
     public var needs: String?
     /// The user's location from the utterance or its session, for the handle stage.
     public var location: Coordinate?
+    /// The answer to a question is handled with the question still open (`session`): refused
+    /// when handled (a bare radius read in the user's unit), it is asked again; else it closes.
+    public var questionStaysIfRefused = false
 
     public init(step: Step, intent: Intent?, parameters: [String: JSONValue]? = nil, session: String? = nil,
                 needs: String? = nil, location: Coordinate? = nil) {

@@ -172,6 +172,14 @@ public final class DialogueEngine {
             if case .setSearchRadius(.value(.set(let radius))) = call, Self.isOutOfRange(radius) {
                 return refused(call, in: session, location: place)
             }
+            if case .setSearchRadius(.value(.set(let radius))) = call, radius.explicitMiles == nil {
+                // A bare number is read in the user's unit when handled ("60": 60 km is fine, 60
+                // miles is not): the question stays open until then, to be asked again if refused.
+                var decision = resolve(call, user: session.user, location: place)
+                decision.session = session.id
+                decision.questionStaysIfRefused = true
+                return decision
+            }
             sessions.close(session)
             return resolve(call, user: session.user, location: place)
         case .unit:
@@ -309,6 +317,19 @@ public final class DialogueEngine {
         let range = Preferences.radiusRange
         if let miles = radius.explicitMiles { return !range.contains(miles) }
         return !range.contains(radius.amount) && !range.contains(radius.amount / Vocabulary.kilometresPerMile)
+    }
+
+    /// A question whose answer was refused when handled, counted as a miss: the parameter it asks
+    /// for again, or nil when it has had too many (it is closed) or is gone.
+    public func askAgain(_ id: String, user: String) -> String? {
+        guard var session = sessions.find(id, user: user) else { return nil }
+        session.misunderstandings += 1
+        guard session.misunderstandings < maxMisunderstandings else {
+            sessions.close(session)
+            return nil
+        }
+        sessions.keep(session)
+        return session.awaiting.parameterName
     }
 
     /// An answer that answers nothing: ask again, or give up after too many.

@@ -61,8 +61,11 @@ struct Handled {
     var parameters: [String: JSONValue]?
     /// The decision's session is closed: the reply names none.
     var endsSession = false
+    /// The parameter the question, still open, asks for again (a value refused when handled).
+    var needsAgain: String?
 
-    init(_ code: AssistantCode, _ render: RenderRequest) {
+    init(_ code: AssistantCode, _ render: RenderRequest, needsAgain: String? = nil) {
+        self.needsAgain = needsAgain
         self.code = code
         self.render = render
     }
