@@ -14,6 +14,14 @@ struct LookupReplicasTests {
         return try client.call(.sysStats, EmptyBody(), as: StatsBody.self).requestsByType["lookup.cheapest"] ?? 0
     }
 
+    /// Asks until one is answered from prices (the loaded replica's connection is up), for 5 s at most.
+    private func untilAnAskIsFound(_ services: RealServices) throws {
+        let warmUpEnds = ContinuousClock.now + .seconds(5)
+        while try services.ask("Ask FuelBoard for the cheapest diesel near me", at: RealServices.selby).outcome != .found {
+            try #require(ContinuousClock.now < warmUpEnds, "no ask was answered within 5 s of the router's start")
+        }
+    }
+
     @Test func twoReplicas_shareTheAsks_andOneDying_isRoutedAround() throws {
         let services = try RealServices(lookupReplicas: 2)
         defer { services.stop() }
@@ -44,10 +52,7 @@ struct LookupReplicasTests {
         // The router connects to both replicas at once; until its connection to the loaded one is
         // up (a handshake, slower under load), an ask and its retry can both reach the loading one
         // (it failed 19 of 20 so, once). Counted from the first ask the loaded replica answered.
-        let warmUpEnds = ContinuousClock.now + .seconds(5)
-        while try services.ask("Ask FuelBoard for the cheapest diesel near me", at: RealServices.selby).outcome != .found {
-            try #require(ContinuousClock.now < warmUpEnds, "no ask was answered within 5 s of the router's start")
-        }
+        try untilAnAskIsFound(services)
         let before = try services.lookupEndpoints.map(cheapestLookups)
         var found = 0
         for _ in 0..<20 {
@@ -66,10 +71,7 @@ struct LookupReplicasTests {
     @Test func aReplicaStillLoading_underLoad_failsNoAsk() throws {
         let services = try RealServices(lookupReplicas: 1, loadingReplicas: 1)
         defer { services.stop() }
-        let warmUpEnds = ContinuousClock.now + .seconds(5)
-        while try services.ask("Ask FuelBoard for the cheapest diesel near me", at: RealServices.selby).outcome != .found {
-            try #require(ContinuousClock.now < warmUpEnds, "no ask was answered within 5 s of the router's start")
-        }
+        try untilAnAskIsFound(services)
         let before = try services.lookupEndpoints.map(cheapestLookups)
         let cli = try ServiceProcess("fuelboard", ["loadtest", "--target", "router", "--router", services.routerEndpoint,
                                                    "--location", services.locationEndpoint, "--concurrency", "16",
