@@ -87,6 +87,8 @@ public struct RenderRequest: Codable, Sendable, Equatable {
     public var fuel: String?
     public var station: StationSummary?
     public var pricePence: Double?
+    /// The lookup's flag on that price (`PriceOutlier`): the answer says a low one may be out of date.
+    public var priceOutlier: PriceOutlier?
     public var distanceMiles: Double?
     /// Time of the feed the price came from.
     public var updated: Date?
@@ -102,7 +104,7 @@ public struct RenderRequest: Codable, Sendable, Equatable {
     public init(outcome: DialogOutcome, locale: String? = nil, now: Date? = nil, fuel: String? = nil,
                 station: StationSummary? = nil, pricePence: Double? = nil, distanceMiles: Double? = nil,
                 updated: Date? = nil, radiusMiles: Double? = nil, unit: DistanceUnit? = nil, word: String? = nil,
-                locationAt: Date? = nil) {
+                locationAt: Date? = nil, priceOutlier: PriceOutlier? = nil) {
         self.outcome = outcome
         self.locale = locale
         self.now = now
@@ -115,6 +117,7 @@ public struct RenderRequest: Codable, Sendable, Equatable {
         self.unit = unit
         self.word = word
         self.locationAt = locationAt
+        self.priceOutlier = priceOutlier
     }
 }
 
@@ -135,10 +138,12 @@ public struct Snippet: Codable, Sendable, Equatable {
     public var pricePence: Double?
     /// True when the prices are older than 48 hours.
     public var stale: Bool?
+    /// Present when the price is far from the rest of its retailer's feed (`PriceOutlier`).
+    public var priceOutlier: PriceOutlier?
 
     public init(title: String, subtitle: String? = nil, freshness: String? = nil, price: String? = nil,
                 id: String? = nil, postcode: String? = nil, lat: Double? = nil, lng: Double? = nil,
-                pricePence: Double? = nil, stale: Bool? = nil) {
+                pricePence: Double? = nil, stale: Bool? = nil, priceOutlier: PriceOutlier? = nil) {
         self.title = title
         self.subtitle = subtitle
         self.freshness = freshness
@@ -149,6 +154,7 @@ public struct Snippet: Codable, Sendable, Equatable {
         self.lng = lng
         self.pricePence = pricePence
         self.stale = stale
+        self.priceOutlier = priceOutlier
     }
 }
 

@@ -78,13 +78,18 @@ public struct LookupResult: Codable, Sendable, Hashable {
     public var distanceMiles: Double
     /// The time of the feed the price came from.
     public var updated: Date
+    /// Present when the price is far from the rest of its retailer's feed (`PriceOutlier`): a
+    /// `low` one may be a price the retailer stopped updating.
+    public var priceOutlier: PriceOutlier?
 
-    public init(station: StationSummary, pricePence: Double?, fuel: String?, distanceMiles: Double, updated: Date) {
+    public init(station: StationSummary, pricePence: Double?, fuel: String?, distanceMiles: Double, updated: Date,
+                priceOutlier: PriceOutlier? = nil) {
         self.station = station
         self.pricePence = pricePence
         self.fuel = fuel
         self.distanceMiles = distanceMiles
         self.updated = updated
+        self.priceOutlier = priceOutlier
     }
 }
 
@@ -116,10 +121,15 @@ public struct StationGetReply: Codable, Sendable {
     /// Pence per litre by fuel code.
     public var prices: [String: Double]
     public var updated: Date
+    /// The fuels whose price is far from the rest of the retailer's feed (`PriceOutlier`), by fuel
+    /// code; absent when none is.
+    public var priceOutliers: [String: PriceOutlier]?
 
-    public init(station: StationSummary, prices: [String: Double], updated: Date) {
+    public init(station: StationSummary, prices: [String: Double], updated: Date,
+                priceOutliers: [String: PriceOutlier]? = nil) {
         self.station = station
         self.prices = prices
         self.updated = updated
+        self.priceOutliers = priceOutliers
     }
 }

@@ -60,6 +60,42 @@ struct FoundDialogTests {
         #expect(reply.snippet?.stale == false)
     }
 
+    @Test func found_withALowOutlierPrice_saysItMayBeOutOfDate() throws {
+        var request = try Fixtures.stationRequest()
+        request.priceOutlier = .low
+        let reply = try Fixtures.render(request)
+        #expect(reply.dialog == "The cheapest diesel near you is Tesco Selby at £1.399, 2.3 miles away — "
+            + "prices as of 6:30 AM. That price is much lower than at the retailer's other stations, "
+            + "so it may be out of date.")
+        #expect(reply.snippet?.priceOutlier == .low)
+        #expect(reply.snippet?.stale == false)
+        #expect(reply.value == "Tesco Selby: £1.399, 2.3 miles")
+    }
+
+    @Test(arguments: [DialogOutcome.found, .directions, .nearestFound, .nearestDirections])
+    func stationAnswers_withAHighOutlierPrice_sayItIsHigh_afterTheStaleNote(outcome: DialogOutcome) throws {
+        var request = try Fixtures.stationRequest(outcome, updated: "2025-10-03T11:00:00+01:00")
+        request.priceOutlier = .high
+        let reply = try Fixtures.render(request)
+        #expect(reply.dialog.hasSuffix("These prices may be out of date. "
+            + "That price is much higher than at the retailer's other stations."), "\(reply.dialog)")
+        #expect(reply.snippet?.priceOutlier == .high)
+    }
+
+    @Test func found_withoutAnOutlierFlag_hasNoNoteAndNoFlagOnTheCard() throws {
+        let reply = try Fixtures.render(Fixtures.stationRequest())
+        #expect(!reply.dialog.contains("retailer's other stations"))
+        #expect(reply.snippet?.priceOutlier == nil)
+    }
+
+    @Test func anAnswerWithoutAStation_saysNothingOfAnOutlierFlag() throws {
+        var request = try Fixtures.stationRequest(.nothingInRange)
+        request.radiusMiles = 5
+        request.priceOutlier = .low
+        let reply = try Fixtures.render(request)
+        #expect(!reply.dialog.contains("retailer's other stations"), "\(reply.dialog)")
+    }
+
     @Test func found_withoutNowInTheRequest_usesTheCallersClock() throws {
         var request = try Fixtures.stationRequest()
         request.now = nil

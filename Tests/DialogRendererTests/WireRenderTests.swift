@@ -56,6 +56,8 @@ struct WireRenderTests {
         // The location's time has its own stream, so the other fields are drawn as before it was added.
         var placeGenerator = SplitMix64(seed: ~seed)
         func pickPlace(_ values: [Date?]) -> Date? { values[placeGenerator.next(in: 0...(values.count - 1))] }
+        var outlierGenerator = SplitMix64(seed: seed &+ 0x5EED)
+        func pickOutlier() -> PriceOutlier? { [nil, nil, .low, .high][outlierGenerator.next(in: 0...3)] }
         let names = ["Tesco Selby", "  Texaco Greenwich ", "Esso Tŷ Croes", "Sainsbury's Nine Elms", "\u{00A0}BP",
                      "Shell\u{2003}", "Asda 🚗", " ", "\u{3000}", "Tab\there", "Quote \"Q\"", "Back\\slash"]
         var requests: [RenderRequest] = []
@@ -80,7 +82,8 @@ struct WireRenderTests {
                 unit: pick([nil, .miles, .km]),
                 word: pick(["hydrogen", "  hydrogen\n", "a\"b", String(repeating: "x", count: 61), "x y", nil]),
                 locationAt: pickPlace([nil, nil, now.addingTimeInterval(-age), now.addingTimeInterval(-age / 1000),
-                                       now.addingTimeInterval(-3600), now.addingTimeInterval(7200.25)])))
+                                       now.addingTimeInterval(-3600), now.addingTimeInterval(7200.25)]),
+                priceOutlier: pickOutlier()))
         }
         return requests
     }
@@ -163,6 +166,8 @@ struct WireRenderTests {
         found(#","pricePence":null"#), found(#","updated":1760000000"#),
         found(#","locationAt":null"#), found(#","locationAt":1760000000"#), found(#","locationAt":"yesterday""#),
         found(#","locationAt":"2025-10-09T01:30:00.5+01:00""#),
+        found(#","priceOutlier":"low""#), found(#","priceOutlier":"high""#), found(#","priceOutlier":null"#),
+        found(#","priceOutlier":"medium""#), found(#","priceOutlier":"LOW""#), found(#","priceOutlier":true"#),
         #"{"outcome":"unsupportedFuel","word":"  hydrogen"}"#, #"{"outcome":"unitSet"}"#, #"{"outcome":null}"#,
         #"{"outcome":"Found"}"#, "{}", "[]", #""found""#,
     ])

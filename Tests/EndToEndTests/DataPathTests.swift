@@ -31,6 +31,31 @@ struct DataPathTests {
         #expect(JSONCoding.formatISO8601(updated) == "2026-11-29T06:30:00Z")
     }
 
+    /// A price far below the rest of its retailer's feed (one left behind) still answers, flagged,
+    /// so the assistant can say it may be out of date; one far above is flagged high; ingest warns.
+    @Test func lookup_flagsPricesFarFromTheirRetailersMedian() throws {
+        let stack = try DataPathStack()
+        let file = try stack.writeFeed(FeedFixtures.feed(FeedFixtures.outliers), name: "mfg")
+        let reply = try stack.ingestFile(file, retailer: "mfg")
+        #expect(reply.warningsByKind["price_outlier"] == 2)
+        try stack.waitForLookupVersion(reply.version)
+
+        let answer = try cheapestB7(stack)
+        #expect(answer.results.map(\.station.id) == ["mfg/stuck", "mfg/a", "mfg/b", "mfg/c", "mfg/motorway"])
+        #expect(answer.results.map(\.priceOutlier) == [.low, nil, nil, nil, .high])
+        #expect(answer.results.first?.pricePence == 119.9)
+        let nearest = try stack.lookupClient().call(.lookupNearest,
+            LookupRequest(fuel: "E10", lat: 53.7800, lng: -1.0700, radiusMiles: 5, limit: 5), as: LookupReply.self)
+        #expect(nearest.results.first?.station.id == "mfg/stuck")
+        #expect(nearest.results.first?.priceOutlier == nil, "its unleaded is not an outlier")
+        #expect(nearest.results.contains { $0.station.id == "mfg/motorway" && $0.priceOutlier == nil },
+                "199.9p is 27p above the unleaded median of 172.9p")
+        let stuck = try stack.lookupClient().call(.stationGet, StationGetRequest(id: "mfg/stuck"), as: StationGetReply.self)
+        #expect(stuck.priceOutliers == ["B7": .low])
+        let usual = try stack.lookupClient().call(.stationGet, StationGetRequest(id: "mfg/a"), as: StationGetReply.self)
+        #expect(usual.priceOutliers == nil)
+    }
+
     @Test func ingest_whenFeedFailsToParse_changesNothingStored() throws {
         let stack = try DataPathStack(startLookup: false)
         let good = try stack.writeFeed(FeedFixtures.feed(FeedFixtures.selby), name: "tesco")

@@ -23,6 +23,16 @@ enum FeedFixtures {
 
     static let selbyPoint = (lat: 53.7838, lng: -1.0664)
 
+    /// Selby-area sites of one retailer whose B7 median is 190.9p: "stuck" at 119.9p is a low
+    /// outlier (a price left behind), "motorway" at 239.9p a high one; the rest are not.
+    static var outliers: [Site] { [
+        Site(id: "stuck", lat: 53.7800, lng: -1.0700, prices: ["B7": 119.9, "E10": 171.9]),
+        Site(id: "a", lat: 53.7700, lng: -1.0800, prices: ["B7": 189.9, "E10": 170.9]),
+        Site(id: "b", lat: 53.7900, lng: -1.0600, prices: ["B7": 190.9, "E10": 172.9]),
+        Site(id: "c", lat: 53.7950, lng: -1.0500, prices: ["B7": 191.9, "E10": 173.9]),
+        Site(id: "motorway", lat: 53.7600, lng: -1.1000, prices: ["B7": 239.9, "E10": 199.9]),
+    ] }
+
     static func feed(_ sites: [Site], lastUpdated: String = "29/11/2026 06:30:00") -> Data {
         let stations = sites.map { site -> [String: Any] in
             ["site_id": site.id, "brand": site.brand, "address": site.address, "postcode": site.postcode,

@@ -37,6 +37,22 @@ struct LookupCommandTests {
         }
     }
 
+    /// A price far from its retailer's others is marked, and the mark explained under the table.
+    @Test func lookup_marksOutlierPrices_andSaysWhatTheMarksMean() throws {
+        let stack = try DataPathStack()
+        let file = try stack.writeFeed(FeedFixtures.feed(FeedFixtures.outliers), name: "mfg")
+        try stack.waitForLookupVersion(try stack.ingestFile(file, retailer: "mfg").version)
+        let run = try Self.lookup(stack, ["--fuel", "B7", "--limit", "5"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("119.9p*"), "\(run.stdout)")
+        #expect(run.stdout.contains("239.9p+"), "\(run.stdout)")
+        #expect(run.stdout.contains("190.9p ") && !run.stdout.contains("190.9p*"), "\(run.stdout)")
+        #expect(run.stdout.contains("* more than 35p below the median of its retailer's feed: may be out of date"))
+        #expect(run.stdout.contains("+ more than 35p above the median of its retailer's feed"))
+        let unleaded = try Self.lookup(stack, ["--fuel", "E10", "--limit", "5"])
+        #expect(!unleaded.stdout.contains("median"), "no unleaded price is an outlier: \(unleaded.stdout)")
+    }
+
     /// The largest radius and limit fuel-lookup accepts pass the CLI's own checks.
     @Test func lookup_atTheLargestRadiusAndLimitTheServiceAccepts_answers() throws {
         let stack = try Self.stack()

@@ -111,6 +111,37 @@ struct RouterWithRealServicesTests {
         #expect(try services.locationRequests()["location.put"] == UInt64(count))
     }
 
+    /// A retailer's price far below its others (one it stopped updating) wins "cheapest", and the
+    /// answer says it may be out of date, with the flag on the card; also in the router's own
+    /// English. The cheapest of another retailer with too few prices for a median has no note.
+    @Test(arguments: [false, true])
+    func cheapest_atAPriceFarBelowItsRetailersOthers_saysItMayBeOutOfDate(dialogDown: Bool) throws {
+        let services = try RealServices(dialogDown: dialogDown)
+        defer { services.stop() }
+        let usual = try services.ask("Ask FuelBoard for the cheapest diesel near me", at: RealServices.selby)
+        #expect(usual.snippet?.id == "test/far")
+        #expect(usual.snippet?.priceOutlier == nil)
+        #expect(!usual.dialog.contains("may be out of date"), "\(usual.dialog)")
+
+        try services.ingest(retailer: "mfg", feed: """
+            {"last_updated": "29/11/2025 06:45:00", "stations": [
+              {"site_id": "stuck", "brand": "PRL", "address": "Hull Road, Selby", "postcode": "YO8 1AA",
+               "location": {"latitude": 53.7900, "longitude": -1.0600}, "prices": {"B7": 119.9}},
+              {"site_id": "x", "brand": "PRL", "address": "A19, Riccall", "postcode": "YO19 6AA",
+               "location": {"latitude": 53.8300, "longitude": -1.0600}, "prices": {"B7": 189.9}},
+              {"site_id": "y", "brand": "PRL", "address": "York Road, Cliffe", "postcode": "YO8 6AA",
+               "location": {"latitude": 53.8000, "longitude": -0.9900}, "prices": {"B7": 190.9}}
+            ]}
+            """)
+        let reply = try services.ask("Ask FuelBoard for the cheapest diesel near me", at: RealServices.selby)
+        #expect(reply.outcome == .found)
+        #expect(reply.snippet?.id == "mfg/stuck")
+        #expect(reply.snippet?.pricePence == 119.9)
+        #expect(reply.snippet?.priceOutlier == .low)
+        #expect(reply.dialog.hasSuffix("— prices as of 6:45 AM. That price is much lower than at the retailer's "
+            + "other stations, so it may be out of date."), "\(reply.dialog)")
+    }
+
     @Test func secondAsk_withoutLocation_usesTheStoredOne() throws {
         let services = try RealServices()
         defer { services.stop() }

@@ -44,18 +44,27 @@ struct StationPricesExampleTests {
         #expect(answer.snippet?.stale == true)
         #expect(answer.snippet?.id == "test/portholme")
         #expect(answer.snippet?.pricePence == 139.9)
+        #expect(!answer.dialog.contains("retailer's other stations"))
+
+        // A price far below the retailer's others is said to be doubtful, as built-in answers say it.
+        let again = try harness.ask("Ask FuelBoard what does unleaded cost at the Tesco in Selby")
+        let doubtful = try harness.ask("Doncaster Road", session: again.session)
+        #expect(doubtful.dialog == "Unleaded costs £0.959 at Tesco, Doncaster Road — prices as of 29 Nov 2025 at 6:30 AM. "
+            + "These prices may be out of date. That price is much lower than at the retailer's other stations, "
+            + "so it may be out of date.")
     }
 
-    /// Two Tesco stations in Selby and a Jet, as an inline CMA feed; returns its version.
+    /// Two Tesco stations in Selby and a Jet, as an inline CMA feed; returns its version. Doncaster
+    /// Road's unleaded (95.9p) is far below the feed's median (134.9p): an outlier.
     private static func ingestTwoTescos(at endpoint: String) throws -> UInt64 {
         let feed = """
             {"last_updated": "29/11/2025 06:30:00", "stations": [
               {"site_id": "doncaster", "brand": "TESCO", "address": "Doncaster Road, Selby", "postcode": "YO8 9AA",
-               "location": {"latitude": 53.7760, "longitude": -1.0720}, "prices": {"B7": 142.9, "E10": 135.9}},
+               "location": {"latitude": 53.7760, "longitude": -1.0720}, "prices": {"B7": 142.9, "E10": 95.9}},
               {"site_id": "portholme", "brand": "TESCO", "address": "Portholme Road, Selby", "postcode": "YO8 4QH",
                "location": {"latitude": 53.7800, "longitude": -1.0600}, "prices": {"B7": 139.9, "E10": 134.9}},
               {"site_id": "jet", "brand": "JET", "address": "Bawtry Road, Selby", "postcode": "YO8 8AB",
-               "location": {"latitude": 53.7700, "longitude": -1.0650}, "prices": {"B7": 145.9}}
+               "location": {"latitude": 53.7700, "longitude": -1.0650}, "prices": {"B7": 145.9, "E10": 137.9}}
             ]}
             """
         let client = try RequestClient(context: Context(), endpoint: endpoint, timeout: .seconds(20), retries: 0)

@@ -61,7 +61,7 @@ struct HandCodingTests {
         Snippet(title: pick(texts, &random), subtitle: maybe(texts, &random), freshness: maybe(texts, &random),
                 price: maybe(texts, &random), id: maybe(texts, &random), postcode: maybe(texts, &random),
                 lat: maybe(numbers, &random), lng: maybe(numbers, &random), pricePence: maybe(numbers, &random),
-                stale: maybe([true, false], &random))
+                stale: maybe([true, false], &random), priceOutlier: maybe(PriceOutlier.allCases, &random))
     }
 
     // MARK: - Writing and reading
@@ -81,6 +81,7 @@ struct HandCodingTests {
             request.radiusMiles = Self.maybe(Self.numbers, &random)
             request.unit = Self.maybe(DistanceUnit.allCases, &random)
             request.word = Self.maybe(Self.texts, &random)
+            request.priceOutlier = Self.maybe(PriceOutlier.allCases, &random)
             try Self.roundTrip(request)
 
             let reply = RenderReply(dialog: Self.pick(Self.texts, &random), value: Self.maybe(Self.texts, &random),
@@ -121,7 +122,8 @@ struct HandCodingTests {
             let results = (0..<Int.random(in: 0...3, using: &random)).map { _ in
                 LookupResult(station: Self.station(&random), pricePence: Self.maybe(Self.numbers, &random),
                              fuel: Self.maybe(["B7", "E10"], &random), distanceMiles: Self.pick(Self.numbers, &random),
-                             updated: Self.pick(Self.dates, &random))
+                             updated: Self.pick(Self.dates, &random),
+                             priceOutlier: Self.maybe(PriceOutlier.allCases, &random))
             }
             let reply = LookupReply(results: results, indexedStations: Int.random(in: 0...2_000_000, using: &random),
                                     version: UInt64.random(in: 0...1 << 40, using: &random))

@@ -99,7 +99,10 @@ struct StationPrices: Sendable {
         let freshness = "prices " + PriceAgeWords.phrase(reply.updated, now: now)
         let stale = PriceAgeWords.isStale(reply.updated, now: now)
         let said = "\(fuelName.prefix(1).uppercased() + fuelName.dropFirst()) costs \(pounds) at \(place) — \(freshness)."
-        return .success(said + (stale ? " These prices may be out of date." : ""),
+        // A price far below the retailer's others is likely one it stopped updating: say so.
+        let doubtful = reply.priceOutliers?[fuel] == .low
+            ? " That price is much lower than at the retailer's other stations, so it may be out of date." : ""
+        return .success(said + (stale ? " These prices may be out of date." : "") + doubtful,
                         value: "\(place): \(pounds)",
                         snippet: Snippet(title: place, subtitle: fuelName, freshness: freshness, price: pounds,
                                          id: reply.station.id, postcode: reply.station.postcode,

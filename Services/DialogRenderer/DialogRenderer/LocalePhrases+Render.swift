@@ -39,6 +39,12 @@ extension LocalePhrases {
             scratch.append(byte: UInt8(ascii: " "))
             dialog = dialog.lowerBound..<pool.render(staleNote, into: &scratch).upperBound
         }
+        let outlier = outcome.isStationAnswer ? input.priceOutlier : nil
+        if let outlier {
+            scratch.append(byte: UInt8(ascii: " "))
+            let note = outlier == .low ? outlierLowNote : outlierHighNote
+            dialog = dialog.lowerBound..<pool.render(note, into: &scratch).upperBound
+        }
         let value = self.value[outcome.index].map { pool.render($0, into: &scratch, values) }
         guard outcome.isStationAnswer else { return RenderedText(dialog: dialog, value: value) }
         let card = RenderedText.Card(
@@ -46,7 +52,7 @@ extension LocalePhrases {
             subtitle: pool.render(snippetSubtitle, into: &scratch, values),
             freshness: pool.render(snippetFreshness, into: &scratch, values),
             price: values[.price] ?? scratch.count..<scratch.count,
-            stale: stale)
+            stale: stale, priceOutlier: outlier)
         return RenderedText(dialog: dialog, value: value, card: card)
     }
 

@@ -11,6 +11,8 @@ final class LocalePhrases: Sendable {
     let snippetSubtitle: CompiledTemplate
     let snippetFreshness: CompiledTemplate
     let staleNote: CompiledTemplate
+    let outlierLowNote: CompiledTemplate
+    let outlierHighNote: CompiledTemplate
     let freshnessToday: CompiledTemplate
     let freshnessYesterday: CompiledTemplate
     let freshnessOlder: CompiledTemplate
@@ -64,6 +66,8 @@ final class LocalePhrases: Sendable {
         snippetSubtitle = required(TemplateKeys.snippetSubtitle)
         snippetFreshness = required(TemplateKeys.snippetFreshness)
         staleNote = required(TemplateKeys.staleNote)
+        outlierLowNote = required(TemplateKeys.outlierLowNote)
+        outlierHighNote = required(TemplateKeys.outlierHighNote)
         freshnessToday = required(TemplateKeys.freshnessToday)
         freshnessYesterday = required(TemplateKeys.freshnessYesterday)
         freshnessOlder = required(TemplateKeys.freshnessOlder)

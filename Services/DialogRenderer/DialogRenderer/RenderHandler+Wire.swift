@@ -33,6 +33,7 @@ extension RenderHandler {
         if isStationAnswer || needs(.price) {
             guard let pence = body.pricePence, let price = RenderFacts.checkedPrice(pence: pence) else { return nil }
             input.price = price
+            input.priceOutlier = body.priceOutlier
         }
         if needs(.distance) {
             guard let miles = body.distanceMiles, RenderFacts.isDistance(miles) else { return nil }

@@ -59,6 +59,7 @@ public struct RenderHandler: Sendable {
         }
         let station = try facts.station()
         let price = try facts.price()
+        input.priceOutlier = request.priceOutlier
         if input.age == nil { input.age = FeedAge(updated: try facts.updated(), now: renderedAt, clock: clock) }
         let text = texts.phrases.render(input, into: &scratch)
         let card = text.card
@@ -66,7 +67,7 @@ public struct RenderHandler: Sendable {
             title: scratch.string(card?.title) ?? "", subtitle: scratch.string(card?.subtitle),
             freshness: scratch.string(card?.freshness), price: scratch.string(card?.price),
             id: station.id, postcode: station.postcode, lat: station.lat, lng: station.lng,
-            pricePence: price.pence, stale: card?.stale ?? false)
+            pricePence: price.pence, stale: card?.stale ?? false, priceOutlier: card?.priceOutlier)
         let url = outcome.givesDirections ? MapsLink.directions(lat: station.lat, lng: station.lng) : nil
         return RenderReply(dialog: scratch.string(text.dialog), value: scratch.string(text.value),
                            snippet: snippet, opensURL: url)

@@ -10,6 +10,8 @@ struct RenderInput {
     var station: Range<Int>?
     var postcode: Range<Int>?
     var price: Price?
+    /// The lookup's flag on the price: a note is said after a station answer.
+    var priceOutlier: PriceOutlier?
     var distanceMiles: Double?
     var age: FeedAge?
     /// How old the location the search was made from is (nil: the ask's own, said as "you").
@@ -25,7 +27,8 @@ struct RenderInput {
 
 /// Where a render put its texts in the `TextScratch`.
 struct RenderedText {
-    /// The spoken sentence (with the out-of-date note when the prices are stale).
+    /// The spoken sentence (with the out-of-date note when the prices are stale, and the outlier
+    /// note for a price far from its retailer's others).
     var dialog: Range<Int>
     var value: Range<Int>?
     /// The snippet card's texts, for found and directions.
@@ -37,6 +40,7 @@ struct RenderedText {
         var freshness: Range<Int>
         var price: Range<Int>
         var stale: Bool
+        var priceOutlier: PriceOutlier?
     }
 }
 

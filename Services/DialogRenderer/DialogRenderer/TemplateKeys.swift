@@ -22,6 +22,9 @@ public enum TemplateKeys {
     static let snippetSubtitle = "snippet.subtitle"
     static let snippetFreshness = "snippet.freshness"
     static let staleNote = "freshness.stale"
+    /// Said after a station's price that is an outlier in its retailer's feed (`PriceOutlier`).
+    static let outlierLowNote = "outlier.low"
+    static let outlierHighNote = "outlier.high"
     static let freshnessToday = "freshness.today"
     static let freshnessYesterday = "freshness.yesterday"
     static let freshnessOlder = "freshness.older"
@@ -85,6 +88,8 @@ public enum TemplateKeys {
         add(snippetSubtitle, stationFacts)
         add(snippetFreshness, stationFacts)
         add(staleNote)
+        add(outlierLowNote)
+        add(outlierHighNote)
         add(freshnessToday, ["time"])
         add(freshnessYesterday, ["time"])
         add(freshnessOlder, ["date", "time"])

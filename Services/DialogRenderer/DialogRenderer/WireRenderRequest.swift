@@ -15,7 +15,7 @@ struct WireRenderRequest {
     /// The body's fields, one bit each.
     enum Field: Int, CaseIterable {
         case outcome, locale, now, fuel, station, pricePence, distanceMiles, updated, radiusMiles, unit, word
-        case locationAt
+        case locationAt, priceOutlier
 
         /// The field's name in the body and in `DialogOutcome.requiredFields`.
         var name: String {
@@ -32,6 +32,7 @@ struct WireRenderRequest {
             case .unit: "unit"
             case .word: "word"
             case .locationAt: "locationAt"
+            case .priceOutlier: "priceOutlier"
             }
         }
     }
@@ -52,6 +53,7 @@ struct WireRenderRequest {
     private(set) var unit: DistanceUnit?
     private(set) var word: Range<Int>?
     private(set) var locationAt: Date?
+    private(set) var priceOutlier: PriceOutlier?
 
     /// Reads the body of `request` (whose frame `StrictJSON` has checked); nil declines it.
     init?(_ request: borrowing IncomingRequest) {
@@ -118,6 +120,11 @@ struct WireRenderRequest {
                 WireValues.equals(bytes, text, "miles") ? .miles : WireValues.equals(bytes, text, "km") ? .km : nil
             }
             return unit != nil
+        case .priceOutlier:
+            priceOutlier = text.flatMap { text in
+                WireValues.equals(bytes, text, "low") ? .low : WireValues.equals(bytes, text, "high") ? .high : nil
+            }
+            return priceOutlier != nil
         case .station:
             return false  // an object, read with `WireStation`
         case .now:
@@ -173,6 +180,7 @@ struct WireRenderRequest {
         if key.matches("radiusMiles") { return .radiusMiles }
         if key.matches("word") { return .word }
         if key.matches("locationAt") { return .locationAt }
+        if key.matches("priceOutlier") { return .priceOutlier }
         return nil
     }
 

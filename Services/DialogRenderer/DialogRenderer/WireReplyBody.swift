@@ -41,6 +41,9 @@ struct WireReplyBody {
             if let postcode { scratch.appendCopy(of: postcode) }
             scratch.append(#"","price":""#)
             scratch.appendCopy(of: card.price)
+            if let outlier = card.priceOutlier {
+                scratch.append(outlier == .low ? #"","priceOutlier":"low"# : #"","priceOutlier":"high"#)
+            }
             scratch.append(#"","pricePence":"#)
             DecimalText.appendJSONNumber(pricePence, to: &scratch)
             scratch.append(card.stale ? #","stale":true,"subtitle":""# : #","stale":false,"subtitle":""#)

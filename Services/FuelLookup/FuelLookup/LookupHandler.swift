@@ -76,12 +76,16 @@ public struct LookupHandler: Sendable {
 
     public func station(_ request: StationGetRequest) throws(ServiceError) -> StationGetReply {
         try requireReady()
-        guard let station = holder.load().index.station(id: request.id) else {
+        let index = holder.load().index
+        guard let station = index.station(id: request.id) else {
             throw .notFound("no station with id '\(request.id.prefix(80))'")
         }
         var prices: [String: Double] = [:]
         for (fuel, price) in station.prices { prices[fuel.rawValue] = price.pence }
-        return StationGetReply(station: Self.summary(station), prices: prices, updated: station.updated)
+        var outliers: [String: PriceOutlier] = [:]
+        for (fuel, outlier) in index.priceOutliers(id: request.id) { outliers[fuel.rawValue] = outlier }
+        return StationGetReply(station: Self.summary(station), prices: prices, updated: station.updated,
+                               priceOutliers: outliers.isEmpty ? nil : outliers)
     }
 
     /// A distance as replies give it: miles to two decimals.
@@ -152,7 +156,7 @@ public struct LookupAnswer: Sendable {
             LookupResult(station: LookupHandler.summary(match.station), pricePence: match.price?.pence,
                          fuel: match.price == nil ? nil : fuel?.rawValue,
                          distanceMiles: LookupHandler.roundedMiles(match.distanceMiles),
-                         updated: match.station.updated)
+                         updated: match.station.updated, priceOutlier: match.priceOutlier)
         }
         return LookupReply(results: results, indexedStations: indexedStations, version: version)
     }

@@ -96,11 +96,29 @@ enum LookupCommand {
         var table = TextTable(headers: ["#", "station", "postcode", "price", "miles", "prices as of"],
                               rightAligned: [0, 3, 4])
         for (rank, result) in reply.results.enumerated() {
-            table.add(["\(rank + 1)", result.station.name, result.station.postcode,
-                       result.pricePence.map { String(format: "%.1fp", $0) } ?? "-",
+            let price = result.pricePence.map { String(format: "%.1fp", $0) + outlierMark(result.priceOutlier) } ?? "-"
+            table.add(["\(rank + 1)", result.station.name, result.station.postcode, price,
                        String(format: "%.1f", result.distanceMiles), formatUpdated(result.updated)])
         }
-        return table.rendered.trimmingCharacters(in: .newlines)
+        let notes = PriceOutlier.allCases.filter { kind in reply.results.contains { $0.priceOutlier == kind } }
+            .map { "\(outlierMark($0)) \(outlierMeaning($0))" }
+        return ([table.rendered.trimmingCharacters(in: .newlines)] + notes).joined(separator: "\n")
+    }
+
+    /// The mark after a price that is an outlier in its retailer's feed, explained under the table.
+    static func outlierMark(_ outlier: PriceOutlier?) -> String {
+        switch outlier {
+        case .low?: "*"
+        case .high?: "+"
+        case nil: ""
+        }
+    }
+
+    static func outlierMeaning(_ outlier: PriceOutlier) -> String {
+        switch outlier {
+        case .low: "more than 35p below the median of its retailer's feed: may be out of date"
+        case .high: "more than 35p above the median of its retailer's feed"
+        }
     }
 
     static func formatMiles(_ miles: Double) -> String {

@@ -82,13 +82,13 @@ struct FeedAssembler {
         return id
     }
 
-    /// Flags prices more than 35p from their fuel's median in this feed.
+    /// Flags prices more than 35p from their fuel's median in this feed (`PriceOutlier`).
     mutating func flagPriceOutliers() {
-        let medians = PriceRules.medians(of: stations)
+        let medians = PriceOutlier.medians(of: stations)
         for station in stations {
             for fuel in FuelCode.allCases {
                 guard let price = station.prices[fuel], let median = medians[fuel],
-                      abs(price.tenths - median) > PriceRules.outlierTenths else { continue }
+                      PriceOutlier.judge(price.tenths, median: median) != nil else { continue }
                 let gap = Price(tenths: abs(price.tenths - median))
                 report.note(FeedWarning.priceOutlier.rawValue,
                             "\(station.id): \(fuel.rawValue) \(price) is \(gap)p from the feed median "

@@ -13,6 +13,7 @@ extension RenderRequest: JSONWritable, JSONReadable {
         if let locationAt { writer.key("locationAt", first: &first); writer.date(locationAt) }
         if let now { writer.key("now", first: &first); writer.date(now) }
         writer.key("outcome", first: &first); writer.string(outcome.rawValue)
+        if let priceOutlier { writer.key("priceOutlier", first: &first); writer.string(priceOutlier.rawValue) }
         if let pricePence { writer.key("pricePence", first: &first); writer.number(pricePence) }
         if let radiusMiles { writer.key("radiusMiles", first: &first); writer.number(radiusMiles) }
         if let station { writer.key("station", first: &first); station.writeJSON(to: &writer) }
@@ -32,6 +33,7 @@ extension RenderRequest: JSONWritable, JSONReadable {
             else if key.matches("fuel") { request.fuel = try value.nonNull?.string() }
             else if key.matches("station") { request.station = try value.nonNull?.value(StationSummary.self) }
             else if key.matches("pricePence") { request.pricePence = try value.nonNull?.double() }
+            else if key.matches("priceOutlier") { request.priceOutlier = try value.nonNull?.choice(PriceOutlier.self) }
             else if key.matches("distanceMiles") { request.distanceMiles = try value.nonNull?.double() }
             else if key.matches("updated") { request.updated = try value.nonNull?.date() }
             else if key.matches("locationAt") { request.locationAt = try value.nonNull?.date() }
@@ -55,6 +57,7 @@ extension Snippet: JSONWritable, JSONReadable {
         if let lng { writer.key("lng", first: &first); writer.number(lng) }
         if let postcode { writer.key("postcode", first: &first); writer.string(postcode) }
         if let price { writer.key("price", first: &first); writer.string(price) }
+        if let priceOutlier { writer.key("priceOutlier", first: &first); writer.string(priceOutlier.rawValue) }
         if let pricePence { writer.key("pricePence", first: &first); writer.number(pricePence) }
         if let stale { writer.key("stale", first: &first); writer.raw(stale ? "true" : "false") }
         if let subtitle { writer.key("subtitle", first: &first); writer.string(subtitle) }
@@ -76,6 +79,10 @@ extension Snippet: JSONWritable, JSONReadable {
             else if key.matches("lng") { snippet.lng = try value.nonNull?.double() }
             else if key.matches("pricePence") { snippet.pricePence = try value.nonNull?.double() }
             else if key.matches("stale") { snippet.stale = try value.nonNull?.bool() }
+            else if key.matches("priceOutlier"), let text = try value.nonNull?.string() {
+                // A kind this reader does not know is left out rather than refusing the card.
+                snippet.priceOutlier = PriceOutlier(rawValue: text)
+            }
         }
         guard let title else { throw JSONUnreadable() }
         snippet.title = title

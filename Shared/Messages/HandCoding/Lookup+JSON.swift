@@ -61,15 +61,21 @@ extension LookupResult: JSONReadable {
         var pricePence: Double?, distanceMiles: Double?
         var fuel: String?
         var updated: Date?
+        var priceOutlier: PriceOutlier?
         try json.forEachMember { key, value throws(JSONUnreadable) in
             if key.matches("station") { station = try value.value(StationSummary.self) }
             else if key.matches("pricePence") { pricePence = try value.nonNull?.double() }
             else if key.matches("fuel") { fuel = try value.nonNull?.string() }
             else if key.matches("distanceMiles") { distanceMiles = try value.double() }
             else if key.matches("updated") { updated = try value.date() }
+            else if key.matches("priceOutlier") {
+                // A kind this reader does not know is left out rather than refusing the answer.
+                if let text = try value.nonNull?.string() { priceOutlier = PriceOutlier(rawValue: text) }
+            }
         }
         guard let station, let distanceMiles, let updated else { throw JSONUnreadable() }
-        self.init(station: station, pricePence: pricePence, fuel: fuel, distanceMiles: distanceMiles, updated: updated)
+        self.init(station: station, pricePence: pricePence, fuel: fuel, distanceMiles: distanceMiles, updated: updated,
+                  priceOutlier: priceOutlier)
     }
 }
 

@@ -18,6 +18,8 @@ struct StationFixtures {
     var unlocatedShare = 0.05
     /// Share of stations placed exactly on another station's location.
     var sharedLocationShare = 0.05
+    /// Share of prices set far from the rest (half 50p lower, half 50p higher): outliers.
+    var outlierShare = 0.03
     var seed: UInt64 = 1
 
     func stations() -> [Station] {
@@ -46,7 +48,11 @@ struct StationFixtures {
         let fuelChances: [(FuelCode, Double)] = [(.e10, 0.9), (.b7, 0.92), (.e5, 0.5), (.sdv, 0.25)]
         var prices: [FuelCode: Price] = [:]
         for (fuel, chance) in fuelChances where Double.random(in: 0 ..< 1, using: &rng) < chance {
-            prices[fuel] = Price(tenths: 1300 + Int32.random(in: 0 ..< Int32(priceLevels), using: &rng))
+            var tenths = 1300 + Int32.random(in: 0 ..< Int32(priceLevels), using: &rng)
+            if Double.random(in: 0 ..< 1, using: &rng) < outlierShare {
+                tenths += Bool.random(using: &rng) ? 500 : -500
+            }
+            prices[fuel] = Price(tenths: tenths)
         }
         let retailer = Self.retailers.randomElement(using: &rng) ?? "asda"
         let ageSeconds = Double(Int.random(in: 0 ... 3 * 86_400, using: &rng))

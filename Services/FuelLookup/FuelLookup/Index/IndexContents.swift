@@ -20,6 +20,7 @@ struct IndexContents: Sendable {
     init(_ input: StationGroups) {
         stations = input
         let positions = StationOrdering.locatedUniquePositionsInIDOrder(input)
+        let medians = RetailerMedians(input)
         var brands = FoldedNameTable(), retailers = FoldedNameTable()
         var fuelInputs = Array(repeating: [PointRecord](), count: Self.fuels.count)
         var allInputs: [PointRecord] = []
@@ -30,7 +31,8 @@ struct IndexContents: Sendable {
             // Always present: the ordering kept located stations only.
             let station = input[position]
             let location = station.location ?? Coordinate(lat: 0, lng: 0)
-            records.append(StationRecord(position: Int32(position), lat: location.lat, lng: location.lng,
+            records.append(StationRecord(position: Int32(position), outliers: medians.flags(of: station),
+                                         lat: location.lat, lng: location.lng,
                                          updatedSeconds: station.updated.timeIntervalSinceReferenceDate,
                                          brand: brands.id(for: station.brand),
                                          retailer: retailers.id(for: station.retailer)))

@@ -7,11 +7,14 @@ public struct Match: Sendable, Hashable {
     public let price: Price?
     /// Great-circle distance from the query point (haversine, `Coordinate.distanceMiles`).
     public let distanceMiles: Double
+    /// Whether that price is far from its retailer's others (`PriceOutlier`).
+    public let priceOutlier: PriceOutlier?
 
-    public init(station: Station, price: Price?, distanceMiles: Double) {
+    public init(station: Station, price: Price?, distanceMiles: Double, priceOutlier: PriceOutlier? = nil) {
         self.station = station
         self.price = price
         self.distanceMiles = distanceMiles
+        self.priceOutlier = priceOutlier
     }
 }
 
@@ -22,4 +25,5 @@ struct RankedMatch: Sendable {
     let rank: Int32
     let price: Price?
     let distanceMiles: Double
+    let priceOutlier: PriceOutlier?
 }

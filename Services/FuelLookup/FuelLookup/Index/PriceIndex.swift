@@ -55,14 +55,29 @@ public final class PriceIndex: Sendable {
         return trees + columns + tables
     }
 
-    /// The indexed station with this id, if any (binary search over the id order).
+    /// The indexed station with this id, if any.
     public func station(id: String) -> Station? {
+        rank(id: id).map { station(rank: $0) }
+    }
+
+    /// The outliers among the prices of the indexed station with this id (none if there is no such station).
+    public func priceOutliers(id: String) -> [FuelCode: PriceOutlier] {
+        guard let rank = rank(id: id) else { return [:] }
+        var outliers: [FuelCode: PriceOutlier] = [:]
+        for (slot, fuel) in IndexContents.fuels.enumerated() {
+            if let outlier = records[rank].outliers[slot] { outliers[fuel] = outlier }
+        }
+        return outliers
+    }
+
+    /// The rank of the station with this id, if indexed (binary search over the id order).
+    private func rank(id: String) -> Int? {
         var low = 0, high = records.count
         while low < high {
             let middle = (low + high) / 2
             if station(rank: middle).id < id { low = middle + 1 } else { high = middle }
         }
-        return low < records.count && station(rank: low).id == id ? station(rank: low) : nil
+        return low < records.count && station(rank: low).id == id ? low : nil
     }
 
     /// Stations selling `fuel` within `radiusMiles` of `point`, cheapest first, then nearest, then by id.
@@ -81,28 +96,25 @@ public final class PriceIndex: Sendable {
     /// `cheapest`, with each station's rank (its place in id order, stable while the index lives).
     func cheapestRanked(fuel: FuelCode, at point: Coordinate, radiusMiles: Double, limit: Int,
                         filter: LookupFilter) -> [RankedMatch] {
-        guard let tree = tree(for: fuel),
+        guard let slot = IndexContents.fuels.firstIndex(of: fuel),
               let query = makeQuery(point, radiusMiles, limit, ranksByPrice: true, filter) else { return [] }
-        return TreeSearch.run(query, in: tree, stations: records) { ranked($0, in: tree, withPrice: true) }
+        let tree = fuelTrees[slot]
+        return TreeSearch.run(query, in: tree, stations: records) { ranked($0, in: tree, fuelSlot: slot) }
     }
 
     /// `nearest`, with each station's rank.
     func nearestRanked(fuel: FuelCode?, at point: Coordinate, radiusMiles: Double, limit: Int,
                        filter: LookupFilter) -> [RankedMatch] {
-        let tree: SpatialTree
+        let slot: Int?
         if let fuel {
-            guard let fuelTree = self.tree(for: fuel) else { return [] }
-            tree = fuelTree
+            guard let fuelSlot = IndexContents.fuels.firstIndex(of: fuel) else { return [] }
+            slot = fuelSlot
         } else {
-            tree = allStationsTree
+            slot = nil
         }
+        let tree = slot.map { fuelTrees[$0] } ?? allStationsTree
         guard let query = makeQuery(point, radiusMiles, limit, ranksByPrice: false, filter) else { return [] }
-        return TreeSearch.run(query, in: tree, stations: records) { ranked($0, in: tree, withPrice: fuel != nil) }
-    }
-
-
-    private func tree(for fuel: FuelCode) -> SpatialTree? {
-        IndexContents.fuels.firstIndex(of: fuel).map { fuelTrees[$0] }
+        return TreeSearch.run(query, in: tree, stations: records) { ranked($0, in: tree, fuelSlot: slot) }
     }
 
     /// The query, or nil when no station can satisfy it (bad point, radius or limit; unknown brand).
@@ -132,14 +144,21 @@ public final class PriceIndex: Sendable {
         return resolved
     }
 
-    private func ranked(_ hit: SearchHit, in tree: SpatialTree, withPrice: Bool) -> RankedMatch {
-        let price = withPrice ? Price(tenths: tree.points[Int(hit.point)].price) : nil
-        return RankedMatch(rank: hit.station, price: price, distanceMiles: hit.distanceMiles)
+    /// A hit as a match: with its price and whether that is an outlier when the tree is a fuel's
+    /// (`fuelSlot`), without for the all-stations tree.
+    private func ranked(_ hit: SearchHit, in tree: SpatialTree, fuelSlot: Int?) -> RankedMatch {
+        guard let fuelSlot else {
+            return RankedMatch(rank: hit.station, price: nil, distanceMiles: hit.distanceMiles, priceOutlier: nil)
+        }
+        return RankedMatch(rank: hit.station, price: Price(tenths: tree.points[Int(hit.point)].price),
+                           distanceMiles: hit.distanceMiles,
+                           priceOutlier: records[Int(hit.station)].outliers[fuelSlot])
     }
 
     /// The full match of a ranked one.
     func match(_ ranked: RankedMatch) -> Match {
-        Match(station: station(rank: Int(ranked.rank)), price: ranked.price, distanceMiles: ranked.distanceMiles)
+        Match(station: station(rank: Int(ranked.rank)), price: ranked.price, distanceMiles: ranked.distanceMiles,
+              priceOutlier: ranked.priceOutlier)
     }
 
     /// The station of `rank` (its place in id order).

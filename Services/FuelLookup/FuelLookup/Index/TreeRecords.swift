@@ -44,6 +44,8 @@ struct PointRecord: Sendable {
 struct StationRecord: Sendable {
     /// Index of the `Station` in the input array.
     var position: Int32
+    /// Its prices that are outliers in its retailer's feed (in what would be padding).
+    var outliers: PriceOutlierFlags
     var lat: Double
     var lng: Double
     /// `updated.timeIntervalSinceReferenceDate`.

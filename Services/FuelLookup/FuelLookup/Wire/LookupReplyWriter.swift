@@ -3,7 +3,7 @@ import Messages
 
 /// Writes a lookup answer as JSON by hand, byte for byte what `JSONCoding` would make of
 /// `answer.reply` (sorted keys, ISO-8601 times), in one pass over the matches: per result the
-/// distance, fuel and price, then the station's text from the `ReplyTextCache`.
+/// distance, fuel, outlier flag and price, then the station's text from the `ReplyTextCache`.
 enum LookupReplyWriter {
     static func write(_ answer: LookupAnswer, cache: ReplyTextCache = ReplyTextCache()) -> [UInt8] {
         var out = JSONWriter(capacity: 64 + answer.ranked.count * 400)
@@ -23,6 +23,10 @@ enum LookupReplyWriter {
                 if let fuel = answer.fuel {
                     out.raw(#","fuel":"#)
                     out.string(fuel.rawValue)
+                }
+                if let outlier = ranked.priceOutlier {
+                    out.raw(#","priceOutlier":"#)
+                    out.string(outlier.rawValue)
                 }
                 out.raw(#","pricePence":"#)
                 out.number(price.pence)

@@ -93,6 +93,14 @@ public enum FallbackDialog {
         }
     }
 
+    /// What the renderer's `priceOutlier` notes say (en-GB).
+    private static func outlierNote(_ outlier: PriceOutlier) -> String {
+        switch outlier {
+        case .low: "That price is much lower than at the retailer's other stations, so it may be out of date."
+        case .high: "That price is much higher than at the retailer's other stations."
+        }
+    }
+
     private static func station(_ request: RenderRequest, fuel: String, unit: DistanceUnit) -> RenderReply {
         guard let station = request.station, let pence = request.pricePence else {
             return RenderReply(dialog: "Sorry, I couldn't do that right now. Please try again in a moment.")
@@ -104,11 +112,12 @@ public enum FallbackDialog {
         let stale = request.updated.map { PriceAgeWords.isStale($0, now: now) }
         let place = PriceAgeWords.place(observedAt: request.locationAt, now: now)
         let said = (freshness.map { " — \($0)." } ?? ".") + (stale == true ? " These prices may be out of date." : "")
+            + (request.priceOutlier.map { " " + outlierNote($0) } ?? "")
         let nearest = request.outcome == .nearestFound || request.outcome == .nearestDirections
         let value = nearest ? "\(station.name): \(away), \(price)" : "\(station.name): \(price), \(away)"
         let snippet = Snippet(title: station.name, subtitle: "\(fuel.capitalizedFirst) · \(away)", freshness: freshness,
                               price: price, id: station.id, postcode: station.postcode, lat: station.lat,
-                              lng: station.lng, pricePence: pence, stale: stale)
+                              lng: station.lng, pricePence: pence, stale: stale, priceOutlier: request.priceOutlier)
         switch request.outcome {
         case .directions:
             return RenderReply(dialog: "Here are directions to \(station.name), the cheapest \(fuel) near \(place) at "

@@ -227,6 +227,7 @@ final class ActionRunner {
             render.outcome = found
             render.station = best.station
             render.pricePence = price
+            render.priceOutlier = best.priceOutlier
             render.distanceMiles = best.distanceMiles
             render.updated = best.updated
             render.locationAt = locationAt

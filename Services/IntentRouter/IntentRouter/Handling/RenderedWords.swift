@@ -99,6 +99,10 @@ struct RawRenderReply {
                 _ = try string(member)
             } else if key.matches("stale") {
                 _ = try member.bool()
+            } else if key.matches("priceOutlier") {
+                // Only a kind the decoder knows: it leaves out any other, and so must the splice.
+                _ = try string(member)
+                _ = try member.choice(PriceOutlier.self)
             } else {
                 throw JSONUnreadable()
             }
