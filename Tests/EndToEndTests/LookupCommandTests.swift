@@ -47,7 +47,7 @@ struct LookupCommandTests {
         #expect(run.stdout.contains("119.9p*"), "\(run.stdout)")
         #expect(run.stdout.contains("239.9p+"), "\(run.stdout)")
         #expect(run.stdout.contains("190.9p ") && !run.stdout.contains("190.9p*"), "\(run.stdout)")
-        #expect(run.stdout.contains("* more than 35p below the median of its retailer's feed: may be out of date"))
+        #expect(run.stdout.contains("* more than 30p below the median of its retailer's feed: may be out of date"))
         #expect(run.stdout.contains("+ more than 35p above the median of its retailer's feed"))
         let unleaded = try Self.lookup(stack, ["--fuel", "E10", "--limit", "5"])
         #expect(!unleaded.stdout.contains("median"), "no unleaded price is an outlier: \(unleaded.stdout)")

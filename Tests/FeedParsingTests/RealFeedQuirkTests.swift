@@ -30,6 +30,37 @@ struct RealFeedQuirkTests {
         #expect(feed.count(.missingBrand) >= 1)
     }
 
+    /// MFG's August 2026 feed holds two records for each of two BP sites, one with prices left
+    /// behind: 147.9p and 148.9p diesel against a feed median of 182.9p (35p and 34p under). Those
+    /// are the low outliers an answer warns of; their up-to-date twins are not.
+    @Test func mfg_stuckDieselsAreLowOutliers_andTheirUpToDateTwinsAreNot() throws {
+        let feed = try RealFeeds.parse("uk-cma-mfg-2026-08-12.json")
+        let median = try #require(PriceOutlier.medians(of: feed.stations)[.b7])
+        #expect(median == 1829)
+        for postcode in ["HU17 8ZN", "YO7 3AA"] {
+            let twins = feed.stations.filter { $0.postcode == postcode }.compactMap { $0.prices[.b7]?.tenths }.sorted()
+            #expect(twins.count == 2, "\(postcode)")
+            #expect(twins.map { PriceOutlier.judge($0, median: median) } == [.low, nil], "\(postcode): \(twins)")
+        }
+    }
+
+    /// The healthy captures (each retailer's feed of April and October 2025) have no price far
+    /// under its median, so an answer never doubts an ordinary cheap price.
+    @Test(arguments: ["uk-cma-snapshot-2025-10-09/asda.json", "uk-cma-snapshot-2025-10-09/bp.json",
+                      "uk-cma-snapshot-2025-10-09/tesco.json", "uk-cma-snapshot-2025-10-09/mfg.json",
+                      "uk-cma-snapshot-2025-10-09/rontec.json", "uk-cma-shell-2025-04-17.json",
+                      "uk-cma-asda-2025-04-17.json"])
+    func healthyFeeds_haveNoLowOutliers(file: String) throws {
+        let feed = try RealFeeds.parse(file)
+        let medians = PriceOutlier.medians(of: feed.stations)
+        let low = feed.stations.flatMap { station in
+            station.prices.compactMap { fuel, price in
+                medians[fuel].flatMap { PriceOutlier.judge(price.tenths, median: $0) } == .low ? "\(station.id) \(fuel)" : nil
+            }
+        }
+        #expect(low.isEmpty, "\(low)")
+    }
+
     @Test func mfg_swappedCoordinatesAreFlaggedNotUsed() throws {
         let feed = try RealFeeds.parse("uk-cma-mfg-2026-08-12.json")
         let site = try #require(feed.stations.first { $0.postcode == "SN8 4FD" })

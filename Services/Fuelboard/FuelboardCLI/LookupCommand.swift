@@ -116,7 +116,7 @@ enum LookupCommand {
 
     static func outlierMeaning(_ outlier: PriceOutlier) -> String {
         switch outlier {
-        case .low: "more than 35p below the median of its retailer's feed: may be out of date"
+        case .low: "more than 30p below the median of its retailer's feed: may be out of date"
         case .high: "more than 35p above the median of its retailer's feed"
         }
     }

@@ -82,7 +82,7 @@ struct FeedAssembler {
         return id
     }
 
-    /// Flags prices more than 35p from their fuel's median in this feed (`PriceOutlier`).
+    /// Flags prices far from their fuel's median in this feed (`PriceOutlier`: 30p under, 35p over).
     mutating func flagPriceOutliers() {
         let medians = PriceOutlier.medians(of: stations)
         for station in stations {

@@ -12,7 +12,7 @@ public enum FeedWarning: String, Sendable, CaseIterable, Codable, Hashable {
     case missingPrices = "missing_prices"
     /// E10 dearer than E5, or B7 dearer than SDV.
     case priceInversion = "price_inversion"
-    /// More than 35p from the feed's median for that fuel.
+    /// More than 30p under or 35p over the feed's median for that fuel (`PriceOutlier`).
     case priceOutlier = "price_outlier"
     /// Coordinates missing, non-numeric or `0,0`: location unusable.
     case badCoordinates = "bad_coordinates"

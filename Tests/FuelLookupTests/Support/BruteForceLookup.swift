@@ -50,10 +50,11 @@ struct BruteForceLookup {
         }.prefix(limit))
     }
 
-    /// The rule of `PriceOutlier`, measured from scratch: more than 35.0p from the retailer's median.
+    /// The rule of `PriceOutlier`, measured from scratch: more than 30.0p under or 35.0p over the
+    /// retailer's median.
     private func outlier(_ price: Price, of fuel: FuelCode, from retailer: String) -> PriceOutlier? {
         guard let median = medians[retailer]?[fuel] else { return nil }
-        if price.tenths < median - 350 { return .low }
+        if price.tenths < median - 300 { return .low }
         if price.tenths > median + 350 { return .high }
         return nil
     }
