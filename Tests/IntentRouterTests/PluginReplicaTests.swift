@@ -94,6 +94,23 @@ struct PluginReplicaTests {
                      usesLocation: usesLocation)
     }
 
+    /// Another process registering under a running instance's id, declaring `usesLocation`, is
+    /// refused: the running instance keeps serving and is never sent the user's location.
+    @Test func aTakeoverUnderARunningInstancesID_cannotTurnOnUsesLocation() throws {
+        let harness = try PluginHarness()
+        defer { harness.stop() }
+        try harness.start("where", [Self.whereAmI(usesLocation: false)], instance: "a")
+        let takeover = try harness.start("where", [Self.whereAmI(usesLocation: true)], instance: "a",
+                                         waitForRegistration: false)
+        #expect(takeover.wait { $0.refusal != nil })
+        #expect(takeover.status.refusal?.code == "conflict")
+        #expect(takeover.status.refusal?.reason.contains("usesLocation (running: false; this replica: true)") == true,
+                "\(takeover.status.refusal?.reason ?? "none")")
+        let reply = try harness.ask("Ask FuelBoard to locate me", location: Coordinate(lat: 53.95, lng: -1.08))
+        #expect(reply.code == .success)
+        #expect(reply.value == "none", "the location reached an intent that never asked for it")
+    }
+
     @Test func declarationsThatMeanTheSame_areTheSame() {
         let running = [Self.intent("A", stages: [.resolve, .handle]), Self.intent("B", usesLocation: false)]
         let replica = [Self.intent("B", stages: [.handle, .confirm, .resolve]),
@@ -101,15 +118,23 @@ struct PluginReplicaTests {
         #expect(PluginReplicaCheck.difference(running: running, replica: replica) == nil)
     }
 
-    /// A reconnect under its own instance id replaces itself: alone, it may change the
-    /// declarations; beside another replica, it must match that one.
-    @Test func anInstanceRegisteringAgain_isComparedOnlyWithTheOtherReplicas() throws {
+    /// A connection alone with its service may register again with other declarations; from another
+    /// connection, the same instance id (a reconnect, or anyone who read it in `router.services`)
+    /// replaces the registration only with the same declarations: a takeover could otherwise turn on
+    /// `usesLocation` (fuzzing: it was then sent users' locations).
+    @Test func anInstanceRegisteringAgain_changesItsDeclarationsOnlyFromItsOwnConnection() throws {
         let registry = PluginRegistry(appName: "FuelBoard", builtIns: try PhraseMatcher(phrases: [], slots: []))
         let first = PluginRegister(service: "s", instance: "a", intents: [Self.intent("A")], heartbeatMs: 1000)
         _ = try registry.register(first, routingID: Data([1]), now: .now)
         let located = [Self.intent("A", usesLocation: true)]
-        let again = PluginRegister(service: "s", instance: "a", intents: located, heartbeatMs: 1000)
-        #expect(try registry.register(again, routingID: Data([2]), now: .now).replaced != nil)
+        let takeover = PluginRegister(service: "s", instance: "a", intents: located, heartbeatMs: 1000)
+        #expect(throws: PluginRefusal.self) { try registry.register(takeover, routingID: Data([2]), now: .now) }
+        #expect(registry.services["s"]?.intents.first?.usesLocation != true)
+        #expect(registry.byRoutingID[Data([1])] != nil, "the running registration stays")
+        // The same declarations from a new connection: a reconnect, which replaces the old one.
+        #expect(try registry.register(first, routingID: Data([2]), now: .now).replaced?.routingID == Data([1]))
+        // Alone on its own connection, it may change them.
+        #expect(try registry.register(takeover, routingID: Data([2]), now: .now).replaced != nil)
         #expect(registry.services["s"]?.intents.first?.usesLocation == true)
         _ = try registry.register(PluginRegister(service: "s", instance: "b", intents: located, heartbeatMs: 1000),
                                   routingID: Data([3]), now: .now)

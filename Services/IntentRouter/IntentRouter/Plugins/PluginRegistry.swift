@@ -96,8 +96,11 @@ final class PluginRegistry {
             existing.lastHeard = now
             return Admission(instance: existing, replaced: nil)
         }
-        // The replicas that stay: not this connection's, nor an earlier connection of this instance.
-        let others = entry?.instances.filter { $0.routingID != routingID && $0.instance != message.instance } ?? []
+        // Registrations held by other connections, this instance id's own earlier one included:
+        // while any is there, the declarations stand. Only a connection alone with its service may
+        // change them; a takeover by instance id (which `router.services` lists) could otherwise
+        // turn on `usesLocation` and be sent users' locations.
+        let others = entry?.instances.filter { $0.routingID != routingID } ?? []
         if !others.isEmpty {
             if let difference = PluginReplicaCheck.difference(running: running, replica: message.intents) {
                 throw PluginReplicaCheck.refusal(service: message.service, difference)
