@@ -170,9 +170,11 @@ public final class ReplicaSync {
         // A retailer's whole state: read by hand (as the snapshot is), not by JSONDecoder.
         guard topic == PriceTopic.update,
               let update = try? JSONCoding.decode(RetailerState.self, from: frames[1]) else { return false }
-        if update.version > version + 1 { needsResync = true }
+        // How far ahead of ours the update is, without `version + 1` (a publisher's UInt64.max trapped).
+        let ahead = update.version > version ? update.version - version : 0
+        if ahead > 1 { needsResync = true }
         let applied = apply(update)
-        if update.version == version + 1 { version = update.version }
+        if ahead == 1 { version = update.version }
         return applied
     }
 
@@ -218,6 +220,12 @@ public final class ReplicaSync {
                     let reply = try client.call(MessageType.ingestSnapshot, SnapshotRequest(retailer: entry.retailer),
                                                 as: SnapshotReply.self)
                     if let state = reply.state {
+                        // Only the retailer asked for: a state of another would be held under a name
+                        // the index does not list (and never removed).
+                        guard state.retailer == entry.retailer else {
+                            failed.append((entry.retailer, "the snapshot for \(entry.retailer) holds \(state.retailer)"))
+                            continue
+                        }
                         retailers[state.retailer] = state
                         changed = true
                     }
