@@ -122,3 +122,30 @@ extension LogFloodTests {
         #expect(refused >= 20 && refused <= 20 * (seconds + 1), "\(refused) lines in about \(seconds) s")
     }
 }
+
+extension LogFloodTests {
+    /// Feed URLs that cannot be fetched, asked for in a loop: each request fails with the reason,
+    /// and the log gets its capped "request failed" lines only (fuzzing: a "fetch failed" line per
+    /// request came besides them, uncapped: 600 lines in 0.17 s).
+    @Test func unfetchableURLsInALoop_areLoggedOnlyAsCappedRequestFailures() throws {
+        let stack = try DataPathStack(startLookup: false)
+        let socket = try Socket(stack.context, .dealer)
+        socket.receiveTimeout = .seconds(10)
+        try socket.connect(stack.ingestEndpoint)
+        let sent = 200
+        for number in 1...sent {
+            // No such file (not_found, which is never logged) and a directory (logged, capped).
+            let url = number.isMultiple(of: 2) ? "file://\(stack.dataDirectory.path)" : "file:///nonexistent/fuelboard-\(number).json"
+            let body = #"{"retailer":"jet","url":"\#(url)"}"#
+            try socket.send([Data(), Data(#"{"v":1,"id":"url-\#(number)","type":"ingest.feed","body":\#(body)}"#.utf8)])
+        }
+        for _ in 1...sent {
+            let text = String(decoding: try socket.receive().last ?? Data(), as: UTF8.self)
+            #expect(text.contains("could not fetch the jet feed"), "\(text)")
+        }
+        let lines = stack.ingest.log.split(separator: "\n")
+        #expect(!lines.contains { $0.contains("fetch failed") })
+        let failed = lines.filter { $0.contains("request failed") }.count
+        #expect(failed >= 1 && failed <= 60, "\(failed) request failed lines for \(sent) requests")
+    }
+}

@@ -185,8 +185,13 @@ public final class PriceIngestService {
         case .failure(let failure):
             let description = failure.description
             recordFailure(retailer: message.retailer, message: description, source: source)
-            logger.warning("fetch failed", metadata: ["retailer": message.retailer, "reason": description])
-            responder?.fail(ServiceError(failure.code, "could not fetch the feed: \(description)"))
+            if let responder {
+                // One line for the event, the request's own (at most 20 a second: a client looping
+                // on bad URLs wrote a line per request here besides it).
+                responder.fail(ServiceError(failure.code, "could not fetch the \(message.retailer) feed: \(description)"))
+            } else {
+                logger.warning("fetch failed", metadata: ["retailer": message.retailer, "reason": description])
+            }
         }
     }
 
