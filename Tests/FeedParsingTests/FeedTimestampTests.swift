@@ -103,6 +103,29 @@ struct FeedFreshnessTests {
         #expect(feed.count(.staleFeed) == 0)
     }
 
+    /// A time more than a day after the fetch cannot be the feed's: refused, saying so (fuzzing:
+    /// "31/12/9999 23:59:59" was stored and said as the prices' time, and beat every age filter).
+    @Test(arguments: ["\"31/12/9999 23:59:59\"", "\"11/10/2025 11:00:00\"", "\"09/11/2025 11:00:00\""])
+    func parse_whenLastUpdatedMoreThanADayAfterTheFetch_isRefused(value: String) throws {
+        do {
+            _ = try FeedFixtures.parse(FeedFixtures.feed([FeedFixtures.station()], lastUpdated: value))
+            Issue.record("\(value) was taken")
+        } catch {
+            guard case .futureLastUpdated = error else { Issue.record("\(error)"); return }
+            #expect(error.serviceError.code == .badRequest)
+            #expect(error.message.contains("hours after it was fetched"), "\(error.message)")
+            #expect(error.message.contains("nothing was changed"), "\(error.message)")
+        }
+    }
+
+    /// Within a day ahead (a clock or time zone out) it is kept, with the warning.
+    @Test func parse_whenLastUpdatedLessThanADayAfterTheFetch_isKeptAndWarned() throws {
+        let feed = try FeedFixtures.parse(FeedFixtures.feed([FeedFixtures.station()],
+                                                            lastUpdated: "\"10/10/2025 10:00:00\""))
+        #expect(feed.count(.futureLastUpdated) == 1)
+        #expect(feed.stations.count == 1)
+    }
+
     @Test func parse_whenLastUpdatedAfterFetch_warnsFuture() throws {
         let feed = try FeedFixtures.parse(FeedFixtures.feed([FeedFixtures.station()],
                                                             lastUpdated: "\"10/10/2025 11:00:00\""))

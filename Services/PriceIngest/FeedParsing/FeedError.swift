@@ -18,6 +18,8 @@ public enum FeedError: Error, Sendable, Hashable, CustomStringConvertible {
     case tooManyStations(count: Int, limit: Int)
     /// `last_updated` is not a date and time the parser reads (the text, or what the value is).
     case unreadableLastUpdated(String)
+    /// `last_updated` more than a day after the fetch.
+    case futureLastUpdated(String, hoursAhead: Int)
 
     /// A human sentence saying what was wrong.
     public var message: String {
@@ -36,6 +38,9 @@ public enum FeedError: Error, Sendable, Hashable, CustomStringConvertible {
             "the feed is \(bytes) bytes, more than the \(limit) accepted"
         case .tooManyStations(let count, let limit):
             "the feed lists \(count) stations, more than the \(limit) accepted"
+        case .futureLastUpdated(let value, let hours):
+            "the feed's \"last_updated\" \(TextClip.clip(value, to: 60)) is \(hours) hours after it was fetched: a "
+                + "feed cannot be from the future, so its prices' age is unknown (day and month swapped?): nothing was changed"
         case .unreadableLastUpdated(let value):
             "the feed's \"last_updated\" \(TextClip.clip(value, to: 60)) is not a time FuelBoard reads "
                 + "(dd/mm/yyyy HH:MM:SS in UK time, or ISO 8601 with an offset): nothing was changed"

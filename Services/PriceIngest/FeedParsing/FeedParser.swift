@@ -19,6 +19,11 @@ public struct FeedParser: Sendable {
     public var staleAfter: TimeInterval = 48 * 3_600
     /// A `last_updated` later than this after the fetch raises `future_last_updated` (1 hour).
     public var futureTolerance: TimeInterval = 3_600
+    /// A `last_updated` later than this after the fetch refuses the feed (a day): no clock or time
+    /// zone is that far out, so the date is wrong (day and month swapped, a typo such as 9999) and
+    /// the prices' age unknown. Kept, it was said as theirs ("prices as of 31 Dec 9999") and beat
+    /// every freshness filter.
+    public var futureLimit: TimeInterval = 86_400
 
     public init() {}
 
@@ -69,6 +74,8 @@ public struct FeedParser: Sendable {
         if age > staleAfter {
             report.note(FeedWarning.staleFeed.rawValue,
                         "last_updated \(TextClip.clip(text)) is \(Int(age / 3_600)) hours before the fetch")
+        } else if -age > futureLimit {
+            throw .futureLastUpdated(text, hoursAhead: Int(-age / 3_600))
         } else if -age > futureTolerance {
             report.note(FeedWarning.futureLastUpdated.rawValue,
                         "last_updated \(TextClip.clip(text)) is \(Int(-age / 60)) minutes after the fetch")
