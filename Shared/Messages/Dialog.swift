@@ -67,6 +67,10 @@ public enum DialogOutcome: String, Codable, Sendable, CaseIterable {
 }
 
 extension DialogOutcome {
+    /// The outcomes of a search that found a station or none in range: what the user's radius and
+    /// unit shaped, so what says when they were the defaults (`RenderRequest.defaultSettings`).
+    public var speaksOfTheSearch: Bool { isStationAnswer || self == .nothingInRange }
+
     /// The outcomes that speak of a station, with its price, and show its card.
     public var isStationAnswer: Bool {
         self == .found || self == .directions || self == .nearestFound || self == .nearestDirections
@@ -100,6 +104,9 @@ public struct RenderRequest: Codable, Sendable, Equatable {
     public var unit: DistanceUnit?
     /// A word to quote back ("hydrogen" for unsupportedFuel).
     public var word: String?
+    /// True when a search used the default radius and unit because the user's saved ones could not
+    /// be read (location-cache down or slow): the answer says so.
+    public var defaultSettings: Bool?
 
     public init(outcome: DialogOutcome, locale: String? = nil, now: Date? = nil, fuel: String? = nil,
                 station: StationSummary? = nil, pricePence: Double? = nil, distanceMiles: Double? = nil,

@@ -88,6 +88,26 @@ struct FoundDialogTests {
         #expect(reply.snippet?.priceOutlier == nil)
     }
 
+    @Test func found_withTheDefaultSettings_saysSoLast() throws {
+        var request = try Fixtures.stationRequest(updated: "2025-10-03T11:00:00+01:00")
+        request.priceOutlier = .low
+        request.defaultSettings = true
+        let reply = try Fixtures.render(request)
+        #expect(reply.dialog.hasSuffix("These prices may be out of date. That price is much lower than at the "
+            + "retailer's other stations, so it may be out of date. I couldn't reach your saved settings just now, "
+            + "so I used the standard ones."), "\(reply.dialog)")
+        #expect(reply.value == "Tesco Selby: £1.399, 2.3 miles")
+    }
+
+    @Test(arguments: [DialogOutcome.nothingInRange, .radiusSet, .noPrices])
+    func theDefaultSettingsNote_isSaidOnlyAfterASearchsAnswer(outcome: DialogOutcome) throws {
+        var request = try Fixtures.stationRequest(outcome)
+        request.radiusMiles = 5
+        request.defaultSettings = true
+        let reply = try Fixtures.render(request)
+        #expect(reply.dialog.hasSuffix("so I used the standard ones.") == (outcome == .nothingInRange), "\(reply.dialog)")
+    }
+
     @Test func anAnswerWithoutAStation_saysNothingOfAnOutlierFlag() throws {
         var request = try Fixtures.stationRequest(.nothingInRange)
         request.radiusMiles = 5

@@ -58,6 +58,7 @@ struct WireRenderTests {
         func pickPlace(_ values: [Date?]) -> Date? { values[placeGenerator.next(in: 0...(values.count - 1))] }
         var outlierGenerator = SplitMix64(seed: seed &+ 0x5EED)
         func pickOutlier() -> PriceOutlier? { [nil, nil, .low, .high][outlierGenerator.next(in: 0...3)] }
+        func pickDefaults() -> Bool? { [nil, nil, true, false][outlierGenerator.next(in: 0...3)] }
         let names = ["Tesco Selby", "  Texaco Greenwich ", "Esso Tŷ Croes", "Sainsbury's Nine Elms", "\u{00A0}BP",
                      "Shell\u{2003}", "Asda 🚗", " ", "\u{3000}", "Tab\there", "Quote \"Q\"", "Back\\slash"]
         var requests: [RenderRequest] = []
@@ -84,6 +85,7 @@ struct WireRenderTests {
                 locationAt: pickPlace([nil, nil, now.addingTimeInterval(-age), now.addingTimeInterval(-age / 1000),
                                        now.addingTimeInterval(-3600), now.addingTimeInterval(7200.25)]),
                 priceOutlier: pickOutlier()))
+            requests[requests.count - 1].defaultSettings = pickDefaults()
         }
         return requests
     }
@@ -168,6 +170,8 @@ struct WireRenderTests {
         found(#","locationAt":"2025-10-09T01:30:00.5+01:00""#),
         found(#","priceOutlier":"low""#), found(#","priceOutlier":"high""#), found(#","priceOutlier":null"#),
         found(#","priceOutlier":"medium""#), found(#","priceOutlier":"LOW""#), found(#","priceOutlier":true"#),
+        found(#","defaultSettings":true"#), found(#","defaultSettings":false"#), found(#","defaultSettings":null"#),
+        found(#","defaultSettings":"true""#), found(#","defaultSettings":1"#),
         #"{"outcome":"unsupportedFuel","word":"  hydrogen"}"#, #"{"outcome":"unitSet"}"#, #"{"outcome":null}"#,
         #"{"outcome":"Found"}"#, "{}", "[]", #""found""#,
     ])

@@ -28,6 +28,16 @@ struct FallbackMatchesTemplatesTests {
                 let rendered = try handler.render(request, now: Self.now)
                 let builtIn = FallbackDialog.render(request, appName: appName)
                 #expect(builtIn.dialog == rendered.dialog, "\(outcome) in \(unit) as \(appName)")
+                // With every note an answer can carry: stale prices, an outlier price, the default settings.
+                var noted = request
+                noted.updated = Self.now - 3 * 86_400
+                noted.priceOutlier = .low
+                noted.defaultSettings = true
+                #expect(FallbackDialog.render(noted, appName: appName).dialog
+                    == (try handler.render(noted, now: Self.now)).dialog, "\(outcome) with notes")
+                noted.priceOutlier = .high
+                #expect(FallbackDialog.render(noted, appName: appName).dialog
+                    == (try handler.render(noted, now: Self.now)).dialog, "\(outcome) with a high price")
             }
         }
     }

@@ -391,6 +391,33 @@ struct RouterWithRealServicesTests {
         #expect(reply.outcome == .found)
         #expect(reply.snippet?.id == "test/far")
         #expect(elapsed < .milliseconds(1500), "took \(elapsed)")
+        // The answer leaned on the defaults: it says so (a kilometres user heard miles within 5).
+        #expect(reply.dialog.hasSuffix("prices as of 6:30 AM. I couldn't reach your saved settings just now, "
+            + "so I used the standard ones."), "\(reply.dialog)")
+    }
+
+    /// With the radius said with its unit, the search used none of the settings: no note; with a
+    /// bare number (read in the default unit), or none in range, the note.
+    @Test func locationCacheHanging_theNoteComesOnlyWhereTheDefaultsShapedTheAnswer() throws {
+        let services = try RealServices(locationHangs: true)
+        defer { services.stop() }
+        let note = "I couldn't reach your saved settings just now, so I used the standard ones."
+        let said = try services.ask("Ask FuelBoard for the cheapest diesel within 3 km", at: RealServices.selby)
+        #expect(said.outcome == .found && !said.dialog.contains(note), "\(said.dialog)")
+        let bare = try services.ask("Ask FuelBoard for the cheapest diesel within 3", at: RealServices.selby)
+        #expect(bare.outcome == .found && bare.dialog.hasSuffix(note), "\(bare.dialog)")
+        let none = try services.ask("Ask FuelBoard for the cheapest super diesel near me", at: RealServices.selby)
+        #expect(none.outcome == .nothingInRange, "\(none.dialog)")
+        #expect(none.dialog == "I don't have super diesel prices for any station within 5 miles of you. " + note)
+    }
+
+    /// location-cache answering: no note.
+    @Test func locationCacheAnswering_noDefaultSettingsNote() throws {
+        let services = try RealServices()
+        defer { services.stop() }
+        let reply = try services.ask("Ask FuelBoard for the cheapest diesel near me", at: RealServices.selby)
+        #expect(reply.outcome == .found)
+        #expect(!reply.dialog.contains("saved settings"), "\(reply.dialog)")
     }
 
     /// The "test" feed (29 Nov, cheapest diesel 139.9 at "far") falls 3 days behind a newer feed:

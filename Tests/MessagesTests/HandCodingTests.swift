@@ -82,6 +82,7 @@ struct HandCodingTests {
             request.unit = Self.maybe(DistanceUnit.allCases, &random)
             request.word = Self.maybe(Self.texts, &random)
             request.priceOutlier = Self.maybe(PriceOutlier.allCases, &random)
+            request.defaultSettings = Self.maybe([true, false], &random)
             try Self.roundTrip(request)
 
             let reply = RenderReply(dialog: Self.pick(Self.texts, &random), value: Self.maybe(Self.texts, &random),

@@ -45,6 +45,10 @@ extension LocalePhrases {
             let note = outlier == .low ? outlierLowNote : outlierHighNote
             dialog = dialog.lowerBound..<pool.render(note, into: &scratch).upperBound
         }
+        if input.defaultSettings && outcome.speaksOfTheSearch {
+            scratch.append(byte: UInt8(ascii: " "))
+            dialog = dialog.lowerBound..<pool.render(defaultSettingsNote, into: &scratch).upperBound
+        }
         let value = self.value[outcome.index].map { pool.render($0, into: &scratch, values) }
         guard outcome.isStationAnswer else { return RenderedText(dialog: dialog, value: value) }
         let card = RenderedText.Card(

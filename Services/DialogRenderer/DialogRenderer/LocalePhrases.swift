@@ -13,6 +13,7 @@ final class LocalePhrases: Sendable {
     let staleNote: CompiledTemplate
     let outlierLowNote: CompiledTemplate
     let outlierHighNote: CompiledTemplate
+    let defaultSettingsNote: CompiledTemplate
     let freshnessToday: CompiledTemplate
     let freshnessYesterday: CompiledTemplate
     let freshnessOlder: CompiledTemplate
@@ -68,6 +69,7 @@ final class LocalePhrases: Sendable {
         staleNote = required(TemplateKeys.staleNote)
         outlierLowNote = required(TemplateKeys.outlierLowNote)
         outlierHighNote = required(TemplateKeys.outlierHighNote)
+        defaultSettingsNote = required(TemplateKeys.defaultSettingsNote)
         freshnessToday = required(TemplateKeys.freshnessToday)
         freshnessYesterday = required(TemplateKeys.freshnessYesterday)
         freshnessOlder = required(TemplateKeys.freshnessOlder)

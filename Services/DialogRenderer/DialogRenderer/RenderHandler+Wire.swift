@@ -15,6 +15,7 @@ extension RenderHandler {
         func needs(_ slot: Slot) -> Bool { uses & 1 << UInt32(slot.rawValue) != 0 }
         var input = RenderInput(outcome: outcome)
         input.unit = body.unit ?? Preferences.default.unit
+        input.defaultSettings = body.defaultSettings == true
         let isStationAnswer = outcome.isStationAnswer
         var station: WireStation?
         if isStationAnswer || needs(.station) || needs(.postcode) {

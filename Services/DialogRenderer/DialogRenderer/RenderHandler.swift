@@ -25,6 +25,7 @@ public struct RenderHandler: Sendable {
         var scratch = TextScratch(capacity: 1024)
         var input = RenderInput(outcome: outcome)
         input.unit = facts.unit
+        input.defaultSettings = request.defaultSettings == true
         // Every fact the outcome uses is checked, in name order: the first bad one is the error.
         for fact in outcome.factsInOrder {
             switch fact {

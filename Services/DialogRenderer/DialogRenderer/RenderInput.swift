@@ -12,6 +12,8 @@ struct RenderInput {
     var price: Price?
     /// The lookup's flag on the price: a note is said after a station answer.
     var priceOutlier: PriceOutlier?
+    /// The search used the default radius and unit: a note is said after its answer.
+    var defaultSettings = false
     var distanceMiles: Double?
     var age: FeedAge?
     /// How old the location the search was made from is (nil: the ask's own, said as "you").

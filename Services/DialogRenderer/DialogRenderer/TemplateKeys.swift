@@ -25,6 +25,8 @@ public enum TemplateKeys {
     /// Said after a station's price that is an outlier in its retailer's feed (`PriceOutlier`).
     static let outlierLowNote = "outlier.low"
     static let outlierHighNote = "outlier.high"
+    /// Said after a search's answer made with the default radius and unit (`defaultSettings`).
+    static let defaultSettingsNote = "settings.defaultsUsed"
     static let freshnessToday = "freshness.today"
     static let freshnessYesterday = "freshness.yesterday"
     static let freshnessOlder = "freshness.older"
@@ -90,6 +92,7 @@ public enum TemplateKeys {
         add(staleNote)
         add(outlierLowNote)
         add(outlierHighNote)
+        add(defaultSettingsNote)
         add(freshnessToday, ["time"])
         add(freshnessYesterday, ["time"])
         add(freshnessOlder, ["date", "time"])

@@ -15,7 +15,7 @@ struct WireRenderRequest {
     /// The body's fields, one bit each.
     enum Field: Int, CaseIterable {
         case outcome, locale, now, fuel, station, pricePence, distanceMiles, updated, radiusMiles, unit, word
-        case locationAt, priceOutlier
+        case locationAt, priceOutlier, defaultSettings
 
         /// The field's name in the body and in `DialogOutcome.requiredFields`.
         var name: String {
@@ -33,6 +33,7 @@ struct WireRenderRequest {
             case .word: "word"
             case .locationAt: "locationAt"
             case .priceOutlier: "priceOutlier"
+            case .defaultSettings: "defaultSettings"
             }
         }
     }
@@ -54,6 +55,7 @@ struct WireRenderRequest {
     private(set) var word: Range<Int>?
     private(set) var locationAt: Date?
     private(set) var priceOutlier: PriceOutlier?
+    private(set) var defaultSettings: Bool?
 
     /// Reads the body of `request` (whose frame `StrictJSON` has checked); nil declines it.
     init?(_ request: borrowing IncomingRequest) {
@@ -125,6 +127,10 @@ struct WireRenderRequest {
                 WireValues.equals(bytes, text, "low") ? .low : WireValues.equals(bytes, text, "high") ? .high : nil
             }
             return priceOutlier != nil
+        case .defaultSettings:
+            defaultSettings = WireValues.equals(bytes, range, "true") ? true
+                : WireValues.equals(bytes, range, "false") ? false : nil
+            return defaultSettings != nil
         case .station:
             return false  // an object, read with `WireStation`
         case .now:
@@ -181,6 +187,7 @@ struct WireRenderRequest {
         if key.matches("word") { return .word }
         if key.matches("locationAt") { return .locationAt }
         if key.matches("priceOutlier") { return .priceOutlier }
+        if key.matches("defaultSettings") { return .defaultSettings }
         return nil
     }
 

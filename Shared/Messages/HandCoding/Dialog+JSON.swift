@@ -7,6 +7,7 @@ extension RenderRequest: JSONWritable, JSONReadable {
     public func writeJSON(to writer: inout JSONWriter) {
         var first = true
         writer.byte(UInt8(ascii: "{"))
+        if let defaultSettings { writer.key("defaultSettings", first: &first); writer.raw(defaultSettings ? "true" : "false") }
         if let distanceMiles { writer.key("distanceMiles", first: &first); writer.number(distanceMiles) }
         if let fuel { writer.key("fuel", first: &first); writer.string(fuel) }
         if let locale { writer.key("locale", first: &first); writer.string(locale) }
@@ -40,6 +41,7 @@ extension RenderRequest: JSONWritable, JSONReadable {
             else if key.matches("radiusMiles") { request.radiusMiles = try value.nonNull?.double() }
             else if key.matches("unit") { request.unit = try value.nonNull?.choice(DistanceUnit.self) }
             else if key.matches("word") { request.word = try value.nonNull?.string() }
+            else if key.matches("defaultSettings") { request.defaultSettings = try value.nonNull?.bool() }
         }
         guard let outcome else { throw JSONUnreadable() }
         request.outcome = outcome

@@ -17,7 +17,8 @@ public enum FallbackDialog {
         case .nothingInRange:
             let radius = distance(request.radiusMiles ?? Preferences.defaultRadiusMiles, unit)
             let place = PriceAgeWords.place(observedAt: request.locationAt, now: request.now ?? Date())
-            return RenderReply(dialog: "I don't have \(fuel) prices for any station within \(radius) of \(place).",
+            return RenderReply(dialog: "I don't have \(fuel) prices for any station within \(radius) of \(place)."
+                                   + defaultSettingsNote(request),
                                value: "None within \(radius)")
         case .askFuel:
             return RenderReply(dialog: "Which fuel: unleaded, premium, diesel or super diesel?")
@@ -93,6 +94,11 @@ public enum FallbackDialog {
         }
     }
 
+    /// What the renderer says after a search made with the default settings (en-GB), with its space.
+    private static func defaultSettingsNote(_ request: RenderRequest) -> String {
+        request.defaultSettings == true ? " I couldn't reach your saved settings just now, so I used the standard ones." : ""
+    }
+
     /// What the renderer's `priceOutlier` notes say (en-GB).
     private static func outlierNote(_ outlier: PriceOutlier) -> String {
         switch outlier {
@@ -112,7 +118,7 @@ public enum FallbackDialog {
         let stale = request.updated.map { PriceAgeWords.isStale($0, now: now) }
         let place = PriceAgeWords.place(observedAt: request.locationAt, now: now)
         let said = (freshness.map { " — \($0)." } ?? ".") + (stale == true ? " These prices may be out of date." : "")
-            + (request.priceOutlier.map { " " + outlierNote($0) } ?? "")
+            + (request.priceOutlier.map { " " + outlierNote($0) } ?? "") + defaultSettingsNote(request)
         let nearest = request.outcome == .nearestFound || request.outcome == .nearestDirections
         let value = nearest ? "\(station.name): \(away), \(price)" : "\(station.name): \(price), \(away)"
         let snippet = Snippet(title: station.name, subtitle: "\(fuel.capitalizedFirst) · \(away)", freshness: freshness,

@@ -132,7 +132,8 @@ final class ActionRunner {
     /// "nothing within 5 miles").
     private func findStation(_ fuel: FuelCode, nearest: Bool, directions: Bool, within: SpokenRadius?,
                              _ ask: AskContext, done: @escaping (Handled) -> Void) {
-        let gathered = Gathered { [backends] place, stored in
+        let gathered = Gathered { [backends] place, settings in
+            let stored = settings.preferences
             var preferences = stored
             if let within {
                 let miles = within.miles(usersUnit: stored.unit)
@@ -165,8 +166,11 @@ final class ActionRunner {
                     case (true, false): .nearestFound
                     case (true, true): .nearestDirections
                     }
+                    // The answer leans on the defaults (radius, unit) where the user's could not be
+                    // read: it says so, unless the search said its own radius with its unit.
                     done(Self.lookupOutcome(result, fuel: fuel, found: found, preferences: preferences,
-                                            locationAt: observedAt))
+                                            locationAt: observedAt,
+                                            defaultSettings: !settings.read && within?.explicitMiles == nil))
                 }
             }
         }
@@ -188,10 +192,14 @@ final class ActionRunner {
             // Without an answer in time (location-cache down or hanging) the defaults serve: the
             // user still hears the cheapest fuel, not a failure.
             storeLocation(reported, ask) { (preferences: Preferences?) in
-                gathered.preferences = preferences ?? .default
+                gathered.settings = SearchSettings(preferences ?? .default, read: preferences != nil)
             }
         } else {
-            readPreferences(ask) { gathered.preferences = $0 }
+            backends.location.call(.preferencesGet, UserRequest(user: ask.user), as: Preferences.self,
+                                   deadline: ask.preferencesDeadline) { result in
+                let read = try? result.get()
+                gathered.settings = SearchSettings(read ?? .default, read: read != nil)
+            }
         }
     }
 
@@ -204,9 +212,11 @@ final class ActionRunner {
     }
 
     /// The outcome of a lookup; `locationAt` is when the stored location searched from was
-    /// observed (nil: the ask's own), passed on to the answers that speak of where the user is.
+    /// observed (nil: the ask's own), passed on to the answers that speak of where the user is;
+    /// `defaultSettings` that the preferences are the defaults, the user's unread, which the
+    /// answers of the search say.
     static func lookupOutcome(_ result: Result<LookupReply, ServiceError>, fuel: FuelCode, found: DialogOutcome,
-                              preferences: Preferences, locationAt: Date?) -> Handled {
+                              preferences: Preferences, locationAt: Date?, defaultSettings: Bool = false) -> Handled {
         var render = RenderRequest(outcome: .pricesUnavailable, fuel: fuel.rawValue,
                                    radiusMiles: preferences.radiusMiles, unit: preferences.unit)
         switch result {
@@ -222,6 +232,7 @@ final class ActionRunner {
             guard let best = reply.results.first, let price = best.pricePence else {
                 render.outcome = .nothingInRange
                 render.locationAt = locationAt
+                render.defaultSettings = defaultSettings ? true : nil
                 return Handled(.success, render)
             }
             render.outcome = found
@@ -231,6 +242,7 @@ final class ActionRunner {
             render.distanceMiles = best.distanceMiles
             render.updated = best.updated
             render.locationAt = locationAt
+            render.defaultSettings = defaultSettings ? true : nil
             return Handled(.success, render)
         }
     }
@@ -243,20 +255,32 @@ private enum Place {
     case unknown(DialogOutcome)
 }
 
-/// Waits for the location and the preferences, then calls `ready` once.
+/// The user's preferences for a search, or the defaults when location-cache could not say in time
+/// (`read` false: the answer says so).
+private struct SearchSettings {
+    let preferences: Preferences
+    let read: Bool
+
+    init(_ preferences: Preferences, read: Bool) {
+        self.preferences = preferences
+        self.read = read
+    }
+}
+
+/// Waits for the location and the settings, then calls `ready` once.
 private final class Gathered {
     var place: Place? { didSet { fireIfReady() } }
-    var preferences: Preferences? { didSet { fireIfReady() } }
-    private var ready: ((Place, Preferences) -> Void)?
+    var settings: SearchSettings? { didSet { fireIfReady() } }
+    private var ready: ((Place, SearchSettings) -> Void)?
 
-    init(_ ready: @escaping (Place, Preferences) -> Void) {
+    init(_ ready: @escaping (Place, SearchSettings) -> Void) {
         self.ready = ready
     }
 
     private func fireIfReady() {
-        guard let place, let preferences, let ready else { return }
+        guard let place, let settings, let ready else { return }
         self.ready = nil
-        ready(place, preferences)
+        ready(place, settings)
     }
 }
 
