@@ -46,6 +46,15 @@ struct ReplicaChoiceTests {
             }
             throw ServiceError(.timeout, "\(frame) reached no replica")
         }
+
+        /// The replica the next frame, whatever it is, reached.
+        func whereAnyArrived() throws -> Int {
+            for (index, replica) in replicas.enumerated() {
+                replica.receiveTimeout = .milliseconds(200)
+                if (try? replica.receive()) != nil { return index }
+            }
+            throw ServiceError(.timeout, "no frame reached a replica")
+        }
     }
 
     @Test func replicasTakeTurns() throws {
@@ -74,6 +83,23 @@ struct ReplicaChoiceTests {
             let chosen = lab.channel.sendToReplica(Data("r".utf8), avoiding: avoided)
             #expect(chosen == 1 - avoided)
             _ = try lab.whereArrived("r")
+        }
+    }
+
+    /// A replica that leaves a call unanswered for half its time (hung, its connection up) has the
+    /// call sent to the other and is passed over: the next calls go to the other one only.
+    @Test func aReplicaSilentForHalfACallsTime_isPassedOver() throws {
+        let lab = try TwoReplicas()
+        let deadline = ContinuousClock.now + .seconds(2)
+        lab.channel.send(.lookupCheapest, LookupRequest(fuel: "B7", lat: 53.8, lng: -1.07), deadline: deadline,
+                         retryable: true) { _ in }
+        lab.channel.sendOutbox()
+        let silent = try lab.whereAnyArrived()
+        lab.channel.expire(now: deadline - .milliseconds(900))  // past half its time, before its deadline
+        #expect(try lab.whereAnyArrived() == 1 - silent, "the retry goes to the other replica")
+        for index in 0..<3 {
+            #expect(lab.channel.sendToReplica(Data("n\(index)".utf8)) == 1 - silent)
+            #expect(try lab.whereArrived("n\(index)") == 1 - silent)
         }
     }
 

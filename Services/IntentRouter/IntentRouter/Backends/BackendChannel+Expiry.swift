@@ -12,6 +12,10 @@ extension BackendChannel {
         failUnsendable(now: now)
         for (id, call) in pending where call.retriesLeft > 0 && call.retryAt <= now && call.deadline > now
             && !unsent.contains(where: { $0.id == id }) {
+            // No answer by half its time: the replica may hang with its connection up (ZeroMQ's
+            // heartbeats close only a connection gone silent), so it is passed over as one still
+            // loading is, and new calls stop queueing behind it.
+            if let replica = call.replica { passOver(replica) }
             _ = resend(id, call)
         }
         let expired = pending.filter { $0.value.deadline <= now }

@@ -2,12 +2,13 @@ import Foundation
 import ZeroMQ
 
 /// Which replica a frame goes to. The replicas take turns; one that answered `unavailable` (a
-/// replica still loading its prices) is passed over for `passOverTime`, then tried again, and a
-/// retry goes to a replica other than the one that had the call. With a single shared DEALER
+/// replica still loading its prices), or left a call unanswered for half its time (a hung one), is
+/// passed over for `passOverTime`, then tried again, and a retry goes to a replica other than the
+/// one that had the call. With a single shared DEALER
 /// socket ZeroMQ chose the replica, and under load a retry reached the replica that had refused
 /// it about half the time: a quarter of all asks failed while one of two replicas restarted.
 extension BackendChannel {
-    /// How long a replica that answered `unavailable` is passed over.
+    /// How long a replica that answered `unavailable`, or did not answer in time, is passed over.
     static let passOverTime: Duration = .seconds(1)
 
     /// Sends `frame` to the next replica in turn whose socket takes it, passing over those that
