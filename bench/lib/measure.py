@@ -77,11 +77,13 @@ def one_round(name, number, targets, redis, binaries, options):
     figures = {}
 
     def drive(key, target, endpoint, concurrency, server_pid=None, pin=options.pin, cpu_of=None, connections=1):
+        echo = endpoint == targets["echo"]
         before = wire.service_latency(targets["lookup"]) if key.startswith("lookup") else None
         cpu_before = {name: cpu_seconds(pid) for name, pid in (cpu_of or {}).items()}
         with pinned([server_pid] if server_pid else [], pin) as cpus:
             run = loadtest(binaries, target, endpoint, concurrency, options.seconds, options.warmup,
-                           targets["points"], seed=options.seed, cpus=cpus, connections=connections)
+                           targets["points"], seed=options.seed, cpus=cpus, connections=connections,
+                           echo=echo)
         if before:
             run["handlingMicros"] = wire.mean_between(before, wire.service_latency(targets["lookup"]))
         if cpu_of:

@@ -175,10 +175,10 @@ class pinned:
         self._apply(self.everywhere)
 
 
-def run(argv, timeout, what, stderr_sink=None, cpus=None):
+def run(argv, timeout, what, stderr_sink=None, cpus=None, expected=(0,)):
     """Runs a command to completion; returns (exit status, stdout text). Stderr goes to ours
-    only when the command fails (its progress lines are noise otherwise), and to
-    `stderr_sink(text)` when given; on the `cpus` given."""
+    only when the command exits with a status not `expected` (its progress lines are noise
+    otherwise), and to `stderr_sink(text)` when given; on the `cpus` given."""
     def prepare():
         _die_with_parent()
         if cpus:
@@ -187,7 +187,7 @@ def run(argv, timeout, what, stderr_sink=None, cpus=None):
                             preexec_fn=prepare)
     if stderr_sink:
         stderr_sink(result.stderr.decode(errors="replace"))
-    if result.returncode != 0:
+    if result.returncode not in expected:
         say(f"{what}: exit {result.returncode}; stderr tail:\n"
             + "\n".join(result.stderr.decode(errors="replace").splitlines()[-6:]))
     return result.returncode, result.stdout.decode(errors="replace")
