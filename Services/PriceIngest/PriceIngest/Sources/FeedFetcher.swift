@@ -43,7 +43,18 @@ public struct FeedFetcher: Sendable {
         guard ["http", "https", "file"].contains(scheme) else {
             return "unsupported URL scheme '\(scheme.prefix(20))' (use http, https or file)"
         }
-        if scheme != "file" && (url.host ?? "").isEmpty { return "'\(text.prefix(100))' has no host" }
+        if scheme == "file" { return fileProblem(url) }
+        if (url.host ?? "").isEmpty { return "'\(text.prefix(100))' has no host" }
+        return nil
+    }
+
+    /// Why a `file://` URL cannot be read here: one naming another machine (`file://host/path`;
+    /// only an empty host or `localhost` is this one), or nil.
+    private static func fileProblem(_ url: URL) -> String? {
+        let host = (url.host ?? "").lowercased()
+        guard host.isEmpty || host == "localhost" else {
+            return "file URL names another machine ('\(host.prefix(60))'): only file:///path or file://localhost/path is read"
+        }
         return nil
     }
 
@@ -62,7 +73,12 @@ public struct FeedFetcher: Sendable {
     }
 
     private func readFile(_ url: URL) throws(Failure) -> Data {
+        if let problem = Self.fileProblem(url) { throw Failure(description: problem, code: .badRequest) }
         let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        if let type = attributes?[.type] as? FileAttributeType, type != .typeRegular {
+            // A device, FIFO or directory: /dev/zero would be read until memory ran out.
+            throw Failure(description: "\(url.path.suffix(200)) is not a regular file", code: .badRequest)
+        }
         if let size = attributes?[.size] as? Int, size > maxBytes {
             throw Failure(description: "file is \(size) bytes, over the \(maxBytes)-byte limit", code: .tooLarge)
         }
