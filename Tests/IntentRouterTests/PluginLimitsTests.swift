@@ -26,8 +26,8 @@ struct PluginLimitsTests {
 
     @Test func aSnippet_keepsItsKnownFields_andDropsTheRest() throws {
         let reply = try Self.answer(#""result":"success","dialog":"Here.","snippet":{"title":"Tesco Selby","#
-            + #""price":"£1.399","lat":53.78,"colour":"red","rating":5}"#)
-        #expect(reply.snippet == Snippet(title: "Tesco Selby", price: "£1.399", lat: 53.78))
+            + #""price":"£1.399","lat":53.78,"lng":-1.06,"colour":"red","rating":5}"#)
+        #expect(reply.snippet == Snippet(title: "Tesco Selby", price: "£1.399", lat: 53.78, lng: -1.06))
     }
 
     @Test func aSnippetPriceThatIsANumber_makesTheReplyUnreadable() throws {

@@ -23,6 +23,16 @@ struct PluginUnusableAnswerTests {
         (#""result":"disambiguation","dialog":"Which?","parameter":"fuel","options":[{"value":"E85","title":"A"}]"#,
          #"option value "E85" is not a valid fuel"#),
         (#""result":"success","dialog":"Done.","parameters":{"miles":"far"}"#, "parameter miles is not a valid"),
+        (#""result":"success","dialog":"Here.","snippet":{"title":"A","lat":1e308,"lng":-1.5}"#,
+         "snippet lat and lng must come together"),
+        (#""result":"success","dialog":"Here.","snippet":{"title":"A","lat":53.1}"#,
+         "snippet lat and lng must come together"),
+        (#""result":"failure","dialog":"No.","snippet":{"title":"A","lat":53.1,"lng":200}"#,
+         "lng from -180 to 180"),
+        (#""result":"success","dialog":"Cheap.","snippet":{"title":"A","pricePence":-5}"#,
+         "snippet pricePence must be from 0 to 100000"),
+        (#""result":"inProgress","dialog":"Soon.","snippet":{"title":"A","pricePence":1e9}"#,
+         "snippet pricePence must be from 0 to 100000"),
     ])
     func anUnusableAnswer_failsTheAsk_andIsRefusedNamingTheRequestAndTheFault(fields: String, fault: String) throws {
         let harness = try PluginHarness()

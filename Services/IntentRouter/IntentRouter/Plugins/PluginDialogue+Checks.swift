@@ -32,6 +32,26 @@ extension PluginDialogue {
         return nil
     }
 
+    /// The highest `pricePence` a card may show: £1,000, far past any price per litre or kWh.
+    static let maxSnippetPence = 100_000.0
+
+    /// Why a card cannot be shown, or nil when it can: its numbers must be ones a client can draw
+    /// (a lat 1e308 put the pin nowhere, a pricePence -5 said "-5p"). `lat` and `lng` come as a
+    /// pair that is a place; `pricePence` is from 0 to `maxSnippetPence`.
+    static func snippetFault(_ snippet: Snippet?) -> String? {
+        guard let snippet else { return nil }
+        switch (snippet.lat, snippet.lng) {
+        case (nil, nil): break
+        case (let lat?, let lng?) where Coordinate(lat: lat, lng: lng).isOnEarth: break
+        default:
+            return "snippet lat and lng must come together, lat from -90 to 90 and lng from -180 to 180"
+        }
+        if let pence = snippet.pricePence, !(0 ... maxSnippetPence).contains(pence) {
+            return "snippet pricePence must be from 0 to \(Int(maxSnippetPence))"
+        }
+        return nil
+    }
+
     // MARK: - Spoken failures
 
     static func failureDialog(_ failure: PluginCallFailure, service: String) -> String {

@@ -186,6 +186,11 @@ final class PluginDialogue {
             }
             if ask.markAnswered() { finish(ask, session.question) }
         }
+        let showsCard = result.result == .failure || result.result == .inProgress
+            || (result.result == .success && stage.next == nil)
+        if showsCard, let fault = Self.snippetFault(result.snippet) {
+            return unusable(ask, answer, grammar, service, fault)
+        }
         switch result.result {
         case .success:
             if let next = stage.next {
