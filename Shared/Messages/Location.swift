@@ -107,6 +107,11 @@ public enum SettingUpdate<Value: Codable & Sendable & Equatable>: Codable, Senda
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        if container.contains(.set) && container.contains(.clear) {
+            // Which one was meant is a guess: set used to win, silently.
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                debugDescription: "expected {\"set\": value} or {\"clear\": true}, not both"))
+        }
         if let value = try container.decodeIfPresent(Value.self, forKey: .set) {
             self = .set(value)
         } else if try container.decodeIfPresent(Bool.self, forKey: .clear) == true {

@@ -55,6 +55,14 @@ struct RequestDecodingTests {
         #expect(error?.message.contains(#"{"clear": true}"#) == true)
     }
 
+    @Test(arguments: [#"{"set":10,"clear":true}"#, #"{"clear":true,"set":10}"#, #"{"set":null,"clear":true}"#])
+    func body_whenSettingUpdateHasBothSetAndClear_isBadRequest(update: String) {
+        let error = decodeError(#"{"user":"u","radiusMiles":\#(update)}"#, as: PreferencesUpdate.self, .preferencesSet)
+        #expect(error?.code == .badRequest)
+        #expect(error?.message == #"bad body for preferences.set: "radiusMiles" must be {"set": <miles from 1 to 50>} or {"clear": true}"#,
+                "\(String(describing: error))")
+    }
+
     @Test func body_whenRadiusIsAString_isBadRequest() {
         let error = decodeError(#"{"user":"u","radiusMiles":{"set":"ten"}}"#, as: PreferencesUpdate.self,
                                 .preferencesSet)
