@@ -64,6 +64,39 @@ struct FollowUpTests {
         #expect(corrected.action == .findCheapest(.b7, directions: false, within: .miles(10)))
     }
 
+    /// A new search asking too far is refused, and the search stays to be followed up: "within 20
+    /// miles then" was "didn't catch that" (walkthrough).
+    @Test func aNewSearchTooFar_isRefused_andTheSearchCanBeFollowedUp() throws {
+        let refused = engine.ask(user: "u1", utterance: "Ask FuelBoard for the cheapest diesel within 60 miles",
+                                 location: here)
+        #expect(refused.prompt?.outcome == .radiusOutOfRange)
+        let session = try #require(refused.session)
+        let corrected = engine.ask(user: "u1", utterance: "within 20 miles then", session: session)
+        #expect(corrected.action == .findCheapest(.b7, directions: false, within: .miles(20)))
+        #expect(corrected.location == here)
+        let again = engine.ask(user: "u1", utterance: "Ask FuelBoard for the nearest diesel within 100 km", location: here)
+        #expect(engine.ask(user: "u1", utterance: "what about petrol", session: try #require(again.session)).action
+            == .findNearest(.e10, directions: false), "the refused radius is not kept")
+        let noFuel = engine.ask(user: "u1", utterance: "Ask FuelBoard for the cheapest fuel within 60 miles", location: here)
+        #expect(noFuel.prompt?.outcome == .radiusOutOfRange && noFuel.session == nil, "no search to follow up yet")
+    }
+
+    /// A bare number is read in the user's unit when handled: refused then, the conversation it
+    /// came from is put back (the answer, or the search without the number).
+    @Test func aBareRadius_carriesTheFollowUpToPutBackIfRefused() throws {
+        let session = try answered()
+        let held = try #require(engine.sessions.find(session, user: "u1"))
+        let bare = engine.ask(user: "u1", utterance: "within 60", session: session)
+        #expect(bare.action == .findCheapest(.b7, directions: false, within: SpokenRadius(60, nil)))
+        #expect(bare.followUpIfRefused?.id == session && bare.followUpIfRefused?.awaiting == held.awaiting)
+        let newSearch = engine.ask(user: "u1", utterance: "Ask FuelBoard for the cheapest diesel within 60", location: here)
+        let putBack = try #require(newSearch.followUpIfRefused)
+        #expect(putBack.id == newSearch.session)
+        #expect(putBack.awaiting == .followUp(search: .cheapestFuel, fuel: .b7, within: nil))
+        #expect(engine.ask(user: "u1", utterance: "Ask FuelBoard for the cheapest diesel within 6 miles", location: here)
+            .followUpIfRefused == nil, "a radius with its unit was checked already")
+    }
+
     @Test(arguments: ["and the nearest?", "what about the closest one", "which is the nearest"])
     func theNearest_afterTheCheapest(utterance: String) throws {
         let next = engine.ask(user: "u1", utterance: utterance, session: try answered())

@@ -38,6 +38,32 @@ struct RouterRadiusUnitTests {
         #expect(try services.preferences().radiusMiles == 15 / DistanceUnit.kilometresPerMile)
     }
 
+    /// A search asking too far in the user's unit is refused when handled, and the conversation
+    /// stays for a nearer one: after an answer, that answer; a new search, that search. "within 20"
+    /// after the refusal was "didn't catch that" (walkthrough).
+    @Test func milesUser_searchTooFar_isRefused_andTheConversationStays() throws {
+        let services = try RealServices()
+        defer { services.stop() }
+        let answer = try services.ask("Ask FuelBoard for the cheapest diesel near me", at: RealServices.selby)
+        let session = try #require(answer.session)
+        let refused = try services.ask("within 60", session: session)
+        #expect(refused.code == .failure && refused.outcome == .radiusOutOfRange, "\(refused.dialog)")
+        #expect(refused.dialog.contains("between 1 and 50 miles"), "\(refused.dialog)")
+        #expect(refused.session == session)
+        let directions = try services.ask("take me there", session: session)
+        #expect(directions.snippet?.id == "test/far" && directions.opensURL != nil, "the answer is still followed up")
+
+        let fresh = try services.ask("Ask FuelBoard for the cheapest diesel within 60", at: RealServices.selby)
+        #expect(fresh.outcome == .radiusOutOfRange, "\(fresh.dialog)")
+        let nearer = try services.ask("within 1", session: try #require(fresh.session))
+        #expect(nearer.outcome == .found && nearer.snippet?.id == "test/near", "\(nearer.dialog)")
+
+        let withUnit = try services.ask("Ask FuelBoard for the cheapest diesel within 60 miles", at: RealServices.selby)
+        #expect(withUnit.outcome == .radiusOutOfRange, "\(withUnit.dialog)")
+        let ten = try services.ask("within 10 miles then", session: try #require(withUnit.session))
+        #expect(ten.outcome == .found && ten.snippet?.id == "test/far", "\(ten.dialog)")
+    }
+
     /// Read back as said: a tenth of a mile made 2 km "1.9 km", 3 km "3.1 km", 7 km "6.9 km".
     @Test func kmUser_smallRadii_readBackAsSaid() throws {
         let services = try RealServices()

@@ -216,9 +216,14 @@ public final class IntentRouterService {
                     self.engine.sessions.remember(handled.render, session: id, user: user)
                 }
                 if handled.code == .failure, let id = decision.session {
-                    // Nothing to follow up (no location, prices unreachable): the conversation ends.
-                    if let session = self.engine.sessions.find(id, user: user) { self.engine.sessions.close(session) }
-                    handled.endsSession = true
+                    if handled.render.outcome == .radiusOutOfRange, let followUp = decision.followUpIfRefused,
+                       self.engine.sessions.reinstate(followUp, replacing: id) {
+                        handled.continuesIn = followUp.id  // "within 20 then"
+                    } else {
+                        // Nothing to follow up (no location, prices unreachable): the conversation ends.
+                        if let session = self.engine.sessions.find(id, user: user) { self.engine.sessions.close(session) }
+                        handled.endsSession = true
+                    }
                 }
                 self.speaker.speak(handled, for: ask) { reply in self.finish(key, ask, reply) }
             }

@@ -61,6 +61,10 @@ public struct Decision: Sendable, Equatable {
     /// The answer to a question is handled with the question still open (`session`): refused
     /// when handled (a bare radius read in the user's unit), it is asked again; else it closes.
     public var questionStaysIfRefused = false
+    /// A search handled with a follow-up session (`session`) that, refused when handled for its
+    /// radius (a bare number too far in the user's unit), leaves this follow-up instead: the
+    /// conversation it came from, or the search without its radius, for "within 20 then".
+    public var followUpIfRefused: Session?
 
     public init(step: Step, intent: Intent?, parameters: [String: JSONValue]? = nil, session: String? = nil,
                 needs: String? = nil, location: Coordinate? = nil) {

@@ -38,7 +38,7 @@ public final class DialogueEngine {
             if case .followUp = session.awaiting, let call = understood.call {
                 // A whole request after an answer is that request, whatever it shares with a follow-up.
                 sessions.close(session)
-                return resolve(call, user: user, location: location ?? session.location)
+                return request(call, user: user, location: location ?? session.location)
             }
             if let decision = answer(session, utterance, location: location) { return decision }
             // A whole request, with or without the app's name (the conversation is with it already;
@@ -48,12 +48,12 @@ public final class DialogueEngine {
                 return call.intent == .help || asksTheSameAgain ? nil : call
             }) {
                 sessions.close(session)
-                return resolve(call, user: user, location: location ?? session.location)
+                return request(call, user: user, location: location ?? session.location)
             }
             return misunderstood(session)
         }
         if let call = understood.call {
-            return resolve(call, user: user, location: location)
+            return request(call, user: user, location: location)
         }
         if recognizer.followUp(utterance, among: [.cancel]) != nil {
             return say(.cancelled, .cancelled, intent: nil)
@@ -71,6 +71,17 @@ public final class DialogueEngine {
     }
 
     // MARK: - Resolve and confirm
+
+    /// A whole request. A search refused for its radius ("the cheapest diesel within 60 miles")
+    /// opens a follow-up of the search without it, so "within 20 then" runs it.
+    private func request(_ call: IntentCall, user: String, location: Coordinate?) -> Decision {
+        var decision = resolve(call, user: user, location: location)
+        if decision.prompt?.outcome == .radiusOutOfRange, case .value(let fuel)? = call.fuel {
+            decision.session = sessions.open(user: user, awaiting: .followUp(search: call.intent, fuel: fuel, within: nil),
+                                             location: location).id
+        }
+        return decision
+    }
 
     func resolve(_ call: IntentCall, user: String, location: Coordinate?, confirmed: Bool = false) -> Decision {
         let intent = call.intent
@@ -90,9 +101,16 @@ public final class DialogueEngine {
                     : .findCheapest(code, directions: directions, within: within)
                 var decision = handle(action, intent, location)
                 // The answer may be followed up ("take me there", "what about petrol").
-                decision.session = sessions.open(user: user, awaiting: .followUp(search: intent, fuel: code,
-                                                                                 within: within),
-                                                 location: location).id
+                let followUp = sessions.open(user: user, awaiting: .followUp(search: intent, fuel: code, within: within),
+                                             location: location)
+                decision.session = followUp.id
+                if let within, within.explicitMiles == nil {
+                    // A bare number too far in the user's unit is refused when handled; the search
+                    // stays to be followed up without it ("within 20 then").
+                    var withoutRadius = followUp
+                    withoutRadius.awaiting = .followUp(search: intent, fuel: code, within: nil)
+                    decision.followUpIfRefused = withoutRadius
+                }
                 return decision
             }
         case .setSearchRadius(let radius):
@@ -214,7 +232,10 @@ public final class DialogueEngine {
                     search: call.intent, fuel: fuel, within: within), location: place).id
                 return decision
             }
-            return resolve(call, user: session.user, location: place)
+            var decision = resolve(call, user: session.user, location: place)
+            // "Within 60" refused when handled (too far in the user's unit): this answer stays.
+            if decision.action != nil, call.searchRadius != nil { decision.followUpIfRefused = session }
+            return decision
         }
     }
 

@@ -63,6 +63,8 @@ struct Handled {
     var endsSession = false
     /// The parameter the question, still open, asks for again (a value refused when handled).
     var needsAgain: String?
+    /// The session the reply names instead of the decision's (a follow-up put back after a refusal).
+    var continuesIn: String?
 
     init(_ code: AssistantCode, _ render: RenderRequest, needsAgain: String? = nil) {
         self.needsAgain = needsAgain

@@ -20,6 +20,7 @@ final class Speaker {
         var decision = ask.decision
         if let parameters = handled.parameters { decision.parameters = parameters }
         if handled.endsSession { decision.session = nil }
+        if let continuesIn = handled.continuesIn { decision.session = continuesIn }
         if let needs = handled.needsAgain { decision.needs = needs }
         guard ContinuousClock.now < ask.renderDeadline else {
             fallbacks += 1

@@ -56,6 +56,18 @@ public final class SessionStore {
         return session
     }
 
+    /// Puts `session`, a follow-up, back as its user's in place of the follow-up `replacing` (a
+    /// search refused when handled puts back the conversation it came from), with a fresh time to
+    /// live. False, and nothing changed, when the user's follow-up is another by now.
+    @discardableResult
+    public func reinstate(_ session: Session, replacing id: String) -> Bool {
+        guard case .followUp = session.awaiting, followUps[session.user]?.id == id else { return false }
+        var renewed = session
+        renewed.expiresAt = now() + timeToLive
+        followUps[session.user] = renewed
+        return true
+    }
+
     /// Keeps the station a station search's answer named on that answer's follow-up session.
     public func remember(_ answered: RenderRequest, session id: String, user: String) {
         guard followUps[user]?.id == id else { return }
