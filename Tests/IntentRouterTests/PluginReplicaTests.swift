@@ -120,8 +120,9 @@ struct PluginReplicaTests {
 
     /// A connection alone with its service may register again with other declarations; from another
     /// connection, the same instance id (a reconnect, or anyone who read it in `router.services`)
-    /// replaces the registration only with the same declarations: a takeover could otherwise turn on
-    /// `usesLocation` (fuzzing: it was then sent users' locations).
+    /// replaces the registration only with the same declarations, and that connection keeps them:
+    /// a takeover could otherwise turn on `usesLocation` (fuzzing: it was then sent users'
+    /// locations; review: in two frames, the same declarations and then others).
     @Test func anInstanceRegisteringAgain_changesItsDeclarationsOnlyFromItsOwnConnection() throws {
         let registry = PluginRegistry(appName: "FuelBoard", builtIns: try PhraseMatcher(phrases: [], slots: []))
         let first = PluginRegister(service: "s", instance: "a", intents: [Self.intent("A")], heartbeatMs: 1000)
@@ -133,13 +134,27 @@ struct PluginReplicaTests {
         #expect(registry.byRoutingID[Data([1])] != nil, "the running registration stays")
         // The same declarations from a new connection: a reconnect, which replaces the old one.
         #expect(try registry.register(first, routingID: Data([2]), now: .now).replaced?.routingID == Data([1]))
-        // Alone on its own connection, it may change them.
-        #expect(try registry.register(takeover, routingID: Data([2]), now: .now).replaced != nil)
-        #expect(registry.services["s"]?.intents.first?.usesLocation == true)
-        _ = try registry.register(PluginRegister(service: "s", instance: "b", intents: located, heartbeatMs: 1000),
-                                  routingID: Data([3]), now: .now)
-        #expect(throws: PluginRefusal.self) { try registry.register(first, routingID: Data([4]), now: .now) }
-        #expect(registry.services["s"]?.instances.map(\.instance) == ["a", "b"])
+        // Alone now, it still keeps the declarations it took over, under its id or another.
+        #expect(throws: PluginRefusal.self) { try registry.register(takeover, routingID: Data([2]), now: .now) }
+        let renamed = PluginRegister(service: "s", instance: "c", intents: [Self.intent("A")], heartbeatMs: 1000)
+        #expect(try registry.register(renamed, routingID: Data([2]), now: .now).replaced?.instance == "a")
+        let renamedLocated = PluginRegister(service: "s", instance: "c", intents: located, heartbeatMs: 1000)
+        #expect(throws: PluginRefusal.self) { try registry.register(renamedLocated, routingID: Data([2]), now: .now) }
+        #expect(registry.services["s"]?.intents.first?.usesLocation != true)
+        #expect(registry.byRoutingID[Data([2])]?.instance == "c")
+        // The instance it replaced comes back with its declarations, beside it.
+        #expect(try registry.register(first, routingID: Data([1]), now: .now).replaced == nil)
+        #expect(registry.services["s"]?.instances.map(\.instance) == ["c", "a"])
+
+        // A connection alone with its service from the start may change them.
+        let fresh = PluginRegistry(appName: "FuelBoard", builtIns: try PhraseMatcher(phrases: [], slots: []))
+        _ = try fresh.register(first, routingID: Data([1]), now: .now)
+        #expect(try fresh.register(takeover, routingID: Data([1]), now: .now).replaced != nil)
+        #expect(fresh.services["s"]?.intents.first?.usesLocation == true)
+        _ = try fresh.register(PluginRegister(service: "s", instance: "b", intents: located, heartbeatMs: 1000),
+                               routingID: Data([3]), now: .now)
+        #expect(throws: PluginRefusal.self) { try fresh.register(first, routingID: Data([4]), now: .now) }
+        #expect(fresh.services["s"]?.instances.map(\.instance) == ["a", "b"])
     }
 
     @Test func declarationsThatDiffer_areNamed() {

@@ -11,12 +11,17 @@ final class PluginInstance {
     var lastSent: ContinuousClock.Instant
     var inFlight = 0
     var handled = 0
+    /// Registered in another connection's place (the same instance id from a new connection), or
+    /// on a connection that was: it keeps the declarations it took over, even once alone.
+    let tookOver: Bool
 
-    init(routingID: Data, service: String, instance: String, heartbeat: Duration, now: ContinuousClock.Instant) {
+    init(routingID: Data, service: String, instance: String, heartbeat: Duration, now: ContinuousClock.Instant,
+         tookOver: Bool = false) {
         self.routingID = routingID
         self.service = service
         self.instance = instance
         self.heartbeat = heartbeat
+        self.tookOver = tookOver
         lastHeard = now
         lastSent = now
     }
@@ -98,10 +103,13 @@ final class PluginRegistry {
         }
         // Registrations held by other connections, this instance id's own earlier one included:
         // while any is there, the declarations stand. Only a connection alone with its service may
-        // change them; a takeover by instance id (which `router.services` lists) could otherwise
-        // turn on `usesLocation` and be sent users' locations.
+        // change them, and not one that took its place by instance id (which `router.services`
+        // lists): a takeover with the same declarations could otherwise turn on `usesLocation` in
+        // its next frame and be sent users' locations.
         let others = entry?.instances.filter { $0.routingID != routingID } ?? []
-        if !others.isEmpty {
+        let own = byRoutingID[routingID].flatMap { $0.service == message.service ? $0 : nil }
+        let takesOver = others.contains { $0.instance == message.instance } || own?.tookOver == true
+        if !others.isEmpty || takesOver {
             if let difference = PluginReplicaCheck.difference(running: running, replica: message.intents) {
                 throw PluginReplicaCheck.refusal(service: message.service, difference)
             }
@@ -132,7 +140,7 @@ final class PluginRegistry {
         }
         let milliseconds = (message.heartbeatMs ?? 1000).clamped(to: Self.heartbeatRange)
         let instance = PluginInstance(routingID: routingID, service: message.service, instance: message.instance,
-                                      heartbeat: .milliseconds(milliseconds), now: now)
+                                      heartbeat: .milliseconds(milliseconds), now: now, tookOver: takesOver)
         services[message.service]?.instances.append(instance)
         byRoutingID[routingID] = instance
         return Admission(instance: instance, replaced: replaced)
