@@ -32,9 +32,31 @@ struct FileFeedURLTests {
         }
     }
 
+    /// A symlink to a regular file is read: the usual `current.json` -> dated file, and every file
+    /// of a Kubernetes ConfigMap (review: it was refused as "not a regular file").
+    @Test func aSymlinkToAFeed_isReadAsTheFile_andAMissingFileIsNotFound() throws {
+        try withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("2026-12-01.json")
+            let body = Data(#"{"last_updated":"01/12/2026 06:30:00","stations":[]}"#.utf8)
+            try body.write(to: file)
+            let link = directory.appendingPathComponent("current.json")
+            try FileManager.default.createSymbolicLink(at: link, withDestinationURL: file)
+            #expect(try FeedFetcher().fetch("file://\(link.path)") == body)
+            var small = FeedFetcher()
+            small.maxBytes = body.count - 1
+            let tooLarge = try #require(throws: FeedFetcher.Failure.self) { try small.fetch("file://\(link.path)") }
+            #expect(tooLarge.code == .tooLarge, "the size is the file's, not the link's: \(tooLarge)")
+            let missing = directory.appendingPathComponent("gone.json").path
+            let error = try #require(throws: FeedFetcher.Failure.self) { try FeedFetcher().fetch("file://\(missing)") }
+            #expect(error.code == .notFound && error.description.contains("No such file"), "\(error)")
+        }
+    }
+
     @Test func aFileThatIsNotARegularFile_isRefusedWithoutReadingIt() throws {
         try withTemporaryDirectory { directory in
-            for path in ["/dev/zero", directory.path] {
+            let fifo = directory.appendingPathComponent("fifo").path
+            #expect(mkfifo(fifo, 0o600) == 0)
+            for path in ["/dev/zero", directory.path, fifo] {
                 let error = try #require(throws: FeedFetcher.Failure.self) { try FeedFetcher().fetch("file://\(path)") }
                 #expect(error.code == .badRequest)
                 #expect(error.description.contains("is not a regular file"), "\(path): \(error)")

@@ -74,21 +74,7 @@ public struct FeedFetcher: Sendable {
 
     private func readFile(_ url: URL) throws(Failure) -> Data {
         if let problem = Self.fileProblem(url) { throw Failure(description: problem, code: .badRequest) }
-        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
-        if let type = attributes?[.type] as? FileAttributeType, type != .typeRegular {
-            // A device, FIFO or directory: /dev/zero would be read until memory ran out.
-            throw Failure(description: "\(url.path.suffix(200)) is not a regular file", code: .badRequest)
-        }
-        if let size = attributes?[.size] as? Int, size > maxBytes {
-            throw Failure(description: "file is \(size) bytes, over the \(maxBytes)-byte limit", code: .tooLarge)
-        }
-        do {
-            return try Data(contentsOf: url)
-        } catch {
-            let missing = !FileManager.default.fileExists(atPath: url.path)
-            throw Failure(description: "cannot read \(FileErrorText.describe(error, path: url.path))",
-                          code: missing ? .notFound : .badRequest)
-        }
+        return try readRegularFile(atPath: url.path)
     }
 
     private func fetchHTTP(_ url: URL) throws(Failure) -> Data {
