@@ -409,6 +409,11 @@ struct RouterWithRealServicesTests {
         let none = try services.ask("Ask FuelBoard for the cheapest super diesel near me", at: RealServices.selby)
         #expect(none.outcome == .nothingInRange, "\(none.dialog)")
         #expect(none.dialog == "I don't have super diesel prices for any station within 5 miles of you. " + note)
+        // "Within 60" is too far in miles, not in kilometres: without the user's unit it is
+        // neither refused nor searched on a guess (review: refused in miles, unremarked).
+        let far = try services.ask("Ask FuelBoard for the cheapest diesel within 60", at: RealServices.selby)
+        #expect(far.code == .failure && far.outcome == .settingsUnreadable, "\(far.dialog)")
+        #expect(far.dialog.contains("can't reach your saved settings"), "\(far.dialog)")
     }
 
     /// location-cache answering: no note.

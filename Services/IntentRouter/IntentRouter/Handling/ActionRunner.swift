@@ -137,6 +137,11 @@ final class ActionRunner {
             var preferences = stored
             if let within {
                 let miles = within.miles(usersUnit: stored.unit)
+                if !settings.read, within.explicitMiles == nil, !Preferences.radiusRange.contains(miles) {
+                    // "Within 60" without the user's unit: too far in miles, near enough in
+                    // kilometres. Not refused, nor searched, on a guess.
+                    return done(Handled(.failure, RenderRequest(outcome: .settingsUnreadable)))
+                }
                 guard Preferences.radiusRange.contains(miles) else {
                     return done(Handled(.failure, RenderRequest(outcome: .radiusOutOfRange, radiusMiles: miles,
                                                                 unit: within.unit(or: stored.unit))))
