@@ -134,7 +134,7 @@ extension LogFloodTests {
         try socket.connect(stack.ingestEndpoint)
         let sent = 200
         for number in 1...sent {
-            // No such file (not_found, which is never logged) and a directory (logged, capped).
+            // No such file (not_found: its own capped line) and a directory (request failed, capped).
             let url = number.isMultiple(of: 2) ? "file://\(stack.dataDirectory.path)" : "file:///nonexistent/fuelboard-\(number).json"
             let body = #"{"retailer":"jet","url":"\#(url)"}"#
             try socket.send([Data(), Data(#"{"v":1,"id":"url-\#(number)","type":"ingest.feed","body":\#(body)}"#.utf8)])
@@ -147,5 +147,9 @@ extension LogFloodTests {
         #expect(!lines.contains { $0.contains("fetch failed") })
         let failed = lines.filter { $0.contains("request failed") }.count
         #expect(failed >= 1 && failed <= 60, "\(failed) request failed lines for \(sent) requests")
+        // A feed asked for that is not there is logged too (review: it was logged nowhere), capped.
+        let missing = lines.filter { $0.contains("requested feed not found") }
+        #expect(missing.count >= 1 && missing.count <= 60, "\(missing.count) not-found lines for \(sent / 2)")
+        #expect(missing.first?.contains("retailer=jet") == true, "\(missing.first ?? "none")")
     }
 }

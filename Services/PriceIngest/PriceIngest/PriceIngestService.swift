@@ -42,6 +42,8 @@ public final class PriceIngestService {
     private var fetchesInFlight = Set<String>()
     /// "feed refused" lines, at most 20 a second (a client sending broken feeds in a loop).
     var refusalLines = LogThrottle(perSecond: 20, leftOutEvent: "feed refusals not logged")
+    /// "requested feed not found" lines, likewise (a `not_found` reply logs no "request failed").
+    var missingFeedLines = LogThrottle(perSecond: 20, leftOutEvent: "missing feeds not logged")
     /// Commits that failed (disk full, an I/O error, a damaged file), and the last one's cause.
     var commitFailures: UInt64 = 0
     var lastCommitError: String?
@@ -77,6 +79,7 @@ public final class PriceIngestService {
         server.every(configuration.heartbeatInterval) { [unowned self] in
             self.publishHeartbeat()
             self.refusalLines.flush(logging: self.logger)  // a flood that stopped: its last count
+            self.missingFeedLines.flush(logging: self.logger)
         }
         if !configuration.feeds.entries.isEmpty {
             server.after(.zero) { [unowned self] in self.pollFeeds() }
@@ -187,7 +190,12 @@ public final class PriceIngestService {
             recordFailure(retailer: message.retailer, message: description, source: source)
             if let responder {
                 // One line for the event, the request's own (at most 20 a second: a client looping
-                // on bad URLs wrote a line per request here besides it).
+                // on bad URLs wrote a line per request here besides it). A request's not_found
+                // writes none (a user nobody knows is routine elsewhere): a feed gone is not.
+                if failure.code == .notFound, missingFeedLines.admit(logging: logger) {
+                    logger.info("requested feed not found", metadata: ["retailer": message.retailer,
+                                                                       "reason": description])
+                }
                 responder.fail(ServiceError(failure.code, "could not fetch the \(message.retailer) feed: \(description)"))
             } else {
                 logger.warning("fetch failed", metadata: ["retailer": message.retailer, "reason": description])
