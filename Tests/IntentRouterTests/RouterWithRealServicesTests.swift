@@ -394,6 +394,10 @@ struct RouterWithRealServicesTests {
         // The answer leaned on the defaults: it says so (a kilometres user heard miles within 5).
         #expect(reply.dialog.hasSuffix("prices as of 6:30 AM. I couldn't reach your saved settings just now, "
             + "so I used the standard ones."), "\(reply.dialog)")
+        // Directions to that station search nothing and read no settings: no note again (review).
+        let directions = try services.ask("take me there", session: try #require(reply.session))
+        #expect(directions.outcome == .directions && directions.opensURL != nil, "\(directions.dialog)")
+        #expect(!directions.dialog.contains("saved settings"), "\(directions.dialog)")
     }
 
     /// With the radius said with its unit, the search used none of the settings: no note; with a

@@ -52,6 +52,7 @@ final class ActionRunner {
             var render = answered
             render.outcome = answered.outcome == .nearestFound ? .nearestDirections
                 : answered.outcome == .found ? .directions : answered.outcome
+            render.defaultSettings = nil  // no search, no settings read: the answer said it already
             done(Handled(.success, render))
         case .sayAgain(let answered):
             done(Handled(.success, answered))
