@@ -29,6 +29,9 @@ def loadtest(binaries, target, endpoint, concurrency, seconds, warmup, points_en
         report = json.loads(out)
     except ValueError:
         raise RuntimeError(f"loadtest {target} at {concurrency} in flight printed no report (exit {status})")
+    if not report.get("requests"):
+        # Exit 1 is expected of an echo run, but not for this: its zero latencies would make ratios.
+        raise RuntimeError(f"loadtest {target} at {concurrency} in flight got no measured reply (exit {status})")
     latency = report["latencyMicroseconds"]
     failures = sum(report.get("errorsByCode", {}).values()) + report.get("timeouts", 0) \
         + (0 if echo else report.get("invalidReplies", 0))
