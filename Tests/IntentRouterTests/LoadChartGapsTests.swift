@@ -46,6 +46,28 @@ struct LoadChartGapsTests {
         #expect(panel.contains("stroke-dasharray"), "the rate offered")
     }
 
+    /// Failures as many as a tenth of the replies are drawn on the replies' axis, a tenth as tall
+    /// (on their own axis at the right, 1500 failed looked as tall as 20000 replies); a few among
+    /// thousands get their own red axis, marked failed/s, so they still show.
+    @Test func failedBars_shareTheRepliesAxis_unlessTooFewToShow() throws {
+        func heights(_ panel: String, _ kind: String) -> [Double] {
+            panel.split(separator: "\n").filter { $0.contains("class=\"\(kind)\"") }.compactMap { line in
+                guard let start = line.range(of: "height=\"")?.upperBound else { return nil }
+                return Double(line[start...].prefix { $0 != "\"" })
+            }
+        }
+        let many = LoadChart.throughputOverTime([Self.second(1, requests: 20000), Self.second(2, requests: 18500, timeouts: 1500)],
+                                                rate: nil, top: 400)
+        let blue = try #require(heights(many, "replies").max()), red = try #require(heights(many, "failed").first)
+        #expect(abs(red / blue - 1500.0 / 20000) < 0.01, "red \(red) against blue \(blue)")
+        #expect(!many.contains("failed-axis") && !many.contains(">failed/s</text>"), "\(many)")
+        let few = LoadChart.throughputOverTime([Self.second(1, requests: 20000), Self.second(2, requests: 19997, timeouts: 3)],
+                                               rate: nil, top: 400)
+        #expect(few.contains("class=\"failed-axis\"") && few.contains(">failed/s</text>"), "\(few)")
+        #expect(try #require(heights(few, "failed").first) > LoadChart.rateHeight / 2, "3 failures on their own axis stand tall")
+        #expect(few.contains("their own scale at the right"))
+    }
+
     @Test func theLegend_isSwatches_ofWhatTheChartShows() {
         let plain = LoadChart.svg(Self.report([Self.second(1)]))
         #expect(plain.components(separatedBy: "class=\"swatch\"").count - 1 == 4, "p50, p99, replies/s, distribution")

@@ -13,7 +13,13 @@ private final class MisbehavingServer: Sendable {
     private let context = Context()
     private let done = DispatchSemaphore(value: 0)
 
-    init(_ answer: @escaping @Sendable (_ request: [UInt8]) -> [UInt8]) throws {
+    convenience init(_ answer: @escaping @Sendable (_ request: [UInt8]) -> [UInt8]) throws {
+        try self.init(messages: { request in [[[], answer(request)]] })
+    }
+
+    /// Answers each request with the messages `messages` makes of it, each given as its frames
+    /// after the routing id (a well-formed reply: an empty delimiter, then the JSON frame).
+    init(messages: @escaping @Sendable (_ request: [UInt8]) -> [[[UInt8]]]) throws {
         let bound = Mutex<Result<String, any Error>?>(nil)
         let ready = DispatchSemaphore(value: 0)
         let context = context, done = done
@@ -32,8 +38,10 @@ private final class MisbehavingServer: Sendable {
             }
             ready.signal()
             while let frames = try? socket.receive() {
-                guard let request = frames.last else { continue }
-                try? socket.send(Array(frames.dropLast()), then: answer(Array(request)))
+                guard let routing = frames.first, let request = frames.last else { continue }
+                for message in messages(Array(request)) {
+                    try? socket.send([routing] + message.map { Data($0) })
+                }
             }
         }.start()
         ready.wait()
@@ -107,6 +115,45 @@ struct MisbehavingLoadTests {
         let result = try run(against: server)
         #expect(result.errorsByCode.isEmpty, "\(result.errorsByCode)")
         expectEachCountedOnce(result, reason: LoadSession.unreadable)
+    }
+
+    private static func emptyResults(_ request: [UInt8]) -> [UInt8] {
+        Array(#"{"body":{"results":[]},"id":"\#(MisbehavingServer.id(of: request))","ok":true,"v":1}"#.utf8)
+    }
+
+    /// A server that answers every request twice: the second reply is invalid, not a late one
+    /// (it was counted as "answered later", and the run passed).
+    @Test func aSecondReplyToOneRequest_isInvalid_notLate() throws {
+        let server = try MisbehavingServer(messages: { request in
+            let reply = Self.emptyResults(request)
+            return [[[], reply], [[], reply]]
+        })
+        defer { server.stop() }
+        let result = try run(against: server)
+        #expect(result.completed > 10 && result.lateReplies == 0 && result.timeouts == 0,
+                "completed \(result.completed), late \(result.lateReplies), timeouts \(result.timeouts)")
+        #expect(result.invalidByReason == [LoadSession.duplicate: result.duplicateReplies], "\(result.invalidByReason)")
+        #expect(result.duplicateReplies >= result.completed - 4 && result.duplicateReplies <= result.completed + 4,
+                "\(result.duplicateReplies) duplicates of \(result.completed) replies")
+        var settings = LoadRunner.Settings(endpoint: server.endpoint)
+        settings.concurrency = 4
+        let report = LoadReport(settings: settings, plan: LoadPlan(target: .lookup, bodies: [[]], typeName: "lookup.cheapest"),
+                                result: result)
+        #expect(report.failed && report.invalidReplies == result.duplicateReplies)
+        // The reply rate counts each request's answer once.
+        #expect(abs(report.replyRate - Double(result.completed) / report.seconds) < 1, "\(report.replyRate)")
+    }
+
+    /// A reply of more than one frame after the delimiter (or none) breaks the contract: invalid,
+    /// counted once, though its last frame is a good reply (the last frame alone was read).
+    @Test(arguments: [[[UInt8]]([[], [], []]), [[UInt8]]([[], Array("extra".utf8), []]), [[UInt8]]([])])
+    func aReplyOfTheWrongFrames_isInvalidOnce(frames shape: [[UInt8]]) throws {
+        let server = try MisbehavingServer(messages: { request in
+            // `shape` with the good reply as its last frame (none before it: no delimiter).
+            [shape.dropLast() + [Self.emptyResults(request)]]
+        })
+        defer { server.stop() }
+        expectEachCountedOnce(try run(against: server), reason: LoadSession.misframed)
     }
 
     @Test func invalidRepliesToTheWarmUp_areNotCounted() throws {

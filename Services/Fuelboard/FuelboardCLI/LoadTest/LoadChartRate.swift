@@ -3,15 +3,20 @@ import Foundation
 /// The chart's throughput panel (replies and failed requests per second) and its legend.
 extension LoadChart {
     /// Panel 2: replies per second as bars (the rate offered dashed, in an open loop) and the
-    /// requests that failed each second (errors, timeouts, invalid replies) as red bars on their
-    /// own axis at the right, so a few failures among thousands of replies still show.
+    /// requests that failed each second (errors, timeouts, invalid replies) as red bars: on the
+    /// same axis when they would show there, else on their own red axis at the right, so a few
+    /// failures among thousands of replies still show (and many never look as tall as the replies).
     static func throughputOverTime(_ seconds: [LoadRunner.Second], rate: Double?, top: Double) -> String {
         let (ends, xAxis, xTicks) = timeAxis(seconds)
         let perSecond = seconds.map { Double($0.requests) / max($0.seconds ?? 1, 0.001) }
         let failed = seconds.map { Double($0.errors + $0.timeouts + $0.invalid) / max($0.seconds ?? 1, 0.001) }
-        let yAxis = ChartAxis(upTo: max(perSecond.max() ?? 0, rate ?? 0) * 1.05, maxSteps: 4)
-        var svg = axes(top: top, title: "replies per second (failed: errors, timeouts, invalid, right axis)",
-                       yAxis: yAxis, xTicks: xTicks, xLabel: "second", height: rateHeight)
+        let most = failed.max() ?? 0
+        let yAxis = ChartAxis(upTo: max(perSecond.max() ?? 0, rate ?? 0, most) * 1.05, maxSteps: 4)
+        let ownAxis = most > 0 && most < yAxis.max * failedOwnAxisBelow
+        let title = most == 0 ? "replies per second"
+            : ownAxis ? "replies per second (failed/s in red: errors, timeouts, invalid; their own scale at the right)"
+            : "replies per second (failed/s in red: errors, timeouts, invalid)"
+        var svg = axes(top: top, title: title, yAxis: yAxis, xTicks: xTicks, xLabel: "second", height: rateHeight)
         svg += silentBands(seconds, ends: ends, xMax: xAxis.max, top: top, height: rateHeight)
         let bottom = top + rateHeight
         for (index, end) in ends.enumerated() {
@@ -26,12 +31,18 @@ extension LoadChart {
             svg += String(format: "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\" "
                 + "stroke-dasharray=\"6 4\"/>\n", margin, y, margin + plotWidth, y)
         }
-        guard let most = failed.max(), most > 0 else { return svg }
-        let failedAxis = ChartAxis(upTo: most * 1.05, maxSteps: 4)
-        for tick in failedAxis.ticks {
-            let y = bottom - rateHeight * tick.value / failedAxis.max
-            svg += String(format: "<text x=\"%.1f\" y=\"%.1f\" fill=\"%@\">", margin + plotWidth + 6, y + 4, failedColor)
-                + "\(tick.label)</text>\n"
+        guard most > 0 else { return svg }
+        let failedAxis = ownAxis ? ChartAxis(upTo: most * 1.05, maxSteps: 4) : yAxis
+        if ownAxis {
+            let right = margin + plotWidth
+            svg += String(format: "<line class=\"failed-axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                + "stroke=\"%@\"/>\n", right, top, right, bottom, failedColor)
+            svg += String(format: "<text x=\"%.1f\" y=\"%.1f\" fill=\"%@\">failed/s</text>\n", right + 6, top - 6, failedColor)
+            for tick in failedAxis.ticks {
+                let y = bottom - rateHeight * tick.value / failedAxis.max
+                svg += String(format: "<text x=\"%.1f\" y=\"%.1f\" fill=\"%@\">", right + 6, y + 4, failedColor)
+                    + "\(tick.label)</text>\n"
+            }
         }
         for (index, end) in ends.enumerated() where failed[index] > 0 {
             let width = plotWidth / xAxis.max * (seconds[index].seconds ?? 1)
@@ -42,6 +53,9 @@ extension LoadChart {
         }
         return svg
     }
+
+    /// Failures under this share of the replies axis get their own (they would be a sliver there).
+    static let failedOwnAxisBelow = 0.02
 
     /// One row of coloured swatches naming what each colour is.
     static func legend(y: Double, rate: Bool, seconds: [LoadRunner.Second]) -> String {

@@ -99,6 +99,8 @@ struct LoadReport: Codable {
     var contentCheck: String?
     /// Replies that came after their request had been counted as timed out (not invalid).
     var lateReplies: Int
+    /// Second replies to a request already answered (among the invalid replies, not in `replyRate`).
+    var duplicateReplies: Int
     /// Measured seconds in which no reply came although requests were waiting: the server stopped.
     var stalledSeconds: Int
     /// The longest time with no reply while a request waited (per generator thread), in seconds.
@@ -200,6 +202,7 @@ struct LoadReport: Codable {
         outcomes = plan.target == .router ? result.outcomes : nil
         invalidReplies = result.invalidReplies
         lateReplies = result.lateReplies
+        duplicateReplies = result.duplicateReplies
         stalledSeconds = result.stalledSeconds
         interrupted = result.interrupted
         requestsAsked = settings.maxRequests
@@ -292,9 +295,9 @@ struct LoadReport: Codable {
     }
 
     /// Every measured reply a second, invalid ones too: a server answering wrongly kept up all the
-    /// same (its failures are said apart).
+    /// same (its failures are said apart). A second reply to one request answers nothing more.
     var replyRate: Double {
-        seconds > 0 ? Double(requests + invalidReplies) / seconds : 0
+        seconds > 0 ? Double(requests + invalidReplies - duplicateReplies) / seconds : 0
     }
 
     /// The exit status for this report: 1 failed, 3 behind the rate offered (and nothing

@@ -15,7 +15,7 @@ extension LoadReport {
                 + (seconds < 0.1 ? String(format: "%.1f ms", seconds * 1000) : String(format: "%.2f s", seconds))
                 + (interrupted ? " (interrupted: a signal, Ctrl-C or SIGTERM, ended the run early)" : "")
                 + (rate != nil && !interruptedDuringWarmup
-                    ? "; \(scheduled) requests due on the schedule, \(sent) sent"
+                    ? "; \(Self.count(scheduled, "request")) due on the schedule, \(sent) sent"
                         + (unsent > 0 ? " (\(unsent) due but not sent by the end)" : "") : ""),
             warmupLine,
             "throughput  \(Self.format(rate: throughput)) req/s" + (fellBehind
@@ -45,7 +45,7 @@ extension LoadReport {
         }
         if let load = loadAverageBefore, Double(load) > Double(cores) * Self.busyMachineShare {
             lines.insert(String(format: "machine     load average %.2f on %d cores before the run: other work shares "
-                + "the cores with the server and this generator", load, cores), at: 1)
+                + "the cores with the server and this generator (a run just before counts for about a minute)", load, cores), at: 1)
         }
         if concurrency != nil, !noReplies, l.max > max(20 * l.p99, 100_000) {
             lines.append("            a closed loop waits with the server: a stall shows only in the max and the gap; "

@@ -79,6 +79,8 @@ struct LoadRunner {
         var warmupCompleted = 0
         /// Replies that came after their request had been counted as timed out.
         var lateReplies = 0
+        /// Second replies to one request (counted invalid too, but not as replies a second).
+        var duplicateReplies = 0
         /// Assistant answers by `outcome` (or by `code` when there is none).
         var outcomes: [String: Int] = [:]
         /// Measured seconds in which the server stopped answering (see `Second.stalled`).

@@ -15,11 +15,14 @@ extension LoadSession {
         var looseID: Int?
         var checkedContent = false
         var problem: LookupCheck.Problem?
+        var framed = true
         do {
             let checking = readsContent
                 && (repliesThisSecond < Self.checkAllUpTo || repliesThisSecond % Self.sampleEvery == 0)
-            scan = try sockets[connection].receiveLastFrame(dontWait: true) { [plan, nearest] _, payload in
+            scan = try sockets[connection].receiveLastFrame(dontWait: true) { [plan, nearest] frameCount, payload in
                 arrived = ContinuousClock.now
+                // The contract's reply on a DEALER: an empty delimiter, then one JSON frame.
+                framed = frameCount == 2
                 let bytes = payload.bindMemory(to: UInt8.self)
                 guard let scan = ReplyScan.read(bytes, members: &members, answers: readsAnswers, list: checking) else {
                     looseID = ReplyScan.looseID(bytes)
@@ -48,9 +51,15 @@ extension LoadSession {
         var id = given ?? -1
         var waiting = given == nil ? nil : inFlight.removeValue(forKey: id)
         if waiting == nil {
-            // Ids go up from `firstSequence`: one sent but no longer in flight timed out before.
+            // Ids go up from `firstSequence`: one sent but no longer in flight timed out before,
+            // or was answered before: a second reply to one request is the server's fault.
             if let known = given, known >= settings.firstSequence && known < sequence {
-                result.lateReplies += 1
+                if timedOut.remove(known) != nil || timedOutOverflowed {
+                    result.lateReplies += 1
+                } else if arrived >= measureFrom {
+                    invalid(Self.duplicate)
+                    result.duplicateReplies += 1
+                }
                 return true
             }
             // No id of a request waiting: the server answered one of this connection's requests
@@ -68,10 +77,10 @@ extension LoadSession {
         }
         if !watched.isEmpty { watched.remove(id) }  // answered: the silence it waited through was no stall
         if checkedContent && sent.at >= measureFrom { result.contentChecked += 1 }
-        if unmatched != nil || scan == nil || problem != nil {
+        if !framed || unmatched != nil || scan == nil || problem != nil {
             // Replies to warm-up requests are left out, the invalid as the valid.
             if sent.at >= measureFrom {
-                invalid(unmatched ?? problem?.rawValue ?? Self.unreadable)
+                invalid(framed ? unmatched ?? problem?.rawValue ?? Self.unreadable : Self.misframed)
                 measuredInvalid += 1
             }
         } else if let scan, arrived - sent.at <= settings.timeout {
@@ -107,6 +116,8 @@ extension LoadSession {
     /// Why a reply failed validation, besides the content problems of `LookupCheck`.
     static let unreadable = "not a JSON reply envelope with an id"
     static let notOurs = "an id the generator never sent"
+    static let duplicate = "a second reply to one request"
+    static let misframed = "not one JSON frame after an empty delimiter"
 
     /// Counts a reply that failed validation, and why.
     mutating func invalid(_ reason: String) {

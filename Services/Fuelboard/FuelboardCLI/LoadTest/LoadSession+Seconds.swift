@@ -12,6 +12,7 @@ extension LoadSession {
         let expired = inFlight.filter { now - $0.value.at > settings.timeout }
         for (id, sent) in expired {
             inFlight[id] = nil
+            if timedOut.count < Self.timedOutKept { timedOut.insert(id) } else { timedOutOverflowed = true }
             if sent.at >= measureFrom {
                 result.timeouts += 1
                 second.timeouts += 1

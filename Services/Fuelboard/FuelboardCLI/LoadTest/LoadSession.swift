@@ -18,6 +18,12 @@ struct LoadSession {
 
     var result = LoadRunner.Result()
     var inFlight: [Int: LoadRunner.Sent] = [:]
+    /// Requests that timed out, until their late reply comes: a reply to a request neither in
+    /// flight nor here was answered before (a duplicate). Past `timedOutKept` ids (a server down
+    /// under a high rate) the rest are not kept, and any such reply counts as late.
+    var timedOut = Set<Int>()
+    var timedOutOverflowed = false
+    static let timedOutKept = 1 << 20
     var sequence: Int
     /// Seconds with no reply while requests waited: each with a request that waited through it
     /// (nil: one timed out in it). Confirmed stalls are those whose request never got a reply in

@@ -88,6 +88,7 @@ struct ParallelLoad {
             merged.completed += result.completed
             merged.warmupCompleted += result.warmupCompleted
             merged.lateReplies += result.lateReplies
+            merged.duplicateReplies += result.duplicateReplies
             merged.outcomes.merge(result.outcomes, uniquingKeysWith: +)
             merged.interrupted = merged.interrupted || result.interrupted
             merged.sent += result.sent
