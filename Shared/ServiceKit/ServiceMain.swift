@@ -162,16 +162,23 @@ public struct ServiceMain {
         }
     }
 
-    /// `text` as a duration of at least `minimum`, or the usage error naming `option`: a number
-    /// without its unit is refused rather than read as seconds (`--ttl 24` meant 24 hours).
-    public static func readDuration(_ text: String, option: String, atLeast minimum: Duration)
+    /// `text` as a duration of at least `minimum` and at most `maximum` (whole hours), or the usage
+    /// error naming `option`: a number without its unit is refused rather than read as seconds
+    /// (`--ttl 24` meant 24 hours).
+    public static func readDuration(_ text: String, option: String, atLeast minimum: Duration,
+                                    atMost maximum: Duration = .seconds(maxDurationSeconds))
         throws(ConfigurationError) -> Duration
     {
         if let number = Double(text), number != 0 {
             throw ConfigurationError("\(option): '\(text)' has no unit: write \(text)s, \(text)m or \(text)h")
         }
-        guard let duration = parseDuration(text) else {
+        guard seconds(in: text) != nil else {
             throw ConfigurationError("\(option): expected a duration such as 30s, 500ms, 10m or 2h, got '\(text)'")
+        }
+        guard let duration = parseDuration(text), duration <= maximum else {
+            let hours = maximum.components.seconds / 3600
+            let said = hours == 8760 ? "a year (8760h)" : hours == 168 ? "a week (168h)" : "\(hours)h"
+            throw ConfigurationError("\(option): at most \(said), got '\(text)'")
         }
         guard duration >= minimum else {
             let milliseconds = Int(minimum / .milliseconds(1))
@@ -257,6 +264,13 @@ public struct ServiceMain {
     /// Parses a duration like `30m`, `90s`, `2h`, `500ms` or plain seconds (options go through
     /// `readDuration`, which refuses a number without its unit).
     public static func parseDuration(_ text: String) -> Duration? {
+        // Up to a year: anything longer is a typo, and past Int64 nanoseconds it would trap.
+        guard let seconds = seconds(in: text), seconds <= maxDurationSeconds else { return nil }
+        return .nanoseconds(Int64((seconds * 1e9).rounded()))
+    }
+
+    /// The seconds `text` says (`30m`, `500ms`, `45`), however many; nil when it is no duration.
+    private static func seconds(in text: String) -> Double? {
         let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
         var number = Substring(text), scale = 1.0
         for (suffix, unitScale) in units where text.hasSuffix(suffix) {
@@ -264,9 +278,8 @@ public struct ServiceMain {
             (number, scale) = (text.dropLast(suffix.count), unitScale)
             break
         }
-        // Up to a year: anything longer is a typo, and past Int64 milliseconds it would trap.
-        guard let value = Double(number), value >= 0, value * scale <= maxDurationSeconds else { return nil }
-        return .nanoseconds(Int64((value * scale * 1e9).rounded()))
+        guard let value = Double(number), value >= 0, value.isFinite, (value * scale).isFinite else { return nil }
+        return value * scale
     }
 
     /// The longest duration an option takes, in seconds (a year).

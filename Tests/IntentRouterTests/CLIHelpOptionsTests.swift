@@ -33,4 +33,13 @@ struct CLIHelpOptionsTests {
                                          options: CLIContext.options(for: "ask").options + CLIContext.commonOptions)
         #expect(parsed.value("--lookup") == "tcp://127.0.0.1:1")
     }
+
+    /// Every command's --timeout is at most a week, as a load test's --duration (it was unbounded).
+    @Test func aTimeoutOverAWeek_isRefused_namingTheLimit() throws {
+        let error = #expect(throws: ConfigurationError.self) {
+            try CLIContext(command: "loadtest", arguments: ["--timeout", "400h"])
+        }
+        #expect(error?.description == "--timeout: at most a week (168h), got '400h'")
+        #expect(try CLIContext(command: "ask", arguments: ["--timeout", "168h"]).timeout == .seconds(7 * 86_400))
+    }
 }

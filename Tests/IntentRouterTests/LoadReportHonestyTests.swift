@@ -239,4 +239,11 @@ struct LoadReportHonestyTests {
             + "not a JSON reply envelope with an id 1)"), "\(report.text)")
         #expect(report.exitCode == 1)
     }
+
+    /// The start line says its durations as a person would ("25 h" was "90000.0 seconds").
+    @Test(arguments: [(Duration.milliseconds(500), "500 ms"), (.seconds(1), "1 s"), (.milliseconds(1500), "1.5 s"),
+                      (.seconds(300), "5 min"), (.seconds(90_000), "25 h"), (.seconds(7 * 86_400), "168 h")])
+    func durations_areSaidAsAPersonWouldWriteThem(duration: Duration, said: String) {
+        #expect(LoadReport.format(duration: duration) == said)
+    }
 }

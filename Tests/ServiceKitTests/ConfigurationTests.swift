@@ -66,6 +66,9 @@ struct ConfigurationTests {
         ("0s", "--ttl: must be more than 0, got '0s'"),
         ("0", "--ttl: must be more than 0, got '0'"),
         ("soon", "--ttl: expected a duration such as 30s, 500ms, 10m or 2h, got 'soon'"),
+        ("100000h", "--ttl: at most a year (8760h), got '100000h'"),
+        ("1e300s", "--ttl: at most a year (8760h), got '1e300s'"),
+        ("infs", "--ttl: expected a duration such as 30s, 500ms, 10m or 2h, got 'infs'"),
     ])
     func durationOption_whenUnitMissingOrTooShort_saysWhy(text: String, message: String) {
         let error = #expect(throws: ConfigurationError.self) {

@@ -54,7 +54,7 @@ struct CLIContext {
         topology = try Topology(arguments: parsed, environment: ProcessInfo.processInfo.environment)
         json = parsed.has("--json")
         if let text = parsed.value("--timeout") {
-            timeout = try ServiceMain.readDuration(text, option: "--timeout", atLeast: .nanoseconds(1))
+            timeout = try ServiceMain.readDuration(text, option: "--timeout", atLeast: .nanoseconds(1), atMost: .seconds(7 * 86_400))
         } else {
             timeout = .seconds(5)
         }

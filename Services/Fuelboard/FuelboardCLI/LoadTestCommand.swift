@@ -97,11 +97,11 @@ enum LoadTestCommand {
                 ?? "\(settings.concurrency) in flight")
             + (settings.connections == 1 ? "" : " over \(settings.connections) connections")
             + (settings.threads == 1 ? "" : " from \(settings.threads) threads")
-            + ", warm-up \(settings.warmup), then "
+            + ", warm-up \(LoadReport.format(duration: settings.warmup)), then "
             + (settings.maxRequests.map { requests in
                 settings.duration == LoadTestOptions.longestDuration ? "\(requests) requests"
-                    : "\(requests) requests (at most \(settings.duration))"
-            } ?? "\(settings.duration)")
+                    : "\(requests) requests (at most \(LoadReport.format(duration: settings.duration)))"
+            } ?? LoadReport.format(duration: settings.duration))
             + "; Ctrl-C ends it early")
         // Ctrl-C ends the run and reports what was measured; a second one stops at once.
         ShutdownSignals.install { signal in

@@ -173,6 +173,17 @@ extension LoadReport {
     }
 
     /// 5 -> "5 s", 0.3 -> "300 ms".
+    /// A duration as a person would write it: "500 ms", "10 s", "5 min", "25 h".
+    static func format(duration: Duration) -> String {
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+        switch seconds {
+        case ..<1: return String(format: "%g ms", (seconds * 1000).rounded())
+        case ..<120: return String(format: "%g s", (seconds * 1000).rounded() / 1000)
+        case ..<7200: return String(format: "%g min", (seconds / 60 * 10).rounded() / 10)
+        default: return String(format: "%g h", (seconds / 3600 * 10).rounded() / 10)
+        }
+    }
+
     static func format(seconds: Double) -> String {
         seconds > 0 && seconds < 1 ? String(format: "%g ms", (seconds * 1000).rounded())
             : String(format: "%g s", seconds)

@@ -151,8 +151,6 @@ struct LoadTestOptions {
     /// week), or nil when the option is absent.
     private static func duration(_ arguments: ParsedArguments, _ name: String) throws(ConfigurationError) -> Duration? {
         guard let text = arguments.value(name) else { return nil }
-        let value = try ServiceMain.readDuration(text, option: name, atLeast: .zero)
-        guard value <= longestDuration else { throw ConfigurationError("\(name): at most a week (168h), got '\(text)'") }
-        return value
+        return try ServiceMain.readDuration(text, option: name, atLeast: .zero, atMost: longestDuration)
     }
 }
