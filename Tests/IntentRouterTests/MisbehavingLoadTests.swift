@@ -100,8 +100,10 @@ struct MisbehavingLoadTests {
         expectEachCountedOnce(try run(against: server), reason: LoadSession.unreadable)
     }
 
-    @Test func repliesWithAnIdNeverSent_areInvalidOnce() throws {
-        let server = try MisbehavingServer { _ in Array(#"{"id":"999999999","ok":true,"v":1,"body":{}}"#.utf8) }
+    @Test(arguments: [#"{"id":"999999999","ok":true,"v":1,"body":{}}"#, #"{"id":"abc","ok":true,"v":1,"body":{}}"#,
+                      #"{"id":"-3","ok":true,"v":1,"body":{}}"#])
+    func repliesWithAnIdNeverSent_areInvalidOnce(reply: String) throws {
+        let server = try MisbehavingServer { _ in Array(reply.utf8) }
         defer { server.stop() }
         expectEachCountedOnce(try run(against: server), reason: LoadSession.notOurs)
     }

@@ -66,4 +66,10 @@ struct ReplyScanTests {
         #expect(Self.read(text, answers: false) == nil)
         #expect(Array(text.utf8).withUnsafeBufferPointer { ReplyScan.looseID($0) } == id)
     }
+
+    @Test(arguments: [(#"{"id":"abc","ok":true}"#, true), (#"{"id": -3}"#, true), (#"{"id":null,"ok":false}"#, false),
+                      (#"{"ok":true}"#, false), ("garbage", false)])
+    func aReplyNamingAnotherId_isToldFromOneNamingNone(text: String, foreign: Bool) {
+        #expect(Array(text.utf8).withUnsafeBufferPointer { ReplyScan.namesForeignID($0) } == foreign)
+    }
 }

@@ -16,6 +16,7 @@ extension LoadSession {
         var checkedContent = false
         var problem: LookupCheck.Problem?
         var framed = true
+        var foreignID = false
         do {
             let checking = readsContent
                 && (repliesThisSecond < Self.checkAllUpTo || repliesThisSecond % Self.sampleEvery == 0)
@@ -26,6 +27,7 @@ extension LoadSession {
                 let bytes = payload.bindMemory(to: UInt8.self)
                 guard let scan = ReplyScan.read(bytes, members: &members, answers: readsAnswers, list: checking) else {
                     looseID = ReplyScan.looseID(bytes)
+                    foreignID = looseID == nil && ReplyScan.namesForeignID(bytes)
                     return nil
                 }
                 if checking, scan.ok, let query = plan.query(scan.id) {
@@ -65,7 +67,7 @@ extension LoadSession {
             // No id of a request waiting: the server answered one of this connection's requests
             // without saying which. Taken as the oldest's answer (an invalid one), so it is counted
             // once and frees its place, instead of also timing out and being blamed on the server.
-            unmatched = given == nil ? Self.unreadable : Self.notOurs
+            unmatched = given == nil && !foreignID ? Self.unreadable : Self.notOurs
             if let oldest = oldestWaiting(on: connection) {
                 id = oldest
                 waiting = inFlight.removeValue(forKey: oldest)

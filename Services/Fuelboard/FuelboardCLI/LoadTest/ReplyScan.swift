@@ -129,6 +129,16 @@ struct ReplyScan: Equatable {
         return closing == 1
     }
 
+    /// Whether a reply without an id of ours names some other id: `"id":` then a string or a
+    /// number (`"id":null`, or no id at all, is a reply that could not say whose it is).
+    static func namesForeignID(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard var index = lastIndex(of: #""id":"#, in: bytes) else { return false }
+        while index < bytes.count, bytes[index] == UInt8(ascii: " ") { index += 1 }
+        guard index < bytes.count else { return false }
+        let first = bytes[index]
+        return first == UInt8(ascii: "\"") || first == UInt8(ascii: "-") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"))
+    }
+
     /// The id of a reply that could not be read (not JSON, say), found as text: `"id":` then
     /// digits, quoted or not, after any spaces. So its request is no longer waited for.
     static func looseID(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
