@@ -246,4 +246,13 @@ struct LoadReportHonestyTests {
     func durations_areSaidAsAPersonWouldWriteThem(duration: Duration, said: String) {
         #expect(LoadReport.format(duration: duration) == said)
     }
+
+    /// An error code the contract does not have is said as such (it was only counted).
+    @Test func anErrorCodeOutsideTheContract_isSaid() {
+        let strange = Self.report(replies: 10) { $0.errorsByCode = ["bad_request": 2, "oops": 1, "failure:pricesUnavailable": 1] }
+        #expect(strange.text.contains("errors      bad_request 2, failure:pricesUnavailable 1, oops 1 "
+            + "(not an error code of the contract: oops)"), "\(strange.text)")
+        let known = Self.report(replies: 10) { $0.errorsByCode = ["unavailable": 2] }
+        #expect(known.text.contains("errors      unavailable 2\n"), "\(known.text)")
+    }
 }

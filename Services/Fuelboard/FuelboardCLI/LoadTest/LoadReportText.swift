@@ -1,4 +1,5 @@
 import Foundation
+import Messages
 
 /// What a person reads: the final report and the progress line printed every second.
 extension LoadReport {
@@ -60,7 +61,10 @@ extension LoadReport {
                 .joined(separator: ", "))
         }
         let errors = errorsByCode.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
-        lines.append("errors      " + (errors.isEmpty ? "none" : errors.joined(separator: ", ")))
+        // A code outside the contract's list is the server's mistake too: said, not only counted.
+        let strange = errorsByCode.keys.filter { !$0.hasPrefix("failure:") && ErrorCode(rawValue: $0) == nil }.sorted()
+        lines.append("errors      " + (errors.isEmpty ? "none" : errors.joined(separator: ", "))
+            + (strange.isEmpty ? "" : " (not an error code of the contract: " + strange.joined(separator: ", ") + ")"))
         let reasons = invalidByReason.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
         lines.append("invalid     \(Self.count(invalidReplies, "reply", "replies")) failed validation"
             + (reasons.isEmpty ? "" : " (" + reasons.joined(separator: ", ") + ")") + ", "
