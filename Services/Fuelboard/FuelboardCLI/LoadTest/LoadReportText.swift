@@ -176,7 +176,6 @@ extension LoadReport {
         String(format: "warming up: %d replies, %.0fs left", replies, max(0, LoadReport.seconds(left)).rounded(.up))
     }
 
-    /// 5 -> "5 s", 0.3 -> "300 ms".
     /// A duration as a person would write it: "500 ms", "10 s", "5 min", "25 h".
     static func format(duration: Duration) -> String {
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
@@ -188,6 +187,7 @@ extension LoadReport {
         }
     }
 
+    /// 5 -> "5 s", 0.3 -> "300 ms".
     static func format(seconds: Double) -> String {
         seconds > 0 && seconds < 1 ? String(format: "%g ms", (seconds * 1000).rounded())
             : String(format: "%g s", seconds)
