@@ -20,6 +20,18 @@ public struct LatencyHistogram: Sendable {
         maxMicroseconds = max(maxMicroseconds, value)
     }
 
+    /// Moves one value recorded as `old` to `new` (a request counted at its timeout whose reply
+    /// came later, at its real latency); records `new` alone when no `old` is there.
+    public mutating func replace(microseconds old: Double, with new: Double) {
+        let bucket = Self.bucket(for: max(0, old))
+        if counts[bucket] > 0 {
+            counts[bucket] -= 1
+            count -= 1
+            sumMicroseconds -= max(0, old)
+        }
+        record(microseconds: new)
+    }
+
     public mutating func merge(_ other: LatencyHistogram) {
         for index in counts.indices { counts[index] += other.counts[index] }
         count += other.count

@@ -44,6 +44,8 @@ struct LoadTestRunEndTests {
         #expect((report["failures"] as? [String])?.contains { $0.contains("stopped answering for") } == true)
         let seconds = try #require(report["perSecond"] as? [[String: Any]])
         #expect(seconds.filter { $0["stalled"] as? Bool == true }.count == report["stalledSeconds"] as? Int)
+        // Every timeout is in a second, those found when the run ended in its last.
+        #expect(seconds.map { $0["timeouts"] as? Int ?? 0 }.reduce(0, +) == report["timeouts"] as? Int, "\(report)")
     }
 
     @Test func aServerThatFreezesLongerThanTheTimeout_isStalled_thoughItsRequestsAreReplaced() throws {
@@ -95,8 +97,40 @@ struct LoadTestRunEndTests {
         #expect(try cli.waitForExit(timeout: .seconds(30)) == 1, "\(cli.log.suffix(600))")
         let report = try jsonReport(in: cli.log)
         #expect((report["timeouts"] as? Int ?? 0) > 0)
-        #expect((report["lateReplies"] as? Int ?? 0) > 0, "\(report)")
+        let late = report["lateReplies"] as? Int ?? 0, timeouts = report["timeouts"] as? Int ?? 0
+        #expect(late > 0 && late <= timeouts, "\(report)")
         #expect(report["invalidReplies"] as? Int == 0, "\(report)")
+        // Their real latency (400 ms) is in the distribution, not the 200 ms timeout they were
+        // first counted at: a stall's length shows in the max.
+        let latency = try #require(report["latencyMicroseconds"] as? [String: Any])
+        #expect((latency["max"] as? Double ?? 0) >= 380_000, "\(latency)")
+        // No reply came in time; the server is not said to be missing.
+        #expect((report["failures"] as? [String])?.first?.hasPrefix("no reply came in time: all ") == true, "\(report)")
+    }
+
+    /// A second Ctrl-C while the router's users are forgotten ends the process at once, and the
+    /// report printed before is out (with stdout not a terminal it sat in a buffer, and was lost).
+    @Test func aSecondCtrlC_whileUsersAreForgotten_stopsAtOnce_afterTheReport() throws {
+        let router = try InProcessService.start { context in
+            let server = try ReplyServer(name: "router", context: context, bind: "tcp://127.0.0.1:*",
+                                         logger: Logger(label: "router", level: .critical))
+            server.on("assistant.ask") { request in request.reply(bodyJSON: Array(#"{"code":"success"}"#.utf8)) }
+            return server
+        }
+        defer { router.stop() }
+        // location-cache does not answer: forgetting waits 2 s for its ping.
+        let cli = try ServiceProcess("fuelboard", ["loadtest", "--target", "router", "--router", router.endpoint,
+                                                   "--location", try unservedEndpoint(), "--points", "uniform",
+                                                   "--warmup", "0s", "--concurrency", "2", "--duration", "60s", "--json"])
+        try cli.waitForLog(timeout: .seconds(20)) { $0.hasPrefix("[  1s]") }
+        kill(cli.pid, SIGINT)
+        try cli.waitForLog(timeout: .seconds(10)) { $0.contains(#""interrupted" : true"#) }
+        let second = ContinuousClock.now
+        kill(cli.pid, SIGINT)
+        #expect(try cli.waitForExit(timeout: .seconds(10)) == 130)
+        #expect(ContinuousClock.now - second < .seconds(1), "it waited for the ping to location-cache")
+        #expect(try jsonReport(in: cli.log)["interrupted"] as? Bool == true)
+        #expect(!cli.log.contains("stay there until their TTL"), "the ping ran its course: \(cli.log.suffix(400))")
     }
 
     @Test func ctrlC_endsTheRun_andReportsWhatWasMeasured_withExitStatus130() throws {

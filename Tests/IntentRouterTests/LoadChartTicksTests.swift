@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 @testable import FuelboardCLI
 import Glibc
+import ServiceKit
 import Synchronization
 import Testing
 
@@ -94,6 +95,14 @@ struct LoadChartTicksTests {
         let path = "/nonexistent-loadtest-dir/x.svg"
         let error = #expect(throws: LoadChart.WriteError.self) { try LoadChart.write("<svg/>", to: path) }
         #expect(error?.description == "cannot write chart to \(path): No such file or directory")
+    }
+
+    /// The report goes to standard output: a chart there came out mangled (written over the
+    /// report when stdout went to a file), so it is refused before the run.
+    @Test func aChartToTheStandardOutput_isRefused() {
+        let error = #expect(throws: ConfigurationError.self) { try LoadChart.checkWritable("/dev/stdout") }
+        #expect(error?.description == "--svg: /dev/stdout is the standard output, where the report goes: "
+            + "give the chart a file of its own")
     }
 
     /// A link is written through, never replaced: `--svg /dev/stdout` with stdout sent to a file

@@ -255,4 +255,22 @@ struct LoadReportHonestyTests {
         let known = Self.report(replies: 10) { $0.errorsByCode = ["unavailable": 2] }
         #expect(known.text.contains("errors      unavailable 2\n"), "\(known.text)")
     }
+
+    /// No reply in time from a server that answered the ping is not told "is it running there?":
+    /// every reply late says so; none at all says the ping was answered.
+    @Test func noRepliesInTime_sayWhatCame() {
+        let late = Self.report(replies: 0) { $0.timeouts = 12; $0.lateReplies = 12; $0.timeoutsInLatency = 12 }
+        #expect(late.failures.first == "no reply came in time: all 12 replies to measured requests from "
+            + "tcp://127.0.0.1:5599 came later than the --timeout", "\(late.failures)")
+        let none = Self.report(replies: 0, warmup: .zero) { $0.timeouts = 12; $0.timeoutsInLatency = 12 }
+        #expect(none.failures.first?.hasPrefix("no replies came from tcp://127.0.0.1:5599 though it answered the ping")
+                == true, "\(none.failures)")
+    }
+
+    /// Timeouts answered later are in the latencies at their real latency, and the text says so.
+    @Test func timeoutsAnsweredLater_areSaidAtTheirRealLatency() {
+        let report = Self.report(replies: 100) { $0.timeouts = 5; $0.lateReplies = 3; $0.timeoutsInLatency = 5 }
+        #expect(report.text.contains("with the 5 requests that timed out, 3 answered later at their real latency, "
+            + "the other 2 counted at the --timeout"), "\(report.text)")
+    }
 }

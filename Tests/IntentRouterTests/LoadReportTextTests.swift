@@ -31,7 +31,7 @@ struct LoadReportTextTests {
     @Test func noReplyAtAll_failsAndSaysSo_withoutZeroLatencies() {
         let report = Self.report(replies: 0, unanswered: 5)
         #expect(report.failed)
-        #expect(report.text.contains("no replies came from the endpoint tcp://127.0.0.1:5599"))
+        #expect(report.text.contains("no replies came from tcp://127.0.0.1:5599 though it answered the ping"))
         #expect(report.text.contains("latency     no replies"))
         #expect(!report.text.contains("0.000 ms"))
         #expect(report.text.contains("unanswered  5 still in flight at the end"))

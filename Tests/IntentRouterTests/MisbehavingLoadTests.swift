@@ -146,6 +146,31 @@ struct MisbehavingLoadTests {
         #expect(abs(report.replyRate - Double(result.completed) / report.seconds) < 1, "\(report.replyRate)")
     }
 
+    /// Duplicates of warm-up requests' replies are not counted, as their first replies are not.
+    @Test func secondRepliesToTheWarmUp_areNotCounted() throws {
+        let server = try MisbehavingServer(messages: { request in
+            let reply = Self.emptyResults(request)
+            return [[[], reply], [[], reply]]
+        })
+        defer { server.stop() }
+        let result = try run(against: server, warmup: .milliseconds(300))
+        #expect(result.completed > 10 && result.duplicateReplies > 10, "\(result.completed), \(result.duplicateReplies)")
+        #expect(result.duplicateReplies <= result.completed, "\(result.duplicateReplies) duplicates of \(result.completed)")
+    }
+
+    /// A reply that names no request is taken as the oldest waiting's (invalid); that request's
+    /// own reply coming after it is not "a second reply" (a server answering garbage, then the
+    /// request, was said to answer twice).
+    @Test func theOwnReplyOfARequestChargedWithGarbage_isNoDuplicate() throws {
+        let server = try MisbehavingServer(messages: { request in
+            [[[], Array("garbage".utf8)], [[], Self.emptyResults(request)]]
+        })
+        defer { server.stop() }
+        let result = try run(against: server)
+        #expect(result.duplicateReplies == 0, "\(result.invalidByReason)")
+        expectEachCountedOnce(result, reason: LoadSession.unreadable)
+    }
+
     /// A reply of more than one frame after the delimiter (or none) breaks the contract: invalid,
     /// counted once, though its last frame is a good reply (the last frame alone was read).
     @Test(arguments: [[[UInt8]]([[], [], []]), [[UInt8]]([[], Array("extra".utf8), []]), [[UInt8]]([])])

@@ -107,4 +107,19 @@ struct ConfigurationTests {
         #expect(histogram.quantile(1.0) == 1000)
         #expect(histogram.count == 1000)
     }
+
+    /// A value recorded at a timeout moves to its real latency when the late reply comes: the
+    /// count stays, the distribution and the mean follow.
+    @Test func histogram_replace_movesOneValue() {
+        var histogram = LatencyHistogram()
+        for _ in 0..<99 { histogram.record(microseconds: 100) }
+        histogram.record(microseconds: 200_000)
+        histogram.replace(microseconds: 200_000, with: 2_000_000)
+        #expect(histogram.count == 100 && histogram.maxMicroseconds == 2_000_000)
+        #expect(histogram.quantile(1.0) == 2_000_000 && abs(histogram.quantile(0.99) - 100) / 100 < 0.05)
+        #expect(abs(histogram.meanMicroseconds - (99 * 100 + 2_000_000) / 100.0) < 1e-6)
+        // Nothing recorded at the old value: the new one is recorded, nothing else changes.
+        histogram.replace(microseconds: 5_000, with: 6_000)
+        #expect(histogram.count == 101)
+    }
 }

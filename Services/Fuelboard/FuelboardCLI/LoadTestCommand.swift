@@ -124,6 +124,9 @@ enum LoadTestCommand {
         let result = try load.run { second in CLIContext.printStatus(LoadReport.progressLine(second)) }
         let report = LoadReport(settings: settings, plan: plan, result: result, run: run)
         if cli.json { try cli.printJSON(report) } else { print(report.text) }
+        // Out now: a second Ctrl-C while the users are forgotten ends the process at once, and a
+        // report still in stdout's buffer (stdout sent to a file) was lost with it.
+        fflush(nil)
         // After the report: forgetting takes a while, and the report should not wait for it.
         defer {
             if options.target == .router && !cli.arguments.has("--keep-users") {

@@ -12,7 +12,7 @@ enum LoadChart {
         let verdict = report.interruptedDuringWarmup ? "INTERRUPTED in the warm-up"
             : report.failed ? "FAILED" : report.fellBehind ? "BEHIND" : nil
         let title = (verdict.map { "\($0): " } ?? "")
-            + "\(report.service) (\(report.type)): \(Int(report.throughput)) req/s, \(report.mode) loop"
+            + "\(report.service) (\(report.type)): \(LoadReport.format(rate: report.throughput)) req/s, \(report.mode) loop"
             + (report.noReplies ? ", no replies" : "")
         let load = report.rate.map { "\(LoadReport.format(rate: $0)) req/s offered" }
             ?? "\(report.concurrency ?? 1) in flight"
@@ -34,19 +34,24 @@ enum LoadChart {
         for (index, line) in wrap(why ?? "", width: 130).prefix(2).enumerated() {
             svg += "<text x=\"\(margin)\" y=\"\(54 + 14 * index)\" fill=\"#b00000\">\(escape(line))</text>\n"
         }
-        svg += legend(y: 88, rate: report.rate != nil, seconds: report.perSecond)
+        let measured = report.requests + report.timeoutsInLatency + report.unansweredInLatency > 0
+        svg += legend(y: 88, rate: report.rate != nil, seconds: report.perSecond, distribution: measured)
         let leftOut = report.timeoutsInLatency + report.unansweredInLatency
         svg += latencyOverTime(report.perSecond, top: latencyTop,
                                note: leftOut == 0 ? "" : ": replies only (\(leftOut) timed out or unanswered are in the distribution)")
         svg += throughputOverTime(report.perSecond, rate: report.rate, top: rateTop)
         var parts: [String] = []
-        if report.timeoutsInLatency > 0 { parts.append("\(report.timeoutsInLatency) timed out (at the timeout)") }
+        let atTimeout = max(report.timeoutsInLatency - report.lateReplies, 0)
+        if report.lateReplies > 0 && report.timeoutsInLatency > 0 {
+            parts.append("\(min(report.lateReplies, report.timeoutsInLatency)) answered after the timeout")
+        }
+        if atTimeout > 0 { parts.append("\(atTimeout) timed out (at the timeout, a lower bound)") }
         if report.unansweredInLatency > 0 {
-            parts.append("\(report.unansweredInLatency) unanswered at the end (their age then)")
+            parts.append("\(report.unansweredInLatency) unanswered at the end (their age then, a lower bound)")
         }
         let note = parts.isEmpty ? "" : "\(report.requests) answered, " + parts.joined(separator: ", ")
-            + ", lower bounds"
-        svg += distribution(report.distribution, top: distributionTop, note: note)
+        svg += measured ? distribution(report.distribution, top: distributionTop, note: note)
+            : nothingMeasured(top: distributionTop)
         return svg + "</svg>\n"
     }
 
@@ -147,6 +152,16 @@ enum LoadChart {
         svg += points.map { String(format: "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#2ca02c\"/>\n", $0.x, $0.y) }
             .joined()
         return svg
+    }
+
+    /// The distribution panel of a run that measured no latency at all (every reply invalid, or
+    /// none): said in it, instead of a curve at 0 ms.
+    static func nothingMeasured(top: Double) -> String {
+        axes(top: top, title: "latency distribution (ms) by percentile", yAxis: ChartAxis(upTo: 1, maxSteps: 1),
+             xTicks: [], xLabel: "percentile")
+            + String(format: "<text class=\"nothing-measured\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
+                + "fill=\"#555\">no latency measured: no request was answered, timed out or left unanswered</text>\n",
+                margin + plotWidth / 2, top + panelHeight / 2)
     }
 
     /// `text` in lines of at most `width` characters, broken between words.

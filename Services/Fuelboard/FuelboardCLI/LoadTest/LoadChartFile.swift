@@ -17,6 +17,11 @@ extension LoadChart {
     /// Refuses a `--svg` path whose directory is missing or not writable, or that is a directory.
     static func checkWritable(_ path: String) throws(ConfigurationError) {
         guard !path.isEmpty else { throw ConfigurationError("--svg: expected a file name") }
+        // The report is printed there: written over it (stdout sent to a file) or into it (a pipe),
+        // both came out mangled.
+        if isStandardOutput(path) {
+            throw ConfigurationError("--svg: \(path) is the standard output, where the report goes: give the chart a file of its own")
+        }
         let files = FileManager.default
         var isDirectory: ObjCBool = false
         if files.fileExists(atPath: path, isDirectory: &isDirectory) {
@@ -32,6 +37,13 @@ extension LoadChart {
         guard files.isWritableFile(atPath: directory) else {
             throw ConfigurationError("--svg: cannot write in \(directory)")
         }
+    }
+
+    /// Whether `path` is this process's standard output (`/dev/stdout`, or the file it was sent to).
+    static func isStandardOutput(_ path: String) -> Bool {
+        var file = stat(), output = stat()
+        return stat(path, &file) == 0 && fstat(STDOUT_FILENO, &output) == 0
+            && file.st_dev == output.st_dev && file.st_ino == output.st_ino
     }
 
     /// Whether `path` is written into as it is rather than replaced: anything but a regular file

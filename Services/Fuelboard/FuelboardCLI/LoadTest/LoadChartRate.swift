@@ -3,19 +3,17 @@ import Foundation
 /// The chart's throughput panel (replies and failed requests per second) and its legend.
 extension LoadChart {
     /// Panel 2: replies per second as bars (the rate offered dashed, in an open loop) and the
-    /// requests that failed each second (errors, timeouts, invalid replies) as red bars: on the
-    /// same axis when they would show there, else on their own red axis at the right, so a few
-    /// failures among thousands of replies still show (and many never look as tall as the replies).
+    /// requests that failed each second (errors, timeouts, invalid replies) as red bars on the
+    /// same axis, at least `failedLeastHeight` tall, so a few among thousands still show. (On an
+    /// axis of their own, 1% failed looked as tall as the replies.)
     static func throughputOverTime(_ seconds: [LoadRunner.Second], rate: Double?, top: Double) -> String {
         let (ends, xAxis, xTicks) = timeAxis(seconds)
         let perSecond = seconds.map { Double($0.requests) / max($0.seconds ?? 1, 0.001) }
         let failed = seconds.map { Double($0.errors + $0.timeouts + $0.invalid) / max($0.seconds ?? 1, 0.001) }
         let most = failed.max() ?? 0
         let yAxis = ChartAxis(upTo: max(perSecond.max() ?? 0, rate ?? 0, most) * 1.05, maxSteps: 4)
-        let ownAxis = most > 0 && most < yAxis.max * failedOwnAxisBelow
         let title = most == 0 ? "replies per second"
-            : ownAxis ? "replies per second (failed/s in red: errors, timeouts, invalid; their own scale at the right)"
-            : "replies per second (failed/s in red: errors, timeouts, invalid)"
+            : "replies per second (failed in red: errors, timeouts, invalid; a sliver at least when any failed)"
         var svg = axes(top: top, title: title, yAxis: yAxis, xTicks: xTicks, xLabel: "second", height: rateHeight)
         svg += silentBands(seconds, ends: ends, xMax: xAxis.max, top: top, height: rateHeight)
         let bottom = top + rateHeight
@@ -32,38 +30,27 @@ extension LoadChart {
                 + "stroke-dasharray=\"6 4\"/>\n", margin, y, margin + plotWidth, y)
         }
         guard most > 0 else { return svg }
-        let failedAxis = ownAxis ? ChartAxis(upTo: most * 1.05, maxSteps: 4) : yAxis
-        if ownAxis {
-            let right = margin + plotWidth
-            svg += String(format: "<line class=\"failed-axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-                + "stroke=\"%@\"/>\n", right, top, right, bottom, failedColor)
-            svg += String(format: "<text x=\"%.1f\" y=\"%.1f\" fill=\"%@\">failed/s</text>\n", right + 6, top - 6, failedColor)
-            for tick in failedAxis.ticks {
-                let y = bottom - rateHeight * tick.value / failedAxis.max
-                svg += String(format: "<text x=\"%.1f\" y=\"%.1f\" fill=\"%@\">", right + 6, y + 4, failedColor)
-                    + "\(tick.label)</text>\n"
-            }
-        }
         for (index, end) in ends.enumerated() where failed[index] > 0 {
             let width = plotWidth / xAxis.max * (seconds[index].seconds ?? 1)
             let center = margin + plotWidth * end / xAxis.max - width / 2
-            let height = rateHeight * failed[index] / failedAxis.max
+            let height = max(rateHeight * failed[index] / yAxis.max, failedLeastHeight)
             svg += String(format: "<rect class=\"failed\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
                 + "fill=\"%@\"/>\n", center - width / 6, bottom - height, width / 3, height, failedColor)
         }
         return svg
     }
 
-    /// Failures under this share of the replies axis get their own (they would be a sliver there).
-    static let failedOwnAxisBelow = 0.02
+    /// The least height of a failed bar, in px: one failure among 20,000 replies still shows.
+    static let failedLeastHeight = 3.0
 
     /// One row of coloured swatches naming what each colour is.
-    static func legend(y: Double, rate: Bool, seconds: [LoadRunner.Second]) -> String {
+    static func legend(y: Double, rate: Bool, seconds: [LoadRunner.Second], distribution: Bool = true) -> String {
         enum Mark { case line(String, dashed: Bool), box(String) }
-        var entries: [(Mark, String)] = [
-            (.line(p50Color, dashed: false), "p50"), (.line(p99Color, dashed: false), "p99"),
-            (.box(repliesColor), "replies/s"),
-        ]
+        var entries: [(Mark, String)] = []
+        if seconds.contains(where: { $0.p50 != nil }) {
+            entries += [(.line(p50Color, dashed: false), "p50"), (.line(p99Color, dashed: false), "p99")]
+        }
+        entries.append((.box(repliesColor), "replies/s"))
         // Only what the chart shows: a legend of marks that appear nowhere sends a reader looking.
         if seconds.contains(where: { $0.errors + $0.timeouts + $0.invalid > 0 }) {
             entries.append((.box(failedColor), "failed/s"))
@@ -73,7 +60,7 @@ extension LoadChart {
         }
         if seconds.contains(where: { $0.stalled == true }) { entries.append((.box(stalledColor), "stalled")) }
         if rate { entries.append((.line("#333", dashed: true), "rate offered")) }
-        entries.append((.line(distributionColor, dashed: false), "distribution"))
+        if distribution { entries.append((.line(distributionColor, dashed: false), "distribution")) }
         var x = margin, svg = ""
         for (mark, label) in entries {
             switch mark {

@@ -28,8 +28,12 @@ extension LoadReport {
                 : "p50 \(ms(l.p50))  p90 \(ms(l.p90))  p99 \(ms(l.p99))  p99.9 \(ms(l.p999))  max \(ms(l.max))"),
         ]
         if timeoutsInLatency > 0 && !noReplies {
-            lines.append("            with the \(timeoutsInLatency) requests that timed out, counted at the --timeout "
-                + "(\(ms(Double(options.timeoutSeconds) * 1e6))): a lower bound of theirs")
+            let atTimeout = max(timeoutsInLatency - lateReplies, 0)
+            lines.append("            with the \(timeoutsInLatency) requests that timed out, "
+                + (lateReplies == 0 ? "" : "\(min(lateReplies, timeoutsInLatency)) answered later at their real latency"
+                    + (atTimeout > 0 ? ", " : ""))
+                + (atTimeout == 0 ? "" : "\(lateReplies == 0 ? "" : "the other \(atTimeout) ")counted at the --timeout "
+                    + "(\(ms(Double(options.timeoutSeconds) * 1e6))): a lower bound of theirs"))
         }
         if unansweredInLatency > 0 && !noReplies {
             lines.append("            of \(requests + timeoutsInLatency + unansweredInLatency) requests: \(requests) answered"
@@ -71,11 +75,11 @@ extension LoadReport {
             + "\(timeouts) timed out (no reply within the \(Self.format(seconds: timeoutSeconds)) --timeout)"
             + (lateReplies > 0 ? ", \(lateReplies) of them answered later" : ""))
         if contentCheck != nil {
-            var line = "checked     content of \(contentChecked) of \(requests + invalidReplies) replies (fuel, radius, "
+            var line = "checked     content of \(contentChecked) of \(requests + invalidReplies - duplicateReplies) replies (fuel, radius, "
                 + "price, order; all up to \(LoadSession.checkAllUpTo)/s per thread, then every "
                 + "\(LoadSession.sampleEvery)th)"
             let wrong = invalidByReason.filter { LookupCheck.Problem(rawValue: $0.key) != nil }.values.reduce(0, +)
-            if wrong > 0 && contentChecked > 0 && contentChecked < requests + invalidReplies {
+            if wrong > 0 && contentChecked > 0 && contentChecked < requests + invalidReplies - duplicateReplies {
                 // Replies past the sample were counted as answered: say what the sample suggests of them.
                 line += String(format: "; %d of those checked (%.0f%%) were wrong: the replies not checked, counted "
                     + "as answered, are likely wrong alike", wrong, Double(wrong) / Double(contentChecked) * 100)
@@ -148,10 +152,16 @@ extension LoadReport {
             return "no measured request was answered: the \(warmupRepliesAfterWarmup) replies after the warm-up "
                 + "were to its requests (\(endpoint) was still working through them)"
         }
+        if lateReplies > 0 {
+            return "no reply came in time: all \(lateReplies) replies to measured requests from \(endpoint) "
+                + "came later than the --timeout"
+        }
         if warmupRequests > 0 {
             return "no replies came from \(endpoint) after the warm-up (\(warmupRequests) came during it)"
         }
-        return "no replies came from the endpoint \(endpoint): is \(service) running there?"
+        // The ping before the run was answered: something answers there, but not these requests.
+        return "no replies came from \(endpoint) though it answered the ping: is \(service) stuck, "
+            + "or something else listening there?"
     }
 
     /// The line printed after each measured second (or the run's last part of one, its rate

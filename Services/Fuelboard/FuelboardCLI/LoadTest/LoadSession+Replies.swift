@@ -56,9 +56,15 @@ extension LoadSession {
             // Ids go up from `firstSequence`: one sent but no longer in flight timed out before,
             // or was answered before: a second reply to one request is the server's fault.
             if let known = given, known >= settings.firstSequence && known < sequence {
-                if timedOut.remove(known) != nil || timedOutOverflowed {
-                    result.lateReplies += 1
-                } else if arrived >= measureFrom {
+                if let sentAt = timedOut.removeValue(forKey: known) {
+                    // Late: its real latency replaces the timeout it was counted at (a stall's
+                    // length shows in the max, not the timeout's).
+                    if sentAt >= measureFrom {
+                        result.lateReplies += 1
+                        result.histogram.replace(microseconds: Self.micros(settings.timeout),
+                                                 with: Self.micros(arrived - sentAt))
+                    }
+                } else if charged.remove(known) == nil && !settledOverflowed && known >= firstMeasuredID {
                     invalid(Self.duplicate)
                     result.duplicateReplies += 1
                 }
@@ -71,6 +77,7 @@ extension LoadSession {
             if let oldest = oldestWaiting(on: connection) {
                 id = oldest
                 waiting = inFlight.removeValue(forKey: oldest)
+                if charged.count < Self.settledKept { charged.insert(oldest) } else { settledOverflowed = true }
             }
         }
         guard let sent = waiting else {

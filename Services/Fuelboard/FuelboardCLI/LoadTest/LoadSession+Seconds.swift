@@ -12,7 +12,7 @@ extension LoadSession {
         let expired = inFlight.filter { now - $0.value.at > settings.timeout }
         for (id, sent) in expired {
             inFlight[id] = nil
-            if timedOut.count < Self.timedOutKept { timedOut.insert(id) } else { timedOutOverflowed = true }
+            if timedOut.count < Self.settledKept { timedOut[id] = sent.at } else { settledOverflowed = true }
             if sent.at >= measureFrom {
                 result.timeouts += 1
                 second.timeouts += 1
@@ -69,6 +69,8 @@ extension LoadSession {
         let waiting = inFlight.values.map(\.at).filter { $0 >= measureFrom }
         let settled = LoadRunner.settle(waiting, at: now, timeout: settings.timeout)
         result.timeouts += settled.timedOut
+        // Found at the end, they timed out in its last second (its counts add up to the total).
+        if settled.timedOut > 0, let last = result.seconds.indices.last { result.seconds[last].timeouts += settled.timedOut }
         for _ in 0..<settled.timedOut { result.histogram.record(microseconds: Self.micros(settings.timeout)) }
         result.timeoutsInLatency += settled.timedOut
         result.unanswered = settled.inFlight

@@ -18,12 +18,18 @@ struct LoadSession {
 
     var result = LoadRunner.Result()
     var inFlight: [Int: LoadRunner.Sent] = [:]
-    /// Requests that timed out, until their late reply comes: a reply to a request neither in
-    /// flight nor here was answered before (a duplicate). Past `timedOutKept` ids (a server down
-    /// under a high rate) the rest are not kept, and any such reply counts as late.
-    var timedOut = Set<Int>()
-    var timedOutOverflowed = false
-    static let timedOutKept = 1 << 20
+    /// Requests that timed out, with their send time, until their late reply comes (its real
+    /// latency then replaces the timeout in the histogram); and requests charged with a reply
+    /// that named none of ours (taken as theirs), until their own comes. A reply to a request
+    /// in none of these, nor in flight, answered one already answered: a duplicate. Past
+    /// `settledKept` ids each (a server down under a high rate) no more are kept, and such a
+    /// reply is not judged.
+    var timedOut: [Int: ContinuousClock.Instant] = [:]
+    var charged = Set<Int>()
+    var settledOverflowed = false
+    static let settledKept = 1 << 20
+    /// The first request sent for measuring (ids go up with send times): older ones are the warm-up's.
+    var firstMeasuredID = Int.max
     var sequence: Int
     /// Seconds with no reply while requests waited: each with a request that waited through it
     /// (nil: one timed out in it). Confirmed stalls are those whose request never got a reply in
@@ -184,6 +190,7 @@ struct LoadSession {
         if inFlight.isEmpty { busySince = at }
         inFlight[sequence] = LoadRunner.Sent(at: at, connection: connection)
         if at >= measureFrom {
+            firstMeasuredID = min(firstMeasuredID, sequence)
             measuredSent += 1
             result.sent += 1
             if intended != nil { result.sendLag.record(microseconds: Self.micros(max(.now - at, .zero))) }

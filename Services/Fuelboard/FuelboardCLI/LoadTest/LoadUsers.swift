@@ -22,6 +22,9 @@ enum LoadUsers {
     /// answer is not waited for (the users then expire with their TTL).
     static func forget(_ users: [Int], at endpoint: String, _ cli: CLIContext) {
         guard !users.isEmpty else { return }
+        // A Ctrl-C that ended the run asks for the report, not to skip this; one during it stops it
+        // between batches (and a second one, as ever, stops the process at once).
+        let interruptedBefore = LoadRunner.stopRequested.load(ordering: .relaxed)
         guard cli.answers(endpoint, within: .seconds(2)),
               let client = try? cli.client(endpoint, timeout: .seconds(10), retries: 0) else {
             CLIContext.printStatus("location-cache does not answer at \(endpoint) (--location): the load test's "
@@ -32,6 +35,11 @@ enum LoadUsers {
             + "(--keep-users leaves them)...")
         var forgotten = 0
         for start in stride(from: 0, to: users.count, by: 500) {
+            if !interruptedBefore && LoadRunner.stopRequested.load(ordering: .relaxed) {
+                CLIContext.printStatus("interrupted: \(forgotten) of the load test's \(users.count) users forgotten; "
+                    + "the others stay in location-cache until their TTL")
+                return
+            }
             let requests = users[start..<min(start + 500, users.count)].map {
                 Batch.Forget(id: "\($0)", body: UserRequest(user: LoadPlan.user($0)))
             }
