@@ -172,10 +172,10 @@ public struct ServiceMain {
         if let number = Double(text), number != 0 {
             throw ConfigurationError("\(option): '\(text)' has no unit: write \(text)s, \(text)m or \(text)h")
         }
-        guard seconds(in: text) != nil else {
+        guard let seconds = seconds(in: text) else {
             throw ConfigurationError("\(option): expected a duration such as 30s, 500ms, 10m or 2h, got '\(text)'")
         }
-        guard let duration = parseDuration(text), duration <= maximum else {
+        guard let duration = duration(seconds: seconds), duration <= maximum else {
             let hours = maximum.components.seconds / 3600
             let said = hours == 8760 ? "a year (8760h)" : hours == 168 ? "a week (168h)" : "\(hours)h"
             throw ConfigurationError("\(option): at most \(said), got '\(text)'")
@@ -264,9 +264,13 @@ public struct ServiceMain {
     /// Parses a duration like `30m`, `90s`, `2h`, `500ms` or plain seconds (options go through
     /// `readDuration`, which refuses a number without its unit).
     public static func parseDuration(_ text: String) -> Duration? {
-        // Up to a year: anything longer is a typo, and past Int64 nanoseconds it would trap.
-        guard let seconds = seconds(in: text), seconds <= maxDurationSeconds else { return nil }
-        return .nanoseconds(Int64((seconds * 1e9).rounded()))
+        seconds(in: text).flatMap(duration(seconds:))
+    }
+
+    /// `seconds` as a duration, up to a year: anything longer is a typo, and past Int64
+    /// nanoseconds it would trap.
+    private static func duration(seconds: Double) -> Duration? {
+        seconds <= maxDurationSeconds ? .nanoseconds(Int64((seconds * 1e9).rounded())) : nil
     }
 
     /// The seconds `text` says (`30m`, `500ms`, `45`), however many; nil when it is no duration.

@@ -41,11 +41,10 @@ enum LoadChart {
                                note: leftOut == 0 ? "" : ": replies only (\(leftOut) timed out or unanswered are in the distribution)")
         svg += throughputOverTime(report.perSecond, rate: report.rate, top: rateTop)
         var parts: [String] = []
-        let atTimeout = max(report.timeoutsInLatency - report.lateReplies, 0)
-        if report.lateReplies > 0 && report.timeoutsInLatency > 0 {
-            parts.append("\(min(report.lateReplies, report.timeoutsInLatency)) answered after the timeout")
+        if report.timeoutsAtRealLatency > 0 { parts.append("\(report.timeoutsAtRealLatency) answered after the timeout") }
+        if report.timeoutsAtTimeout > 0 {
+            parts.append("\(report.timeoutsAtTimeout) timed out (at the timeout, a lower bound)")
         }
-        if atTimeout > 0 { parts.append("\(atTimeout) timed out (at the timeout, a lower bound)") }
         if report.unansweredInLatency > 0 {
             parts.append("\(report.unansweredInLatency) unanswered at the end (their age then, a lower bound)")
         }

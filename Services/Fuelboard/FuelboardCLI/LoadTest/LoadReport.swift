@@ -294,6 +294,11 @@ struct LoadReport: Codable {
         return replyRate < rate * 0.9 || Double(unansweredInLatency) > Double(max(scheduled, 1)) * 0.1
     }
 
+    /// The timeouts in the latencies at their real latency (their reply came later), and those at
+    /// the timeout itself (a lower bound of theirs).
+    var timeoutsAtRealLatency: Int { min(lateReplies, timeoutsInLatency) }
+    var timeoutsAtTimeout: Int { timeoutsInLatency - timeoutsAtRealLatency }
+
     /// Every measured reply a second, invalid ones too: a server answering wrongly kept up all the
     /// same (its failures are said apart). A second reply to one request answers nothing more.
     var replyRate: Double {

@@ -28,11 +28,10 @@ extension LoadReport {
                 : "p50 \(ms(l.p50))  p90 \(ms(l.p90))  p99 \(ms(l.p99))  p99.9 \(ms(l.p999))  max \(ms(l.max))"),
         ]
         if timeoutsInLatency > 0 && !noReplies {
-            let atTimeout = max(timeoutsInLatency - lateReplies, 0)
+            let (late, atTimeout) = (timeoutsAtRealLatency, timeoutsAtTimeout)
             lines.append("            with the \(timeoutsInLatency) requests that timed out, "
-                + (lateReplies == 0 ? "" : "\(min(lateReplies, timeoutsInLatency)) answered later at their real latency"
-                    + (atTimeout > 0 ? ", " : ""))
-                + (atTimeout == 0 ? "" : "\(lateReplies == 0 ? "" : "the other \(atTimeout) ")counted at the --timeout "
+                + (late == 0 ? "" : "\(late) answered later at their real latency" + (atTimeout > 0 ? ", " : ""))
+                + (atTimeout == 0 ? "" : "\(late == 0 ? "" : "the other \(atTimeout) ")counted at the --timeout "
                     + "(\(ms(Double(options.timeoutSeconds) * 1e6))): a lower bound of theirs"))
         }
         if unansweredInLatency > 0 && !noReplies {
