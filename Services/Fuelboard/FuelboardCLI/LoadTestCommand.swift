@@ -24,7 +24,8 @@ enum LoadTestCommand {
             latency counts from each request's intended send time (it sleeps between sends on a timer
             and polls through the last 100 µs before each; --spin polls through the last millisecond,
             for the most punctual sends at the cost of a core from ~1,000 requests/s). Pings the
-            endpoint first. Prints a progress line every second (warm-up included). Every reply's
+            endpoint first. Prints a progress line every second of the measured run (and, during a
+            warm-up longer than a second, a line a second with the time left). Every reply's
             envelope is checked; a lookup's content too (the fuel asked, every station within the
             radius, prices 50-500p, the order, the limit): every reply up to 1,000 a second per
             generator thread, then every 64th. Requests still unanswered when the run ends: those
