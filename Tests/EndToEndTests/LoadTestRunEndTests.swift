@@ -131,6 +131,8 @@ struct LoadTestRunEndTests {
         #expect(ContinuousClock.now - second < .seconds(1), "it waited for the ping to location-cache")
         #expect(try jsonReport(in: cli.log)["interrupted"] as? Bool == true)
         #expect(!cli.log.contains("stay there until their TTL"), "the ping ran its course: \(cli.log.suffix(400))")
+        #expect(cli.log.contains("stopped at once: the load test's users not forgotten yet stay in location-cache"),
+                "nothing said of the users left: \(cli.log.suffix(400))")
     }
 
     @Test func ctrlC_endsTheRun_andReportsWhatWasMeasured_withExitStatus130() throws {

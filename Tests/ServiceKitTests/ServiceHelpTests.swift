@@ -9,19 +9,19 @@ struct ServiceHelpTests {
         help.rendered.split(separator: "\n").map(String.init).filter { $0.hasPrefix("  --") }
     }
 
-    @Test func help_listsTheUsedSettingsAsOptions_andNamesTheOthersAfterThem() {
+    @Test func help_listsTheUsedSettingsAsOptions_andNamesTheOthersAfterThem() throws {
         let help = ServiceMain.help(name: "fuel-lookup", summary: "Answers lookups.", options: [],
                                     uses: ["--ingest", "--ingest-pub", "--lookup"])
         let flags = optionLines(help).map { String($0.dropFirst(2).prefix { $0 != " " }) }
         #expect(flags == ["--ingest", "--ingest-pub", "--lookup", "--bind", "--log-level", "--check-config",
                           "--version", "--help"])
         #expect(help.rendered.contains("[$FUELBOARD_LOOKUP, default tcp://127.0.0.1:5553]"))
-        let footer = try? #require(help.footer)
-        #expect(footer?.contains("--router, --location, --dialog, --data-dir") == true, "\(footer ?? "")")
-        #expect(footer?.contains("FUELBOARD_ROUTER, FUELBOARD_LOCATION, FUELBOARD_DIALOG, FUELBOARD_DATA_DIR") == true)
+        let footer = try #require(help.footer)
+        #expect(footer.contains("--router, --location, --dialog, --data-dir"), "\(footer)")
+        #expect(footer.contains("FUELBOARD_ROUTER, FUELBOARD_LOCATION, FUELBOARD_DIALOG, FUELBOARD_DATA_DIR"))
         let paragraph = help.rendered.components(separatedBy: "\n\n").last ?? ""
         #expect(paragraph.split(separator: "\n").allSatisfy { $0.count <= 100 }, "\(paragraph)")
-        #expect(paragraph.replacingOccurrences(of: "\n", with: " ") == "\(footer ?? "")\n".replacingOccurrences(of: "\n", with: " "))
+        #expect(paragraph.replacingOccurrences(of: "\n", with: " ") == "\(footer)\n".replacingOccurrences(of: "\n", with: " "))
     }
 
     @Test func help_ofABinaryUsingEverySetting_hasNoFooter() {

@@ -107,7 +107,12 @@ enum LoadTestCommand {
         // Ctrl-C ends the run and reports what was measured; a second one stops at once.
         ShutdownSignals.install { signal in
             interruption.store(signal, ordering: .relaxed)
-            if LoadRunner.stopRequested.exchange(true, ordering: .relaxed) { _exit(128 + signal) }
+            guard LoadRunner.stopRequested.exchange(true, ordering: .relaxed) else { return }
+            if LoadUsers.pending.load(ordering: .relaxed) {
+                CLIContext.printStatus("stopped at once: the load test's users not forgotten yet stay in "
+                    + "location-cache until their TTL")
+            }
+            _exit(128 + signal)
         }
         // Several generator threads get as many ZeroMQ I/O threads, so one does not carry them all.
         let context = settings.threads == 1 ? cli.zmq : Context(ioThreads: Int32(settings.threads))
@@ -121,6 +126,8 @@ enum LoadTestCommand {
                                      pointsUsed: pointsUsed == options.points ? pointsUsed.rawValue
                                          : "uniform (no stations from price-ingest)",
                                      seed: options.seed, loadAverage: Self.loadAverage())
+        let forgetsUsers = options.target == .router && !cli.arguments.has("--keep-users")
+        LoadUsers.pending.store(forgetsUsers, ordering: .relaxed)
         let load = ParallelLoad(settings: loadSettings, plan: plan, context: context)
         let result = try load.run { second in CLIContext.printStatus(LoadReport.progressLine(second)) }
         let report = LoadReport(settings: settings, plan: plan, result: result, run: run)
@@ -130,7 +137,7 @@ enum LoadTestCommand {
         fflush(nil)
         // After the report: forgetting takes a while, and the report should not wait for it.
         defer {
-            if options.target == .router && !cli.arguments.has("--keep-users") {
+            if forgetsUsers {
                 LoadUsers.forget(plan.users(of: result.sequencesSent), at: cli.topology.location, cli)
             }
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Messages
 import ServiceKit
+import Synchronization
 
 /// After a router load test, forgets the users it asked as (`load-0`...): the router stored a
 /// location for each, which would otherwise stay in location-cache until its TTL.
@@ -17,10 +18,15 @@ enum LoadUsers {
         let requests: [Forget]
     }
 
+    /// Whether the load test's users are in location-cache, still to be forgotten: a second Ctrl-C,
+    /// which stops the process at once, then says they are left there.
+    static let pending = Atomic<Bool>(false)
+
     /// Forgets `users` (their numbers) at `endpoint`, saying so first (it takes a while: each
     /// forget is erased from disk); a line says what happened. A location-cache that does not
     /// answer is not waited for (the users then expire with their TTL).
     static func forget(_ users: [Int], at endpoint: String, _ cli: CLIContext) {
+        defer { pending.store(false, ordering: .relaxed) }
         guard !users.isEmpty else { return }
         // A Ctrl-C that ended the run asks for the report, not to skip this; one during it stops it
         // between batches (and a second one, as ever, stops the process at once).
