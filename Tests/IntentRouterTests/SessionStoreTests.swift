@@ -52,6 +52,23 @@ struct SessionStoreTests {
         #expect(sessions.find(young.id, user: "u2") != nil)
     }
 
+    @Test func purgeExpired_dropsOnlyExpiredFollowUps() {
+        let sessions = store()
+        let followUp = Awaiting.followUp(search: .cheapestFuel, fuel: .b7, within: nil)
+        for index in 0 ..< 3 { sessions.open(user: "old\(index)", awaiting: followUp, location: nil) }
+        clock.advance(by: .seconds(20))
+        let young = sessions.open(user: "young", awaiting: followUp, location: nil)
+        let kept = sessions.open(user: "old0", awaiting: followUp, location: nil)
+        clock.advance(by: .seconds(15))
+        #expect(sessions.purgeExpired() == 2, "old1 and old2; old0's was replaced by a younger one")
+        #expect(sessions.count == 2)
+        #expect(sessions.find(young.id, user: "young") != nil)
+        #expect(sessions.find(kept.id, user: "old0") != nil)
+        clock.advance(by: .seconds(20))
+        #expect(sessions.purgeExpired() == 2)
+        #expect(sessions.count == 0)
+    }
+
     @Test func ids_areRandomAndLong() {
         let sessions = store(maxSessions: 1000)
         // Past one pool of random bits (256 ids): the refill gives new ones too.
