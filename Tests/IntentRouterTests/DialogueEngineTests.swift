@@ -65,7 +65,7 @@ struct DialogueEngineTests {
                       "my car runs on diesel"])
     func answer_aFuelSaidAsDriversSayIt_isTheAnswer(_ said: String) throws {
         let question = engine.ask(user: "u1", utterance: "Ask FuelBoard for the cheapest fuel near me", location: here)
-        let answer = engine.ask(user: "u1", utterance: said, session: try #require(question.session))
+        let answer = engine.ask(user: "u1", utterance: said, session: try #require(question.session) as String)
         #expect(answer.action == .findCheapest(.b7, directions: false))
     }
 
@@ -83,7 +83,7 @@ struct DialogueEngineTests {
 
     @Test func answer_aBareNumberInRangeInKilometres_waitsForTheUsersUnit() throws {
         let question = engine.ask(user: "u1", utterance: "Ask FuelBoard to set my search radius")
-        let answer = engine.ask(user: "u1", utterance: "60", session: try #require(question.session))
+        let answer = engine.ask(user: "u1", utterance: "60", session: try #require(question.session) as String)
         #expect(answer.action == .setRadius(.set(SpokenRadius(60, nil))), "60 km is 37 miles")
     }
 
@@ -100,9 +100,9 @@ struct DialogueEngineTests {
 
     @Test func answer_aMisheardFuelWord_isThatFuel() throws {
         let question = engine.ask(user: "u1", utterance: "Ask FuelBoard for the cheapest fuel near me", location: here)
-        let answer = engine.ask(user: "u1", utterance: "disel", session: try #require(question.session))
+        let answer = engine.ask(user: "u1", utterance: "disel", session: try #require(question.session) as String)
         #expect(answer.action == .findCheapest(.b7, directions: false))
-        let other = engine.ask(user: "u1", utterance: "what about unleded", session: try #require(answer.session))
+        let other = engine.ask(user: "u1", utterance: "what about unleded", session: try #require(answer.session) as String)
         #expect(other.action == .findCheapest(.e10, directions: false))
     }
 
@@ -140,7 +140,7 @@ struct DialogueEngineTests {
     @Test func answer_whenAFreshIntentInstead_startsThatIntent() throws {
         let question = engine.ask(user: "u1", utterance: "Ask FuelBoard for the cheapest fuel near me")
         let other = engine.ask(user: "u1", utterance: "Ask FuelBoard to use kilometres",
-                               session: try #require(question.session))
+                               session: try #require(question.session) as String)
         #expect(other.action == .setUnit(.set(.km)))
         #expect(engine.sessions.count == 0)
     }
@@ -149,7 +149,7 @@ struct DialogueEngineTests {
         let question = engine.ask(user: "u1", utterance: "Ask FuelBoard to forget my location")
         #expect(question.prompt == Prompt(code: .confirmationRequired, outcome: .confirmForget))
         #expect(question.action == nil)
-        let yes = engine.ask(user: "u1", utterance: "Yes, do it", session: try #require(question.session))
+        let yes = engine.ask(user: "u1", utterance: "Yes, do it", session: try #require(question.session) as String)
         #expect(yes.action == .forgetLocation)
     }
 
@@ -158,7 +158,7 @@ struct DialogueEngineTests {
                       ("normal", .e10), ("diesels", .b7), ("the premium one please", .e5)])
     func answer_whenFuelSaidAsPeopleSayIt_handles(utterance: String, fuel: FuelCode) throws {
         let question = engine.ask(user: "u1", utterance: "Ask FuelBoard for the cheapest fuel near me", location: here)
-        let answer = engine.ask(user: "u1", utterance: utterance, session: try #require(question.session))
+        let answer = engine.ask(user: "u1", utterance: utterance, session: try #require(question.session) as String)
         #expect(answer.action == .findCheapest(fuel, directions: false), "\(utterance)")
     }
 
@@ -166,7 +166,7 @@ struct DialogueEngineTests {
         let question = engine.ask(user: "u1", utterance: "Ask FuelBoard for the cheapest fuel within 3 miles",
                                   location: here)
         #expect(question.prompt?.outcome == .askFuel)
-        let answer = engine.ask(user: "u1", utterance: "diesel", session: try #require(question.session))
+        let answer = engine.ask(user: "u1", utterance: "diesel", session: try #require(question.session) as String)
         #expect(answer.action == .findCheapest(.b7, directions: false, within: .miles(3)))
     }
 
@@ -179,26 +179,26 @@ struct DialogueEngineTests {
 
     @Test func answer_whenTheFuelComesWithARadius_searchesThatFar() throws {
         let question = engine.ask(user: "u1", utterance: "Ask FuelBoard for the cheapest fuel near me", location: here)
-        let answer = engine.ask(user: "u1", utterance: "diesel within 10 miles", session: try #require(question.session))
+        let answer = engine.ask(user: "u1", utterance: "diesel within 10 miles", session: try #require(question.session) as String)
         #expect(answer.action == .findCheapest(.b7, directions: false, within: .miles(10)))
     }
 
     @Test(arguments: ["yeah go on", "go on then"])
     func forget_whenAnswerIsGoOn_erases(utterance: String) throws {
         let question = engine.ask(user: "u1", utterance: "Ask FuelBoard to forget my location")
-        let yes = engine.ask(user: "u1", utterance: utterance, session: try #require(question.session))
+        let yes = engine.ask(user: "u1", utterance: utterance, session: try #require(question.session) as String)
         #expect(yes.action == .forgetLocation)
     }
 
     @Test func forget_whenAnswerIsThanksButNo_keeps() throws {
         let question = engine.ask(user: "u1", utterance: "Ask FuelBoard to forget my location")
-        let no = engine.ask(user: "u1", utterance: "thanks but no", session: try #require(question.session))
+        let no = engine.ask(user: "u1", utterance: "thanks but no", session: try #require(question.session) as String)
         #expect(no.prompt?.outcome == .notForgotten)
     }
 
     @Test func forget_whenAnswerIsNo_cancelsWithoutErasing() throws {
         let question = engine.ask(user: "u1", utterance: "Ask FuelBoard to forget my location")
-        let no = engine.ask(user: "u1", utterance: "no", session: try #require(question.session))
+        let no = engine.ask(user: "u1", utterance: "no", session: try #require(question.session) as String)
         #expect(no.prompt == Prompt(code: .cancelled, outcome: .notForgotten))
         #expect(no.action == nil)
     }
@@ -239,13 +239,13 @@ struct DialogueEngineTests {
     @Test func session_whenJustBeforeExpiry_stillAnswers() throws {
         let question = engine.ask(user: "u1", utterance: "Ask FuelBoard for the cheapest fuel near me")
         clock.advance(by: .seconds(29))
-        let answer = engine.ask(user: "u1", utterance: "diesel", session: try #require(question.session))
+        let answer = engine.ask(user: "u1", utterance: "diesel", session: try #require(question.session) as String)
         #expect(answer.action == .findCheapest(.b7, directions: false))
     }
 
     @Test func session_ofAnotherUser_isNotFound() throws {
         let question = engine.ask(user: "u1", utterance: "Ask FuelBoard to forget my location")
-        let stolen = engine.ask(user: "u2", utterance: "yes", session: try #require(question.session))
+        let stolen = engine.ask(user: "u2", utterance: "yes", session: try #require(question.session) as String)
         #expect(stolen.action == nil)
     }
 
@@ -269,7 +269,7 @@ struct DialogueEngineTests {
     @Test func radius_answeredWithABareNumber_isInTheUsersUnit() throws {
         let question = engine.ask(user: "u1", utterance: "Ask FuelBoard to set my search radius")
         #expect(question.prompt == Prompt(code: .needsValue, outcome: .askRadius))
-        let answer = engine.ask(user: "u1", utterance: "15", session: try #require(question.session))
+        let answer = engine.ask(user: "u1", utterance: "15", session: try #require(question.session) as String)
         #expect(answer.action == .setRadius(.set(.bare(15))))
     }
 
@@ -280,14 +280,14 @@ struct DialogueEngineTests {
         let question = engine.ask(user: "u1", utterance: "Ask FuelBoard to set my search radius")
         #expect(question.prompt?.outcome == .askRadius)
         #expect(question.needs == "miles")
-        let answer = engine.ask(user: "u1", utterance: "twelve miles", session: try #require(question.session))
+        let answer = engine.ask(user: "u1", utterance: "twelve miles", session: try #require(question.session) as String)
         #expect(answer.action == .setRadius(.set(.miles(12))))
         #expect(answer.parameters == ["miles": .number(12)])
     }
 
     @Test func radius_whenAnswerIsDefault_clears() throws {
         let question = engine.ask(user: "u1", utterance: "Ask FuelBoard to change my search radius")
-        let answer = engine.ask(user: "u1", utterance: "the default", session: try #require(question.session))
+        let answer = engine.ask(user: "u1", utterance: "the default", session: try #require(question.session) as String)
         #expect(answer.action == .setRadius(.clear))
         #expect(answer.parameters == ["miles": .null])
     }
@@ -295,7 +295,7 @@ struct DialogueEngineTests {
     @Test func unit_whenMissing_asksThenSets() throws {
         let question = engine.ask(user: "u1", utterance: "Ask FuelBoard to change my distance unit")
         #expect(question.prompt?.outcome == .askUnit)
-        let answer = engine.ask(user: "u1", utterance: "kilometres please", session: try #require(question.session))
+        let answer = engine.ask(user: "u1", utterance: "kilometres please", session: try #require(question.session) as String)
         #expect(answer.action == .setUnit(.set(.km)))
     }
 

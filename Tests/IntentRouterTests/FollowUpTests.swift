@@ -75,7 +75,7 @@ struct FollowUpTests {
         #expect(corrected.action == .findCheapest(.b7, directions: false, within: .miles(20)))
         #expect(corrected.location == here)
         let again = engine.ask(user: "u1", utterance: "Ask FuelBoard for the nearest diesel within 100 km", location: here)
-        #expect(engine.ask(user: "u1", utterance: "what about petrol", session: try #require(again.session)).action
+        #expect(engine.ask(user: "u1", utterance: "what about petrol", session: try #require(again.session) as String).action
             == .findNearest(.e10, directions: false), "the refused radius is not kept")
         let noFuel = engine.ask(user: "u1", utterance: "Ask FuelBoard for the cheapest fuel within 60 miles", location: here)
         #expect(noFuel.prompt?.outcome == .radiusOutOfRange && noFuel.session == nil, "no search to follow up yet")
@@ -111,7 +111,7 @@ struct FollowUpTests {
 
     @Test func followUps_chain() throws {
         let first = engine.ask(user: "u1", utterance: "what about petrol", session: try answered())
-        let second = engine.ask(user: "u1", utterance: "take me there", session: try #require(first.session))
+        let second = engine.ask(user: "u1", utterance: "take me there", session: try #require(first.session) as String)
         #expect(second.action == .findCheapest(.e10, directions: true))
         #expect(engine.sessions.count == 1, "each follow-up closes the session it answered")
     }
@@ -289,7 +289,7 @@ struct FollowUpTests {
 
     @Test func afterDirections_anotherFuel_isAQuestionAgain() throws {
         let route = engine.ask(user: "u1", utterance: "take me there", session: try answered())
-        let petrol = engine.ask(user: "u1", utterance: "and for petrol?", session: try #require(route.session))
+        let petrol = engine.ask(user: "u1", utterance: "and for petrol?", session: try #require(route.session) as String)
         #expect(petrol.action == .findCheapest(.e10, directions: false))
     }
 }

@@ -80,15 +80,15 @@ struct LoadChartGapsTests {
 
     /// The distribution's note goes inside its panel's bottom right, within the chart's width (it ran
     /// past the edge after the title), and the latency-over-time panel says it holds replies only.
-    @Test func theNotes_sayWhatEachPanelHolds_withinTheChart() {
+    @Test func theNotes_sayWhatEachPanelHolds_withinTheChart() throws {
         var report = Self.report([Self.second(1), Self.second(2)], timeouts: 40)
         report.timeoutsInLatency = 40
         report.unansweredInLatency = 7
         let svg = LoadChart.svg(report)
         #expect(svg.contains("latency over time (ms): replies only (47 timed out or unanswered are in the distribution)"),
                 "\(svg)")
-        let note = try? #require(svg.split(separator: "\n").first { $0.contains("40 timed out (at the timeout, a lower bound)") })
-        #expect(note?.contains("x=\"832.0\"") == true && note?.contains("text-anchor=\"end\"") == true, "\(note ?? "")")
+        let note = try #require(svg.split(separator: "\n").first { $0.contains("40 timed out (at the timeout, a lower bound)") })
+        #expect(note.contains("x=\"832.0\"") && note.contains("text-anchor=\"end\""), "\(note)")
     }
 
     @Test func aFailedRun_andOneThatFellBehind_sayItInTheTitle() {

@@ -290,7 +290,7 @@ struct PluginServiceTests {
         try harness.start("fuel-facts", [TestIntents.fuelFact()])
         let question = try harness.ask("Ask FuelBoard for the cheapest fuel near me")
         #expect(question.code == .needsValue)
-        let fact = try harness.ask("Ask FuelBoard to tell me about petrol", session: try #require(question.session))
+        let fact = try harness.ask("Ask FuelBoard to tell me about petrol", session: try #require(question.session) as String)
         #expect(fact.service == "fuel-facts")
         #expect(fact.dialog == "E10 is a fuel.")
         let answer = try harness.ask("diesel", session: question.session)

@@ -55,12 +55,12 @@ struct RouterRadiusUnitTests {
 
         let fresh = try services.ask("Ask FuelBoard for the cheapest diesel within 60", at: RealServices.selby)
         #expect(fresh.outcome == .radiusOutOfRange, "\(fresh.dialog)")
-        let nearer = try services.ask("within 1", session: try #require(fresh.session))
+        let nearer = try services.ask("within 1", session: try #require(fresh.session) as String)
         #expect(nearer.outcome == .found && nearer.snippet?.id == "test/near", "\(nearer.dialog)")
 
         let withUnit = try services.ask("Ask FuelBoard for the cheapest diesel within 60 miles", at: RealServices.selby)
         #expect(withUnit.outcome == .radiusOutOfRange, "\(withUnit.dialog)")
-        let ten = try services.ask("within 10 miles then", session: try #require(withUnit.session))
+        let ten = try services.ask("within 10 miles then", session: try #require(withUnit.session) as String)
         #expect(ten.outcome == .found && ten.snippet?.id == "test/far", "\(ten.dialog)")
     }
 
@@ -136,7 +136,7 @@ struct RouterRadiusUnitTests {
 
         _ = try services.ask("Ask FuelBoard to use kilometres")
         let again = try services.ask("Ask FuelBoard to set my search radius")
-        let taken = try services.ask("60", session: try #require(again.session))
+        let taken = try services.ask("60", session: try #require(again.session) as String)
         #expect(taken.outcome == .radiusSet && taken.session == nil, "60 km: \(taken.dialog)")
     }
 

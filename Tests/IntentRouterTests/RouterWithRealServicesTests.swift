@@ -267,19 +267,19 @@ struct RouterWithRealServicesTests {
         let found = try services.ask("Ask FuelBoard for the cheapest diesel near me", at: RealServices.selby)
         #expect(found.outcome == .found)
         #expect(found.snippet?.id == "test/far")
-        let route = try services.ask("take me there", at: RealServices.selby, session: try #require(found.session))
+        let route = try services.ask("take me there", at: RealServices.selby, session: try #require(found.session) as String)
         #expect(route.code == .success)
         #expect(route.intent == "DirectionsToCheapestFuel")
         #expect(route.snippet?.id == "test/far", "directions to the station just named")
         #expect(route.opensURL?.contains("daddr=53.812,-1.05") == true, "\(route.opensURL ?? "none")")
-        let nearest = try services.ask("and the nearest?", session: try #require(route.session))
+        let nearest = try services.ask("and the nearest?", session: try #require(route.session) as String)
         #expect(nearest.outcome == .nearestFound, "a question, not directions again: \(nearest.dialog)")
         #expect(nearest.opensURL == nil, "maps opens only when asked")
         #expect(nearest.snippet?.id == "test/near")
-        let petrol = try services.ask("what about petrol", session: try #require(nearest.session))
+        let petrol = try services.ask("what about petrol", session: try #require(nearest.session) as String)
         #expect(petrol.parameters?["fuel"] == .string("E10"))
         #expect(petrol.snippet?.id == "test/near")
-        let done = try services.ask("thanks", session: try #require(petrol.session))
+        let done = try services.ask("thanks", session: try #require(petrol.session) as String)
         #expect(done.dialog == "You're welcome.")
         #expect(done.session == nil)
     }
@@ -295,7 +295,7 @@ struct RouterWithRealServicesTests {
         defer { facts.kill() }
         #expect(facts.wait(until: { $0.registered || $0.refusal != nil }) && facts.status.refusal == nil)
         let found = try services.ask("Ask FuelBoard for the cheapest diesel near me", at: RealServices.selby)
-        let fact = try services.ask("Ask FuelBoard to tell me about petrol", session: try #require(found.session))
+        let fact = try services.ask("Ask FuelBoard to tell me about petrol", session: try #require(found.session) as String)
         #expect(fact.service == "fuel-facts")
         #expect(fact.dialog == "E10 is a fuel.")
     }
@@ -313,7 +313,7 @@ struct RouterWithRealServicesTests {
                "location": {"latitude": 53.7900, "longitude": -1.0600}, "prices": {"B7": 119.9}}]}
             """)
         let moved = Coordinate(lat: 53.7850, lng: -1.0650)
-        let route = try services.ask("take me there", at: moved, session: try #require(found.session))
+        let route = try services.ask("take me there", at: moved, session: try #require(found.session) as String)
         #expect(route.snippet?.id == "test/far", "\(route.dialog)")
         #expect(route.opensURL?.contains("daddr=53.812,-1.05") == true, "\(route.opensURL ?? "none")")
         #expect(route.dialog.hasPrefix("Here are directions to \(found.snippet?.title ?? "?")"), "\(route.dialog)")
@@ -341,7 +341,7 @@ struct RouterWithRealServicesTests {
         let tenMilesNorth = Coordinate(lat: 53.93, lng: -1.067)
         let nothing = try services.ask("Ask FuelBoard for the cheapest diesel near me", at: tenMilesNorth)
         #expect(nothing.outcome == .nothingInRange, "\(nothing.dialog)")
-        let wider = try services.ask("what about within 20 miles", session: try #require(nothing.session))
+        let wider = try services.ask("what about within 20 miles", session: try #require(nothing.session) as String)
         #expect(wider.outcome == .found, "\(wider.dialog)")
         #expect(wider.snippet?.id == "test/far")
         #expect(wider.parameters?["miles"] == .number(20))
@@ -356,7 +356,7 @@ struct RouterWithRealServicesTests {
         let tenMilesNorth = Coordinate(lat: 53.93, lng: -1.067)
         let nothing = try services.ask("Ask FuelBoard for the cheapest diesel near me", at: tenMilesNorth)
         #expect(nothing.outcome == .nothingInRange, "\(nothing.dialog)")
-        let further = try services.ask("can you search further?", session: try #require(nothing.session))
+        let further = try services.ask("can you search further?", session: try #require(nothing.session) as String)
         #expect(further.outcome == .found, "\(further.dialog)")
         #expect(further.parameters?["miles"] == .number(10))
         #expect(try services.preferences().radiusMiles == Preferences.default.radiusMiles, "the stored radius stays")
@@ -395,7 +395,7 @@ struct RouterWithRealServicesTests {
         #expect(reply.dialog.hasSuffix("prices as of 6:30 AM. I couldn't reach your saved settings just now, "
             + "so I used the standard ones."), "\(reply.dialog)")
         // Directions to that station search nothing and read no settings: no note again (review).
-        let directions = try services.ask("take me there", session: try #require(reply.session))
+        let directions = try services.ask("take me there", session: try #require(reply.session) as String)
         #expect(directions.outcome == .directions && directions.opensURL != nil, "\(directions.dialog)")
         #expect(!directions.dialog.contains("saved settings"), "\(directions.dialog)")
     }

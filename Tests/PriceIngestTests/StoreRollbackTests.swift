@@ -62,8 +62,8 @@ struct StoreRollbackTests {
             for suffix in ["", "-wal", "-shm"] {
                 try? FileManager.default.removeItem(at: directory.appendingPathComponent("price-ingest.sqlite" + suffix))
             }
-            FileManager.default.createFile(atPath: directory.appendingPathComponent("price-ingest.sqlite").path,
-                                           contents: Data())
+            #expect(FileManager.default.createFile(atPath: directory.appendingPathComponent("price-ingest.sqlite").path,
+                                           contents: Data()))
             let fresh = try StationStore(directory: directory)
             #expect(fresh.version == 0)
             #expect(fresh.replaced?.storeID == original && fresh.replaced?.version == 1)

@@ -36,7 +36,7 @@ struct CurlTransfer {
         }
         defer { curl_easy_cleanup(handle) }
         let sink = BodySink(handle: handle, maxBytes: maxBytes)
-        var headers: UnsafeMutablePointer<curl_slist>? = curl_slist_append(nil, "Accept: \(accept)")
+        let headers: UnsafeMutablePointer<curl_slist>? = curl_slist_append(nil, "Accept: \(accept)")
         defer { curl_slist_free_all(headers) }
         let milliseconds = max(1, timeout.wholeMilliseconds)
         _ = fb_curl_set_string(handle, CURLOPT_URL, url)
