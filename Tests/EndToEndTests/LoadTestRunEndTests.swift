@@ -174,6 +174,31 @@ struct LoadTestRunEndTests {
         #expect(total == report["requests"] as? Int, "every reply is in a second")
     }
 
+    /// A rate far beyond what the generator can send: it falls behind and says so, but still reads
+    /// the replies between bursts and ends on time. (Sending every request due in one burst, each
+    /// burst longer than the last, overran a 2 s run by 10 s, left replies unread as timeouts and
+    /// called the server stalled.)
+    @Test func anOpenLoopBeyondTheGeneratorsSendRate_endsOnTime_behind_withoutInventedTimeouts() throws {
+        let server = try Self.server(answered: .max, holdFor: nil)
+        defer { server.stop() }
+        let started = ContinuousClock.now
+        let cli = try Self.loadtest(server.endpoint, ["--rate", "1000000", "--duration", "1s"])
+        #expect(try cli.waitForExit(timeout: .seconds(60)) == 3, "\(cli.log.suffix(600))")
+        #expect(ContinuousClock.now - started < .seconds(5), "a 1 s run took \(ContinuousClock.now - started)")
+        let report = try jsonReport(in: cli.log)
+        #expect(report["fellBehind"] as? Bool == true, "\(report)")
+        #expect(report["timeouts"] as? Int == 0, "\(report)")
+        #expect(report["stalledSeconds"] as? Int == 0, "\(report)")
+        #expect((report["unsent"] as? Int ?? 0) > 0, "\(report)")
+        // Nothing goes out long after the run's end: a request is sent within a turn of being due.
+        let lag = try #require(report["sendLagMicroseconds"] as? [String: Any])
+        #expect((lag["max"] as? Double ?? .infinity) < 1_300_000, "\(lag)")
+        // Replies are read between bursts: a twentieth of what went out came back in the run at least
+        // (13-26% in this test, against under 1% when each burst held every request due).
+        let (answered, sent) = (report["requests"] as? Int ?? 0, report["sent"] as? Int ?? 0)
+        #expect(answered * 20 >= sent, "\(answered) replies of \(sent) sent")
+    }
+
     @Test func anOpenLoop_sleepsBetweenSends_insteadOfKeepingACoreBusy() throws {
         let server = try Self.server(answered: .max, holdFor: nil)
         defer { server.stop() }

@@ -82,6 +82,12 @@ struct LoadSession {
     static let checkAllUpTo = 1000
     static let sampleEvery = 64
 
+    /// An open loop behind its schedule sends at most this many requests a turn, then reads
+    /// replies and sees the end, a Ctrl-C and the second's close. Unbounded, a rate beyond what
+    /// the generator can send made each turn's burst longer than the last: replies went unread
+    /// (counted as timeouts and a stalled server) and the run overran its duration and Ctrl-C.
+    static let sendsPerTurn = 1000
+
     init(settings: LoadRunner.Settings, plan: LoadPlan, context: Context) throws {
         self.settings = settings
         self.plan = plan
@@ -136,9 +142,11 @@ struct LoadSession {
             }
             if now >= end || hasEnoughReplies { break }
             if let interval {
-                while nextOpenLoopSend <= now && mayStartAnother {
+                var sentThisTurn = 0
+                while nextOpenLoopSend <= now && mayStartAnother && sentThisTurn < Self.sendsPerTurn {
                     try send(intended: nextOpenLoopSend, on: sequence % sockets.count)
                     nextOpenLoopSend += interval
+                    sentThisTurn += 1
                 }
             }
             let ready = try poller.poll(timeout: waitBeforeNextTurn())
