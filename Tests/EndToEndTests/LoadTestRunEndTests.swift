@@ -135,6 +135,25 @@ struct LoadTestRunEndTests {
                 "nothing said of the users left: \(cli.log.suffix(400))")
     }
 
+    /// A Ctrl-C after a whole run, while its users are forgotten, still exits 130 (it exited 0: the
+    /// status was worked out before the forgetting).
+    @Test func aCtrlC_whileUsersAreForgotten_afterAWholeRun_exits130() throws {
+        let router = try InProcessService.start { context in
+            let server = try ReplyServer(name: "router", context: context, bind: "tcp://127.0.0.1:*",
+                                         logger: Logger(label: "router", level: .critical))
+            server.on("assistant.ask") { request in request.reply(bodyJSON: Array(#"{"code":"success"}"#.utf8)) }
+            return server
+        }
+        defer { router.stop() }
+        // location-cache does not answer: forgetting waits 2 s for its ping.
+        let cli = try ServiceProcess("fuelboard", ["loadtest", "--target", "router", "--router", router.endpoint,
+                                                   "--location", try unservedEndpoint(), "--points", "uniform",
+                                                   "--warmup", "0s", "--concurrency", "2", "--duration", "300ms", "--json"])
+        try cli.waitForLog(timeout: .seconds(20)) { $0.contains(#""interrupted" : false"#) }
+        kill(cli.pid, SIGINT)
+        #expect(try cli.waitForExit(timeout: .seconds(10)) == 130, "\(cli.log.suffix(400))")
+    }
+
     @Test func ctrlC_endsTheRun_andReportsWhatWasMeasured_withExitStatus130() throws {
         let server = try Self.server(answered: .max, holdFor: nil)
         defer { server.stop() }

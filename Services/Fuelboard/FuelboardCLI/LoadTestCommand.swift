@@ -135,12 +135,7 @@ enum LoadTestCommand {
         // Out now: a second Ctrl-C while the users are forgotten ends the process at once, and a
         // report still in stdout's buffer (stdout sent to a file) was lost with it.
         fflush(nil)
-        // After the report: forgetting takes a while, and the report should not wait for it.
-        defer {
-            if forgetsUsers {
-                LoadUsers.forget(plan.users(of: result.sequencesSent), at: cli.topology.location, cli)
-            }
-        }
+        var chartWritten = true
         if let path = options.chartPath {
             do {
                 try LoadChart.write(LoadChart.svg(report), to: path)
@@ -148,11 +143,18 @@ enum LoadTestCommand {
             } catch {
                 // The report is out; the run's verdict is in it. This status says the chart is missing.
                 CLIContext.printError(error.description)
-                return LoadReport.chartExitCode
+                chartWritten = false
             }
         }
-        // Interrupted: 128 + the signal, as a shell reports it (130 for Ctrl-C, 143 for SIGTERM).
-        if report.interrupted { return 128 + max(interruption.load(ordering: .relaxed), 2) }
+        // After the report and the chart: forgetting takes a while, and they should not wait for it.
+        if forgetsUsers {
+            LoadUsers.forget(plan.users(of: result.sequencesSent), at: cli.topology.location, cli)
+        }
+        if !chartWritten { return LoadReport.chartExitCode }
+        // Interrupted, the run or the forgetting after it: 128 + the signal, as a shell reports it
+        // (130 for Ctrl-C, 143 for SIGTERM).
+        let signal = interruption.load(ordering: .relaxed)
+        if report.interrupted || signal != 0 { return 128 + max(signal, 2) }
         return report.exitCode
     }
 
