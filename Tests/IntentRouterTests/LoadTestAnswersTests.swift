@@ -39,6 +39,27 @@ struct LoadTestAnswersTests {
         #expect(outcomes.values.reduce(0, +) == 200 && (outcomes["nothingInRange"] ?? 0) > 0, "\(outcomes)")
     }
 
+    /// A router that says ok but gives no answer (here a lookup's body) is broken: its replies fail
+    /// validation, and the run fails (they passed as "answers unknown").
+    @Test func okRepliesWithoutAnAnswer_failValidation() throws {
+        let router = try InProcessService.start { context in
+            let server = try ReplyServer(name: "router", context: context, bind: "tcp://127.0.0.1:*",
+                                         logger: Logger(label: "router", level: .critical))
+            server.on("assistant.ask") { request in request.reply(bodyJSON: Array(#"{"results":[]}"#.utf8)) }
+            return server
+        }
+        defer { router.stop() }
+        let cli = try ServiceProcess("fuelboard", ["loadtest", "--target", "router", "--router", router.endpoint,
+                                                   "--keep-users", "--points", "uniform", "--requests", "20",
+                                                   "--warmup", "0s", "--json"])
+        #expect(try cli.waitForExit(timeout: .seconds(30)) == 1, "\(cli.log.suffix(600))")
+        let report = try jsonReport(in: cli.log)
+        #expect(report["invalidReplies"] as? Int == 20, "\(report)")
+        let reasons = try #require(report["invalidByReason"] as? [String: Int])
+        #expect(reasons.keys.first?.hasPrefix("ok, but no assistant answer") == true, "\(reasons)")
+        #expect((report["outcomes"] as? [String: Int] ?? [:]).isEmpty, "\(report)")
+    }
+
     @Test func theUsersALoadTestAskedAs_areForgottenAfterIt() throws {
         let services = try RealServices()
         defer { services.stop() }

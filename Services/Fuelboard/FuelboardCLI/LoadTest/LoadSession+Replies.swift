@@ -86,10 +86,13 @@ extension LoadSession {
         }
         if !watched.isEmpty { watched.remove(id) }  // answered: the silence it waited through was no stall
         if checkedContent && sent.at >= measureFrom { result.contentChecked += 1 }
-        if !framed || unmatched != nil || scan == nil || problem != nil {
+        // An assistant's reply that is ok must carry its answer: a `code` the contract names.
+        let noAnswer = readsAnswers && scan?.ok == true && AssistantCode(rawValue: scan?.answerCode ?? "") == nil
+        if !framed || unmatched != nil || scan == nil || problem != nil || noAnswer {
             // Replies to warm-up requests are left out, the invalid as the valid.
             if sent.at >= measureFrom {
-                invalid(framed ? unmatched ?? problem?.rawValue ?? Self.unreadable : Self.misframed)
+                invalid(framed ? unmatched ?? problem?.rawValue ?? (noAnswer ? Self.noAnswer : Self.unreadable)
+                            : Self.misframed)
                 measuredInvalid += 1
             }
         } else if let scan, arrived - sent.at <= settings.timeout {
@@ -127,6 +130,7 @@ extension LoadSession {
     static let notOurs = "an id the generator never sent"
     static let duplicate = "a second reply to one request"
     static let misframed = "not one JSON frame after an empty delimiter"
+    static let noAnswer = "ok, but no assistant answer (a body with a code the contract names)"
 
     /// Counts a reply that failed validation, and why.
     mutating func invalid(_ reason: String) {
