@@ -37,6 +37,30 @@ struct LoadReportTextTests {
         #expect(report.text.contains("unanswered  5 still in flight at the end"))
     }
 
+    /// An open loop nothing answered: the unanswered requests' age is the latencies' max only when
+    /// none timed out (those are at the timeout, 5 s, longer than a 3 s run: it read "the
+    /// unanswered had waited up to 5.0 s").
+    @Test func noReplyAtAll_inAnOpenLoop_givesTheUnansweredTheirOwnAge() {
+        func report(timeouts: Int) -> LoadReport {
+            var settings = LoadRunner.Settings(endpoint: "tcp://127.0.0.1:5599")
+            settings.rate = 1000
+            var result = LoadRunner.Result()
+            for _ in 0..<10 { result.histogram.record(microseconds: 2_900_000) }
+            result.unansweredInLatency = 10
+            for _ in 0..<timeouts { result.histogram.record(microseconds: 5_000_000) }
+            result.timeouts = timeouts
+            result.timeoutsInLatency = timeouts
+            result.elapsed = .seconds(3)
+            return LoadReport(settings: settings, plan: LoadPlan(target: .lookup, bodies: [[]], typeName: "lookup.cheapest"),
+                              result: result)
+        }
+        #expect(report(timeouts: 0).text.contains("no replies; the 10 requests unanswered at the end had waited up to 2.9 s"))
+        let both = report(timeouts: 4).text
+        #expect(both.contains("no replies; 10 requests unanswered at the end and 4 timed out, in the latencies up to 5.0 s"),
+                "\(both)")
+        #expect(!both.contains("had waited up to 5.0 s"))
+    }
+
     @Test func repliesOnlyInTheWarmUp_stillFail_andSaySo() {
         let report = Self.report(replies: 0, warmup: 40)
         #expect(report.failed)

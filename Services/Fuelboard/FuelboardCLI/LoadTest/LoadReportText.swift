@@ -23,8 +23,12 @@ extension LoadReport {
                 ? String(format: ": BEHIND, replies at %.0f%% of the rate offered (the server or this generator could "
                     + "not keep up)", replyRate / (rate ?? 1) * 100) : ""),
             "latency     " + (noReplies
-                ? "no replies" + (unansweredInLatency > 0 ? "; the \(unansweredInLatency) requests unanswered at the end "
-                    + String(format: "had waited up to %.1f s", l.max / 1e6) : "")
+                ? "no replies" + (unansweredInLatency == 0 ? ""
+                    // The max is the unanswered requests' own only when none timed out (those are at the timeout).
+                    : timeoutsInLatency == 0 ? "; the \(unansweredInLatency) requests unanswered at the end "
+                        + String(format: "had waited up to %.1f s", l.max / 1e6)
+                    : "; \(unansweredInLatency) requests unanswered at the end and \(timeoutsInLatency) timed out, "
+                        + String(format: "in the latencies up to %.1f s", l.max / 1e6))
                 : "p50 \(ms(l.p50))  p90 \(ms(l.p90))  p99 \(ms(l.p99))  p99.9 \(ms(l.p999))  max \(ms(l.max))"),
         ]
         if timeoutsInLatency > 0 && !noReplies {
