@@ -89,7 +89,7 @@ struct LoadTestCommandTests {
         #expect(cli.log.contains("price-ingest does not answer at \(nowhere)"))
         #expect(cli.log.contains("using uniform points"))
         // The report itself says so, not only the line on stderr before the run.
-        #expect(cli.log.contains("points      uniform (no stations from price-ingest): --points stations asked"),
+        #expect(cli.log.contains("points      uniform: --points stations asked, but price-ingest gave no station"),
                 "\(cli.log.suffix(900))")
     }
 

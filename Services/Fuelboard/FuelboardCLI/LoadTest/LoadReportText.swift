@@ -60,8 +60,8 @@ extension LoadReport {
                 + "--rate measures each request from when it was due")
         }
         if options.points != options.pointsAsked {
-            lines.insert("points      \(options.points): --points \(options.pointsAsked) asked, but price-ingest gave "
-                + "no station positions", at: 2)
+            lines.insert("points      uniform: --points \(options.pointsAsked) asked, but price-ingest gave no station "
+                + "positions", at: 2)
         }
         if let outcomes, !outcomes.isEmpty {
             lines.append("answers     " + outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
@@ -179,7 +179,8 @@ extension LoadReport {
         if let p50 = second.p50, let p99 = second.p99, second.requests > 0 {
             line += String(format: "  p50 %.3f ms  p99 %.3f ms", p50 / 1000, p99 / 1000)
         } else {
-            line += second.stalled == true ? "  no replies: stalled" : "  no replies"
+            // Replies to warm-up requests, late or invalid ones may have come: none was measured.
+            line += second.stalled == true ? "  no replies: stalled" : "  no measured replies"
         }
         return line
     }
