@@ -85,8 +85,11 @@ struct LoadChartGapsTests {
         report.timeoutsInLatency = 40
         report.unansweredInLatency = 7
         let svg = LoadChart.svg(report)
-        #expect(svg.contains("latency over time (ms): replies only (47 timed out or unanswered are in the distribution)"),
-                "\(svg)")
+        #expect(svg.contains("latency over time (ms): replies only (40 timed out and 7 unanswered at the end are in the "
+            + "distribution)"), "\(svg)")
+        report.timeoutsInLatency = 0
+        #expect(LoadChart.svg(report).contains("replies only (7 unanswered at the end are in the distribution)"),
+                "no timeouts are named when none timed out")
         let note = try #require(svg.split(separator: "\n").first { $0.contains("40 timed out (at the timeout, a lower bound)") })
         #expect(note.contains("x=\"832.0\"") && note.contains("text-anchor=\"end\""), "\(note)")
     }
@@ -98,6 +101,9 @@ struct LoadChartGapsTests {
         #expect(behind.contains(">BEHIND: fuel-lookup") && behind.contains("did not keep up"))
         let fine = LoadChart.svg(Self.report([Self.second(1), Self.second(2)], rate: 10))
         #expect(!fine.contains("BEHIND") && !fine.contains("FAILED"))
+        // Failed and behind: the title says both, as the text report does.
+        let both = LoadChart.svg(Self.report([Self.second(1), Self.second(2)], rate: 1000, timeouts: 2))
+        #expect(both.contains(">FAILED and BEHIND: fuel-lookup"), "\(both.prefix(600))")
     }
 
     @Test func anOffScaleMax_isInWholeMilliseconds() {
@@ -118,5 +124,7 @@ struct LoadChartGapsTests {
         let svg = LoadChart.svg(Self.report([Self.second(1, requests: 0), Self.second(2, requests: 0)], latencies: []))
         #expect(svg.contains("class=\"nothing-measured\"") && !svg.contains("<circle"), "\(svg)")
         #expect(!svg.contains(">distribution</text>") && !svg.contains(">p50</text>"), "\(svg)")
+        #expect(!svg.contains(">replies/s</text>"), "a replies swatch with no replies drawn")
+        #expect(LoadChart.svg(Self.report([Self.second(1)])).contains(">replies/s</text>"))
     }
 }

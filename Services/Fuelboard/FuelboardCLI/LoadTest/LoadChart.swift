@@ -10,7 +10,7 @@ enum LoadChart {
 
     static func svg(_ report: LoadReport) -> String {
         let verdict = report.interruptedDuringWarmup ? "INTERRUPTED in the warm-up"
-            : report.failed ? "FAILED" : report.fellBehind ? "BEHIND" : nil
+            : report.failed ? (report.fellBehind ? "FAILED and BEHIND" : "FAILED") : report.fellBehind ? "BEHIND" : nil
         let title = (verdict.map { "\($0): " } ?? "")
             + "\(report.service) (\(report.type)): \(LoadReport.format(rate: report.throughput)) req/s, \(report.mode) loop"
             + (report.noReplies ? ", no replies" : "")
@@ -36,9 +36,10 @@ enum LoadChart {
         }
         let measured = report.requests + report.timeoutsInLatency + report.unansweredInLatency > 0
         svg += legend(y: 88, rate: report.rate != nil, seconds: report.perSecond, distribution: measured)
-        let leftOut = report.timeoutsInLatency + report.unansweredInLatency
+        let leftOut = [(report.timeoutsInLatency, "timed out"), (report.unansweredInLatency, "unanswered at the end")]
+            .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }.joined(separator: " and ")
         svg += latencyOverTime(report.perSecond, top: latencyTop,
-                               note: leftOut == 0 ? "" : ": replies only (\(leftOut) timed out or unanswered are in the distribution)")
+                               note: leftOut.isEmpty ? "" : ": replies only (\(leftOut) are in the distribution)")
         svg += throughputOverTime(report.perSecond, rate: report.rate, top: rateTop)
         var parts: [String] = []
         if report.timeoutsAtRealLatency > 0 { parts.append("\(report.timeoutsAtRealLatency) answered after the timeout") }

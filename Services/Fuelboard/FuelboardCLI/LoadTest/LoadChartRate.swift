@@ -50,7 +50,7 @@ extension LoadChart {
         if seconds.contains(where: { $0.p50 != nil }) {
             entries += [(.line(p50Color, dashed: false), "p50"), (.line(p99Color, dashed: false), "p99")]
         }
-        entries.append((.box(repliesColor), "replies/s"))
+        if seconds.contains(where: { $0.requests > 0 }) { entries.append((.box(repliesColor), "replies/s")) }
         // Only what the chart shows: a legend of marks that appear nowhere sends a reader looking.
         if seconds.contains(where: { $0.errors + $0.timeouts + $0.invalid > 0 }) {
             entries.append((.box(failedColor), "failed/s"))
