@@ -39,6 +39,10 @@ struct LoadReportGeneratorTests {
         let slow = Self.report(cpu: .milliseconds(100), over: .seconds(2), rate: 100)
         #expect(slow.text.contains("0.05 of a core (its own CPU time over the run), including polling just before "
             + "each send (it sleeps between sends)"), "\(slow.text)")
+        // A busy generator at a slow rate (a run of a millisecond, say): its gaps were long enough to sleep.
+        let tiny = Self.report(cpu: .milliseconds(1), over: .milliseconds(1), rate: 100)
+        #expect(tiny.text.contains("(it sleeps between sends)") && !tiny.text.contains("too short to sleep"),
+                "\(tiny.text)")
     }
 
     @Test func withoutAReading_thereIsNoGeneratorLine() {

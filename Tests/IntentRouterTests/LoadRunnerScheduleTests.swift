@@ -18,6 +18,18 @@ struct LoadRunnerScheduleTests {
         #expect(LoadRunner.timerDelay(before: .milliseconds(-3)) == nil)
     }
 
+    /// Send k is due k periods after the first, exactly: 600,000/s for 2 s is 1,200,000 sends, not
+    /// the 1,200,481 that adding a whole-nanosecond interval (1,666 ns for 1,666.67) scheduled.
+    @Test func theOpenLoopsSchedule_keepsTheRateExactly() throws {
+        var settings = LoadRunner.Settings(endpoint: "tcp://127.0.0.1:1")
+        settings.rate = 600_000
+        let session = try LoadSession(settings: settings, plan: LoadPlan(target: .lookup, bodies: [[]],
+                                                                          typeName: "lookup.cheapest"), context: Context())
+        #expect(session.openLoopDue(1_200_000) - session.firstOpenLoopSend == .seconds(2))
+        #expect(session.openLoopDue(1) - session.firstOpenLoopSend == .nanoseconds(1667))
+        #expect(session.openLoopDue(3) - session.firstOpenLoopSend == .nanoseconds(5000))
+    }
+
     @Test func theTimer_firesAfterTheDelay_andIsQuietOnceAcknowledged() throws {
         let timer = try SendTimer()
         let poller = Poller()

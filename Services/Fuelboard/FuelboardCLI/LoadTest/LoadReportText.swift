@@ -107,7 +107,8 @@ extension LoadReport {
                 line += ", including polling through the last millisecond before each send (--spin)"
             } else if rate != nil {
                 line += ", including polling just before each send (it sleeps between sends"
-                    + (cores >= busy ? "; above ~10,000 a second the gaps are too short to sleep)" : ")")
+                    + (cores >= busy && (rate ?? 0) > 10_000 ? "; above ~10,000 a second the gaps are too short to sleep)"
+                        : ")")
             } else if cores >= busy {
                 line += threads == 1 ? ": near a whole core, it may be what limits the rate"
                     : ": near all the cores its threads can use, it may be what limits the rate"

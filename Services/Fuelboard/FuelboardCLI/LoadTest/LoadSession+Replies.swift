@@ -114,7 +114,7 @@ extension LoadSession {
             result.histogram.record(microseconds: Self.micros(arrived - sent.at))
             result.timeoutsInLatency += 1
         }
-        if interval == nil && arrived < end && mayStartAnother { try send(intended: nil, on: connection) }
+        if periodNanos == nil && arrived < end && mayStartAnother { try send(intended: nil, on: connection) }
         return true
     }
 

@@ -19,7 +19,7 @@ extension LoadSession {
                 result.histogram.record(microseconds: Self.micros(settings.timeout))
                 result.timeoutsInLatency += 1
             }
-            if interval == nil && mayStartAnother { try send(intended: nil, on: sent.connection) }
+            if periodNanos == nil && mayStartAnother { try send(intended: nil, on: sent.connection) }
         }
     }
 
@@ -77,7 +77,7 @@ extension LoadSession {
         if !inFlight.isEmpty && stopped > max(lastReply, busySince, measureFrom) {
             result.longestGap = max(result.longestGap, stopped - max(lastReply, busySince, measureFrom))
         }
-        if let interval { countUnanswered(waiting, at: stopped, now: now, interval: interval) }
+        if let periodNanos { countUnanswered(waiting, at: stopped, now: now, periodNanos: periodNanos) }
         // A silent second was a stall when its waiting request never got a reply in time
         // (`ParallelLoad` counts them, over every thread's seconds).
         for (index, waiting) in silentSeconds where waiting.map({ watched.contains($0) }) ?? true {
@@ -94,18 +94,20 @@ extension LoadSession {
     /// never sent, go into the latencies at their age when the run stopped, a lower bound of
     /// theirs; without them an overloaded server's percentiles would only cover what it managed.
     mutating func countUnanswered(_ waiting: [ContinuousClock.Instant], at stopped: ContinuousClock.Instant,
-                                          now: ContinuousClock.Instant, interval: Duration) {
+                                          now: ContinuousClock.Instant, periodNanos: Double) {
         for at in waiting where now - at <= settings.timeout {
             result.histogram.record(microseconds: Self.micros(max(stopped - at, .zero)))
             result.unansweredInLatency += 1
         }
-        var due = max(nextOpenLoopSend, measureFrom)
+        // From the next send due, or the first due in the measured time if the schedule is behind that.
+        let firstMeasured = Int((LoadReport.seconds(measureFrom - firstOpenLoopSend) * 1e9 / periodNanos).rounded(.up))
+        var index = max(openLoopIndex, firstMeasured)
         let limit = settings.maxRequests.map { $0 - measuredSent } ?? .max
-        while due < stopped && result.unsent < limit {
-            result.histogram.record(microseconds: Self.micros(stopped - due))
+        while openLoopDue(index) < stopped && result.unsent < limit {
+            result.histogram.record(microseconds: Self.micros(stopped - openLoopDue(index)))
             result.unsent += 1
             result.unansweredInLatency += 1
-            due += interval
+            index += 1
         }
     }
 }

@@ -44,8 +44,14 @@ struct LoadSession {
     let start: ContinuousClock.Instant
     let measureFrom: ContinuousClock.Instant
     var end: ContinuousClock.Instant
-    let interval: Duration?
+    /// Open loop: nanoseconds between sends (nil: a closed loop). Send `k` is due `k` periods
+    /// after the first, worked out each time: a sum of whole-nanosecond intervals ran fast
+    /// (600,000/s for 2 s scheduled 1,200,481).
+    let periodNanos: Double?
+    let firstOpenLoopSend: ContinuousClock.Instant
+    /// The open loop's next send, and its number in the schedule.
     var nextOpenLoopSend: ContinuousClock.Instant
+    var openLoopIndex = 0
     var armedFor: ContinuousClock.Instant?
     var nextExpiryCheck: ContinuousClock.Instant
 
@@ -103,10 +109,9 @@ struct LoadSession {
             poller.add(socket)
             sockets.append(socket)
         }
-        let interval: Duration? = settings.rate.map { .nanoseconds(Int64(1e9 / max($0, 0.001))) }
-        self.interval = interval
+        periodNanos = settings.rate.map { 1e9 / max($0, 0.001) }
         // The open loop sleeps until its next send on a timer the poll waits on with the sockets.
-        let timer = interval == nil ? nil : try SendTimer()
+        let timer = periodNanos == nil ? nil : try SendTimer()
         self.timer = timer
         timerIndex = timer.map { [poller] in poller.add(fileDescriptor: $0.fileDescriptor) }
         inFlight.reserveCapacity(settings.concurrency * 2)
@@ -114,7 +119,8 @@ struct LoadSession {
         start = .now
         measureFrom = start + settings.warmup
         end = measureFrom + settings.duration
-        nextOpenLoopSend = start + settings.openLoopOffset
+        firstOpenLoopSend = start + settings.openLoopOffset
+        nextOpenLoopSend = firstOpenLoopSend
         nextExpiryCheck = start + .milliseconds(100)
         nextSecond = measureFrom + .seconds(1)
         nextWarmupLine = start + .seconds(1)
@@ -123,7 +129,7 @@ struct LoadSession {
     }
 
     mutating func run(progress: (LoadRunner.Second, LatencyHistogram) -> Void) throws -> LoadRunner.Result {
-        if interval == nil {
+        if periodNanos == nil {
             for slot in 0..<settings.concurrency where mayStartAnother { try send(intended: nil, on: slot % sockets.count) }
         }
         var cpuAtMeasureStart: Duration?
@@ -141,11 +147,12 @@ struct LoadSession {
                 end = min(end, now)
             }
             if now >= end || hasEnoughReplies { break }
-            if let interval {
+            if periodNanos != nil {
                 var sentThisTurn = 0
                 while nextOpenLoopSend <= now && mayStartAnother && sentThisTurn < Self.sendsPerTurn {
                     try send(intended: nextOpenLoopSend, on: sequence % sockets.count)
-                    nextOpenLoopSend += interval
+                    openLoopIndex += 1
+                    nextOpenLoopSend = openLoopDue(openLoopIndex)
                     sentThisTurn += 1
                 }
             }
@@ -205,6 +212,11 @@ struct LoadSession {
         }
         try sockets[connection].send(delimiter, then: frame)
         sequence += 1
+    }
+
+    /// When the open loop's send number `index` is due.
+    func openLoopDue(_ index: Int) -> ContinuousClock.Instant {
+        firstOpenLoopSend + .nanoseconds(Int64((Double(index) * (periodNanos ?? 0)).rounded()))
     }
 
     /// How long the next poll may wait: until the open loop's next send (on its timer, but the
