@@ -108,20 +108,32 @@ struct LoadTestRunEndTests {
         #expect((report["failures"] as? [String])?.first?.hasPrefix("no reply came in time: all ") == true, "\(report)")
     }
 
-    /// A second Ctrl-C while the router's users are forgotten ends the process at once, and the
-    /// report printed before is out (with stdout not a terminal it sat in a buffer, and was lost).
-    @Test func aSecondCtrlC_whileUsersAreForgotten_stopsAtOnce_afterTheReport() throws {
+    /// A stand-in intent-router that answers every ask, and a router load test of `duration`
+    /// against it whose location-cache does not answer (forgetting then waits 2 s for its ping).
+    private static func routerRun(duration: String) throws -> (router: InProcessService, cli: ServiceProcess) {
         let router = try InProcessService.start { context in
             let server = try ReplyServer(name: "router", context: context, bind: "tcp://127.0.0.1:*",
                                          logger: Logger(label: "router", level: .critical))
             server.on("assistant.ask") { request in request.reply(bodyJSON: Array(#"{"code":"success"}"#.utf8)) }
             return server
         }
+        do {
+            let cli = try ServiceProcess("fuelboard", ["loadtest", "--target", "router", "--router", router.endpoint,
+                                                       "--location", try unservedEndpoint(), "--points", "uniform",
+                                                       "--warmup", "0s", "--concurrency", "2", "--duration", duration,
+                                                       "--json"])
+            return (router, cli)
+        } catch {
+            router.stop()
+            throw error
+        }
+    }
+
+    /// A second Ctrl-C while the router's users are forgotten ends the process at once, and the
+    /// report printed before is out (with stdout not a terminal it sat in a buffer, and was lost).
+    @Test func aSecondCtrlC_whileUsersAreForgotten_stopsAtOnce_afterTheReport() throws {
+        let (router, cli) = try Self.routerRun(duration: "60s")
         defer { router.stop() }
-        // location-cache does not answer: forgetting waits 2 s for its ping.
-        let cli = try ServiceProcess("fuelboard", ["loadtest", "--target", "router", "--router", router.endpoint,
-                                                   "--location", try unservedEndpoint(), "--points", "uniform",
-                                                   "--warmup", "0s", "--concurrency", "2", "--duration", "60s", "--json"])
         try cli.waitForLog(timeout: .seconds(20)) { $0.hasPrefix("[  1s]") }
         kill(cli.pid, SIGINT)
         try cli.waitForLog(timeout: .seconds(10)) { $0.contains(#""interrupted" : true"#) }
@@ -138,17 +150,8 @@ struct LoadTestRunEndTests {
     /// A Ctrl-C after a whole run, while its users are forgotten, still exits 130 (it exited 0: the
     /// status was worked out before the forgetting).
     @Test func aCtrlC_whileUsersAreForgotten_afterAWholeRun_exits130() throws {
-        let router = try InProcessService.start { context in
-            let server = try ReplyServer(name: "router", context: context, bind: "tcp://127.0.0.1:*",
-                                         logger: Logger(label: "router", level: .critical))
-            server.on("assistant.ask") { request in request.reply(bodyJSON: Array(#"{"code":"success"}"#.utf8)) }
-            return server
-        }
+        let (router, cli) = try Self.routerRun(duration: "300ms")
         defer { router.stop() }
-        // location-cache does not answer: forgetting waits 2 s for its ping.
-        let cli = try ServiceProcess("fuelboard", ["loadtest", "--target", "router", "--router", router.endpoint,
-                                                   "--location", try unservedEndpoint(), "--points", "uniform",
-                                                   "--warmup", "0s", "--concurrency", "2", "--duration", "300ms", "--json"])
         try cli.waitForLog(timeout: .seconds(20)) { $0.contains(#""interrupted" : false"#) }
         kill(cli.pid, SIGINT)
         #expect(try cli.waitForExit(timeout: .seconds(10)) == 130, "\(cli.log.suffix(400))")
