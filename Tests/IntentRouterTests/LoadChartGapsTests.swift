@@ -90,6 +90,8 @@ struct LoadChartGapsTests {
         report.timeoutsInLatency = 0
         #expect(LoadChart.svg(report).contains("replies only (7 unanswered at the end are in the distribution)"),
                 "no timeouts are named when none timed out")
+        report.unansweredInLatency = 1
+        #expect(LoadChart.svg(report).contains("replies only (1 unanswered at the end is in the distribution)"))
         let note = try #require(svg.split(separator: "\n").first { $0.contains("40 timed out (at the timeout, a lower bound)") })
         #expect(note.contains("x=\"832.0\"") && note.contains("text-anchor=\"end\""), "\(note)")
     }

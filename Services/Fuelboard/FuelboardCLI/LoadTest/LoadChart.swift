@@ -39,7 +39,9 @@ enum LoadChart {
         let leftOut = [(report.timeoutsInLatency, "timed out"), (report.unansweredInLatency, "unanswered at the end")]
             .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }.joined(separator: " and ")
         svg += latencyOverTime(report.perSecond, top: latencyTop,
-                               note: leftOut.isEmpty ? "" : ": replies only (\(leftOut) are in the distribution)")
+                               note: leftOut.isEmpty ? "" : ": replies only (\(leftOut) "
+                                   + (report.timeoutsInLatency + report.unansweredInLatency == 1 ? "is" : "are")
+                                   + " in the distribution)")
         svg += throughputOverTime(report.perSecond, rate: report.rate, top: rateTop)
         var parts: [String] = []
         if report.timeoutsAtRealLatency > 0 { parts.append("\(report.timeoutsAtRealLatency) answered after the timeout") }
