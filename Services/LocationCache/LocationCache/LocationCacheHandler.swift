@@ -68,15 +68,46 @@ public final class LocationCacheHandler {
     public func forget(_ request: UserRequest, requestID: String) throws(ServiceError) -> ForgetReply {
         try LocationRules.checkUser(request.user)
         let result = try storage(requestID) { try store.forget(user: request.user) }
-        if result.removedRows > 0 { usersForgotten += 1 }
-        if let failure = result.checkpointFailure {
+        return forgotten(Erasure(user: request.user, requestID: requestID, rows: result.removedRows),
+                         checkpointFailure: result.checkpointFailure)
+    }
+
+    /// One user's rows erased in a batch of writes, until the batch commits.
+    struct Erasure {
+        let user: String
+        let requestID: String
+        let rows: Int
+    }
+
+    /// Erases the user's rows in the open batch of writes (`WriteBatch`), which commits, empties the
+    /// WAL once for every erasure in it (`erasuresCommitted`), and only then answers. A forget alone
+    /// took a commit and a checkpoint of its own: 0.7 ms, 3.4 s for a load test's 5,000 users.
+    func eraseInBatch(_ request: UserRequest, requestID: String) throws(ServiceError) -> Erasure {
+        try LocationRules.checkUser(request.user)
+        let rows = try storage(requestID, failure: "the location store failed; the erasure may be incomplete: ask again") {
+            try store.eraseRows(user: request.user)
+        }
+        return Erasure(user: request.user, requestID: requestID, rows: rows)
+    }
+
+    /// After the batch holding `erasures` committed: empties the WAL once for them all, then counts
+    /// and logs each, and gives its reply.
+    func erasuresCommitted(_ erasures: [Erasure]) -> [ForgetReply] {
+        var checkpointFailure: (any Error)?
+        do { try store.checkpoint() } catch { checkpointFailure = error }
+        return erasures.map { forgotten($0, checkpointFailure: checkpointFailure) }
+    }
+
+    private func forgotten(_ erasure: Erasure, checkpointFailure: (any Error)?) -> ForgetReply {
+        if erasure.rows > 0 { usersForgotten += 1 }
+        if let checkpointFailure {
             checkpointPending = true
             log.record(.warning, "rows erased but the WAL could not be emptied; retrying at the next purge",
-                       requestID: requestID, failure: failure)
+                       requestID: erasure.requestID, failure: checkpointFailure)
         }
-        log.record(.notice, "user forgotten", requestID: requestID, user: request.user,
-                   counts: ["rows": result.removedRows])
-        return ForgetReply(forgotten: result.removedRows > 0)
+        log.record(.notice, "user forgotten", requestID: erasure.requestID, user: erasure.user,
+                   counts: ["rows": erasure.rows])
+        return ForgetReply(forgotten: erasure.rows > 0)
     }
 
     // MARK: - Preferences
@@ -150,14 +181,15 @@ public final class LocationCacheHandler {
 
     /// Runs a store call; a storage failure is logged and becomes `internal` (nothing half-done:
     /// each store call is one statement or one transaction).
-    private func storage<Result>(_ requestID: @autoclosure () -> String, _ body: () throws -> Result)
-        throws(ServiceError) -> Result
+    private func storage<Result>(_ requestID: @autoclosure () -> String,
+                                 failure: String = "the location store failed; nothing was changed",
+                                 _ body: () throws -> Result) throws(ServiceError) -> Result
     {
         do {
             return try body()
         } catch {
             log.record(.error, "store failed", requestID: requestID(), failure: error)
-            throw ServiceError(.internal, "the location store failed; nothing was changed")
+            throw ServiceError(.internal, failure)
         }
     }
 }

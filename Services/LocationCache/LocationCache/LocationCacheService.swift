@@ -13,7 +13,7 @@ public final class LocationCacheService {
 
     public let server: ReplyServer
     public let handler: LocationCacheHandler
-    private let batch: PutBatch
+    private let batch: WriteBatch
     /// Held while the service runs: one location-cache per data directory.
     private let directoryLock: DataDirectoryLock
 
@@ -25,17 +25,18 @@ public final class LocationCacheService {
         handler = LocationCacheHandler(store: store, ttl: configuration.ttl, now: configuration.now, log: log)
         server = try ReplyServer(name: Self.name, context: context, bind: configuration.endpoint, logger: logger,
                                  maxRequestBytes: configuration.maxRequestBytes)
-        batch = PutBatch(store: store, log: log)
+        batch = WriteBatch(handler: handler, log: log)
         registerPut()
+        registerForget()
         register(.locationGet, UserRequest.self, handler.get)
-        register(.locationForget, UserRequest.self, handler.forget)
         register(.preferencesGet, UserRequest.self, handler.preferences)
         register(.preferencesSet, PreferencesUpdate.self, handler.setPreferences)
         server.afterBatch = { [batch] in batch.commit() }
         server.statsDetails = { [handler, batch] in
-            batch.commit()  // counts what is on disk, not puts of a batch still open
+            batch.commit()  // counts what is on disk, not writes of a batch still open
             return handler.statsDetails().merging(["putBatches": .number(Double(batch.commits)),
-                                            "putsInBatches": .number(Double(batch.puts))]) { $1 }
+                                                   "putsInBatches": .number(Double(batch.putsCommitted)),
+                                                   "forgetsInBatches": .number(Double(batch.forgetsCommitted))]) { $1 }
         }
         server.after(.zero) { [handler, batch] in batch.commit(); handler.purgeExpired() }
         server.every(configuration.purgeInterval) { [handler, batch] in batch.commit(); handler.purgeExpired() }
@@ -59,8 +60,27 @@ public final class LocationCacheService {
         }
     }
 
+    /// `location.forget` erases in the batch's transaction; its reply waits for the commit and
+    /// the WAL emptied after it.
+    private func registerForget() {
+        server.on(MessageType.locationForget.rawValue) { [handler, batch] request in
+            do {
+                let body = try request.readBody(UserRequest.self)
+                    ?? RequestDecoding.body(UserRequest.self, from: request.payload, requestType: .locationForget)
+                try LocationRules.checkUser(body.user)
+                try batch.join()
+                let erasure = try handler.eraseInBatch(body, requestID: request.logID)
+                let (outcome, responder) = request.deferReply()
+                batch.wait(responder, erasure)
+                return outcome
+            } catch {
+                return request.reply(error: ServiceError.from(error))
+            }
+        }
+    }
+
     /// Registers a handler whose body is decoded with value-free error sentences. The open batch
-    /// of puts is committed (and answered) first, so the handler comes after every put sent
+    /// of writes is committed (and answered) first, so the handler comes after every put sent
     /// before it, on disk as in the replies.
     private func register<Body: Decodable & Sendable, Out: Encodable>(
         _ type: MessageType, _ body: Body.Type, _ work: @escaping (Body, String) throws(ServiceError) -> Out

@@ -219,20 +219,24 @@ public final class LocationStore {
     /// Deletes everything held about `user` (location and preferences) in one transaction, then
     /// empties the WAL so no copy of the rows stays on disk.
     public func forget(user: String) throws -> ErasureResult {
-        let removed = try database.transaction {
-            try deleteLocation.bind(user, at: 1)
-            try deleteLocation.run()
-            let locations = database.changes
-            try deletePreferences.bind(user, at: 1)
-            try deletePreferences.run()
-            return locations + database.changes
-        }
+        let removed = try database.transaction { try eraseRows(user: user) }
         do {
             try database.checkpoint(truncate: true)
             return ErasureResult(removedRows: removed, checkpointFailure: nil)
         } catch {
             return ErasureResult(removedRows: removed, checkpointFailure: error)
         }
+    }
+
+    /// Deletes `user`'s location and preferences in the open transaction (a batch's); returns the
+    /// rows removed. Their copies stay in the WAL until `checkpoint()` after the commit.
+    func eraseRows(user: String) throws -> Int {
+        try deleteLocation.bind(user, at: 1)
+        try deleteLocation.run()
+        let locations = database.changes
+        try deletePreferences.bind(user, at: 1)
+        try deletePreferences.run()
+        return locations + database.changes
     }
 
     /// Copies the WAL into the database file and truncates it to zero bytes.

@@ -22,8 +22,8 @@ enum LoadUsers {
     /// which stops the process at once, then says they are left there.
     static let pending = Atomic<Bool>(false)
 
-    /// Forgets `users` (their numbers) at `endpoint`, saying so first (it takes a while: each
-    /// forget is erased from disk); a line says what happened. A location-cache that does not
+    /// Forgets `users` (their numbers) at `endpoint`, saying so first (each batch of 500 is erased
+    /// from disk in one commit); a line says what happened. A location-cache that does not
     /// answer is not waited for (the users then expire with their TTL).
     static func forget(_ users: [Int], at endpoint: String, _ cli: CLIContext) {
         defer { pending.store(false, ordering: .relaxed) }

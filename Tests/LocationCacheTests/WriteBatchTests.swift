@@ -7,9 +7,10 @@ import SQLite
 import Testing
 import ZeroMQ
 
-/// Group commit: puts queued together are committed together, each acknowledged only after its
-/// commit, and any other request sees every put sent before it.
-struct PutBatchTests {
+/// Group commit: puts and forgets queued together are committed together, each acknowledged only
+/// after its commit (a forget also after the WAL is emptied), and any other request sees every
+/// write sent before it.
+struct WriteBatchTests {
     private static func start(_ directory: TemporaryDirectory) throws -> InProcessService {
         let url = directory.url
         return try InProcessService.start { context in
@@ -62,6 +63,44 @@ struct PutBatchTests {
         #expect(details["putsInBatches"] == .number(Double(count)))
         #expect(batches >= 1 && batches < Double(count), "\(batches) commits for \(count) queued puts")
         #expect(details["usersStored"] == .number(Double(count)), "every acknowledged put is in the file")
+    }
+
+    /// A load test's users forgotten in one `sys.batch`-sized run: one commit and one emptied WAL
+    /// for many forgets (each took its own), every reply after the erasure, and writes queued
+    /// around them in order.
+    @Test func queuedForgets_areCommittedTogether_afterWhichTheWALIsEmpty() throws {
+        let directory = try TemporaryDirectory()
+        let service = try Self.start(directory)
+        defer { service.stop() }
+        let count = 200
+        _ = try Self.pipelined(service, (0..<count).map {
+            Self.frame("p\($0)", .locationPut, #"{"user":"u\#($0)","lat":53.78,"lng":-1.06}"#)
+        })
+        let commitsBefore = try #require(Self.number(try Self.stats(service).details["putBatches"]))
+        var frames = (0..<count).map { Self.frame("f\($0)", .locationForget, #"{"user":"u\#($0)"}"#) }
+        frames.append(Self.frame("again", .locationPut, #"{"user":"u7","lat":51.5,"lng":-0.12}"#))
+        frames.append(Self.frame("none", .locationForget, #"{"user":"nobody"}"#))
+        frames.append(Self.frame("bad", .locationForget, #"{"user":""}"#))
+        let replies = try Self.pipelined(service, frames)
+        #expect((0..<count).allSatisfy { (replies["f\($0)"]?["body"] as? [String: Any])?["forgotten"] as? Bool == true })
+        #expect((replies["none"]?["body"] as? [String: Any])?["forgotten"] as? Bool == false)
+        #expect((replies["bad"]?["error"] as? [String: Any])?["code"] as? String == "bad_request")
+        #expect(replies["again"]?["ok"] as? Bool == true)
+
+        let details = try Self.stats(service).details
+        let commits = try #require(Self.number(details["putBatches"])) - commitsBefore
+        #expect(details["forgetsInBatches"] == .number(Double(count + 1)))
+        #expect(commits >= 1 && commits < Double(count) / 4, "\(commits) commits for \(count + 2) queued writes")
+        #expect(details["usersForgotten"] == .number(Double(count)))
+        #expect(details["usersStored"] == .number(1), "u7, put again after its forget")
+        #expect(details["checkpointPending"] == .bool(false))
+        let wal = directory.url.appendingPathComponent(LocationStore.fileName + "-wal").path
+        let walBytes = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
+        #expect(walBytes == 0, "the WAL, emptied after the last batch of forgets, holds \(walBytes) bytes")
+    }
+
+    private static func number(_ value: JSONValue?) -> Double? {
+        if case .number(let number) = value { number } else { nil }
     }
 
     @Test func aGetQueuedBehindPuts_seesThem_andABadPutFailsAlone() throws {
