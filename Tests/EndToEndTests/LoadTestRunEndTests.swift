@@ -221,6 +221,30 @@ struct LoadTestRunEndTests {
         #expect(answered * 20 >= sent, "\(answered) replies of \(sent) sent")
     }
 
+    /// A generator held up for longer than the timeout (stopped for 1.2 s here, as a busy machine
+    /// might) sends what fell due meanwhile late; the server, answering at once, times none of
+    /// those out: a request's timeout counts from when it went out, its latency from when it was
+    /// due. (From its due time, every request sent over 0.5 s late "timed out" before it left,
+    /// and the run failed on the server's account.)
+    @Test func aGeneratorHeldUpLongerThanTheTimeout_chargesTheServerWithNoTimeouts() throws {
+        let server = try Self.server(answered: .max, holdFor: nil)
+        defer { server.stop() }
+        let cli = try Self.loadtest(server.endpoint, ["--rate", "2000", "--duration", "4s", "--timeout", "500ms"])
+        try cli.waitForLog(timeout: .seconds(20)) { $0.hasPrefix("[  1s]") }
+        kill(cli.pid, SIGSTOP)
+        Thread.sleep(forTimeInterval: 1.2)  // the hold-up itself, not a wait for something to happen
+        kill(cli.pid, SIGCONT)
+        _ = try cli.waitForExit(timeout: .seconds(30))
+        let report = try jsonReport(in: cli.log)
+        // The few in flight as it stopped had their replies read late, by the stopped generator:
+        // those may time out; the ~2,400 that fell due while it was stopped must not.
+        #expect((report["timeouts"] as? Int ?? .max) <= 10, "\(report["failures"] ?? "")")
+        let lag = try #require(report["sendLagMicroseconds"] as? [String: Any])
+        #expect((lag["max"] as? Double ?? 0) > 1_000_000, "not held up: \(lag)")
+        let latency = try #require(report["latencyMicroseconds"] as? [String: Any])
+        #expect((latency["max"] as? Double ?? 0) > 1_000_000, "the hold-up is in the latencies: \(latency)")
+    }
+
     @Test func anOpenLoop_sleepsBetweenSends_insteadOfKeepingACoreBusy() throws {
         let server = try Self.server(answered: .max, holdFor: nil)
         defer { server.stop() }

@@ -136,7 +136,13 @@ struct LoadRunner {
 
     /// A request out: when it was sent (or due to be) and the connection it went on.
     struct Sent {
+        /// When it was due (an open loop's schedule) or sent (a closed loop): its latency counts
+        /// from here.
         var at: ContinuousClock.Instant
+        /// When it went out: its timeout counts from here, so a generator behind its schedule
+        /// (its lag is in the latency and the BEHIND verdict) does not charge the server with
+        /// timeouts for requests it has not had for long.
+        var sentAt: ContinuousClock.Instant
         var connection: Int
     }
 

@@ -95,7 +95,7 @@ extension LoadSession {
                             : Self.misframed)
                 measuredInvalid += 1
             }
-        } else if let scan, arrived - sent.at <= settings.timeout {
+        } else if let scan, arrived - sent.sentAt <= settings.timeout {
             if sent.at >= measureFrom {
                 record(scan, latency: arrived - sent.at)
             } else {

@@ -9,7 +9,7 @@ extension LoadSession {
     /// place); those sent during the warm-up are left out of the figures, as their replies are.
     mutating func expireOld(at now: ContinuousClock.Instant) throws {
         nextExpiryCheck = now + .milliseconds(100)
-        let expired = inFlight.filter { now - $0.value.at > settings.timeout }
+        let expired = inFlight.filter { now - $0.value.sentAt > settings.timeout }
         for (id, sent) in expired {
             inFlight[id] = nil
             if timedOut.count < Self.settledKept { timedOut[id] = sent.at } else { settledOverflowed = true }
@@ -32,7 +32,7 @@ extension LoadSession {
         if !second.anyReply {
             if second.timeouts > 0 {
                 silentSeconds.append((second.index, nil))
-            } else if let waiting = inFlight.first(where: { $0.value.at <= secondStart })?.key {
+            } else if let waiting = inFlight.first(where: { $0.value.sentAt <= secondStart })?.key {
                 silentSeconds.append((second.index, waiting))
                 watched.insert(waiting)
             }
@@ -66,8 +66,8 @@ extension LoadSession {
             result.elapsed = max(result.elapsed, .nanoseconds(Int64(Double(result.completed) / rate * 1e9)))
         }
         let now = ContinuousClock.now
-        let waiting = inFlight.values.map(\.at).filter { $0 >= measureFrom }
-        let settled = LoadRunner.settle(waiting, at: now, timeout: settings.timeout)
+        let waiting = inFlight.values.filter { $0.at >= measureFrom }
+        let settled = LoadRunner.settle(waiting.map(\.sentAt), at: now, timeout: settings.timeout)
         result.timeouts += settled.timedOut
         // Found at the end, they timed out in its last second (its counts add up to the total).
         if settled.timedOut > 0, let last = result.seconds.indices.last { result.seconds[last].timeouts += settled.timedOut }
@@ -93,10 +93,10 @@ extension LoadSession {
     /// Open loop: the requests the end left unanswered, in flight (not timed out) and due but
     /// never sent, go into the latencies at their age when the run stopped, a lower bound of
     /// theirs; without them an overloaded server's percentiles would only cover what it managed.
-    mutating func countUnanswered(_ waiting: [ContinuousClock.Instant], at stopped: ContinuousClock.Instant,
+    mutating func countUnanswered(_ waiting: [LoadRunner.Sent], at stopped: ContinuousClock.Instant,
                                           now: ContinuousClock.Instant, periodNanos: Double) {
-        for at in waiting where now - at <= settings.timeout {
-            result.histogram.record(microseconds: Self.micros(max(stopped - at, .zero)))
+        for sent in waiting where now - sent.sentAt <= settings.timeout {
+            result.histogram.record(microseconds: Self.micros(max(stopped - sent.at, .zero)))
             result.unansweredInLatency += 1
         }
         // From the next send due, or the first due in the measured time if the schedule is behind that.

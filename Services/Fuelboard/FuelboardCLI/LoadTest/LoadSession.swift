@@ -201,14 +201,15 @@ struct LoadSession {
     /// (open loop: its place in the schedule), or from the moment it goes out when nil (closed loop).
     mutating func send(intended: ContinuousClock.Instant?, on connection: Int) throws {
         plan.frame(sequence, into: &frame)
-        let at = intended ?? .now
-        if inFlight.isEmpty { busySince = at }
-        inFlight[sequence] = LoadRunner.Sent(at: at, connection: connection)
+        let now = ContinuousClock.now
+        let at = intended ?? now
+        if inFlight.isEmpty { busySince = now }
+        inFlight[sequence] = LoadRunner.Sent(at: at, sentAt: now, connection: connection)
         if at >= measureFrom {
             firstMeasuredID = min(firstMeasuredID, sequence)
             measuredSent += 1
             result.sent += 1
-            if intended != nil { result.sendLag.record(microseconds: Self.micros(max(.now - at, .zero))) }
+            if intended != nil { result.sendLag.record(microseconds: Self.micros(max(now - at, .zero))) }
         }
         try sockets[connection].send(delimiter, then: frame)
         sequence += 1
