@@ -68,8 +68,8 @@ public final class LocationCacheHandler {
     public func forget(_ request: UserRequest, requestID: String) throws(ServiceError) -> ForgetReply {
         try LocationRules.checkUser(request.user)
         let result = try storage(requestID) { try store.forget(user: request.user) }
-        return forgotten(Erasure(user: request.user, requestID: requestID, rows: result.removedRows),
-                         checkpointFailure: result.checkpointFailure)
+        if let failure = result.checkpointFailure { walNotEmptied(failure, requestID: requestID) }
+        return forgotten(Erasure(user: request.user, requestID: requestID, rows: result.removedRows))
     }
 
     /// One user's rows erased in a batch of writes, until the batch commits.
@@ -93,21 +93,27 @@ public final class LocationCacheHandler {
     /// After the batch holding `erasures` committed: empties the WAL once for them all, then counts
     /// and logs each, and gives its reply.
     func erasuresCommitted(_ erasures: [Erasure]) -> [ForgetReply] {
-        var checkpointFailure: (any Error)?
-        do { try store.checkpoint() } catch { checkpointFailure = error }
-        return erasures.map { forgotten($0, checkpointFailure: checkpointFailure) }
+        do {
+            try store.checkpoint()
+        } catch {
+            walNotEmptied(error, requestID: erasures.count == 1 ? erasures[0].requestID : nil,
+                          counts: ["forgets": erasures.count])
+        }
+        return erasures.map(forgotten)
     }
 
-    private func forgotten(_ erasure: Erasure, checkpointFailure: (any Error)?) -> ForgetReply {
+    private func forgotten(_ erasure: Erasure) -> ForgetReply {
         if erasure.rows > 0 { usersForgotten += 1 }
-        if let checkpointFailure {
-            checkpointPending = true
-            log.record(.warning, "rows erased but the WAL could not be emptied; retrying at the next purge",
-                       requestID: erasure.requestID, failure: checkpointFailure)
-        }
         log.record(.notice, "user forgotten", requestID: erasure.requestID, user: erasure.user,
                    counts: ["rows": erasure.rows])
         return ForgetReply(forgotten: erasure.rows > 0)
+    }
+
+    /// One line for a checkpoint that failed after erasures (one or a whole batch of them).
+    private func walNotEmptied(_ failure: any Error, requestID: String?, counts: [String: Int] = [:]) {
+        checkpointPending = true
+        log.record(.warning, "rows erased but the WAL could not be emptied; retrying at the next purge",
+                   requestID: requestID, counts: counts, failure: failure)
     }
 
     // MARK: - Preferences
@@ -179,8 +185,9 @@ public final class LocationCacheHandler {
         return details
     }
 
-    /// Runs a store call; a storage failure is logged and becomes `internal` (nothing half-done:
-    /// each store call is one statement or one transaction).
+    /// Runs a store call; a storage failure is logged and becomes `internal` with `failure` as its
+    /// sentence (nothing half-done: each store call is one statement or one transaction, but an
+    /// erasure in a batch, whose sentence says it may be incomplete).
     private func storage<Result>(_ requestID: @autoclosure () -> String,
                                  failure: String = "the location store failed; nothing was changed",
                                  _ body: () throws -> Result) throws(ServiceError) -> Result
