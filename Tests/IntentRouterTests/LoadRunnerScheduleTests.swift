@@ -30,6 +30,21 @@ struct LoadRunnerScheduleTests {
         #expect(session.openLoopDue(3) - session.firstOpenLoopSend == .nanoseconds(5000))
     }
 
+    /// Sends never made by the end are counted from the first due in the measured time, the one
+    /// due exactly as measuring began included (3/s after a 5 s warm-up: 5 × 3 came out a hair above 15
+    /// and skipped it).
+    @Test func theUnsentCount_startsAtTheFirstSendDueWhenMeasuringBegan() throws {
+        var settings = LoadRunner.Settings(endpoint: "tcp://127.0.0.1:1")
+        settings.rate = 3
+        settings.warmup = .seconds(5)
+        var session = try LoadSession(settings: settings, plan: LoadPlan(target: .lookup, bodies: [[]],
+                                                                          typeName: "lookup.cheapest"), context: Context())
+        #expect(session.openLoopDue(15) == session.measureFrom)
+        let stopped = session.measureFrom + .seconds(1)
+        session.countUnanswered([], at: stopped, now: stopped, periodNanos: 1e9 / 3)
+        #expect(session.result.unsent == 3, "due at 0, 1/3 and 2/3 s of the measured time")
+    }
+
     @Test func theTimer_firesAfterTheDelay_andIsQuietOnceAcknowledged() throws {
         let timer = try SendTimer()
         let poller = Poller()

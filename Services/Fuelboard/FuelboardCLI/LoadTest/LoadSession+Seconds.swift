@@ -99,8 +99,12 @@ extension LoadSession {
             result.histogram.record(microseconds: Self.micros(max(stopped - sent.at, .zero)))
             result.unansweredInLatency += 1
         }
-        // From the next send due, or the first due in the measured time if the schedule is behind that.
-        let firstMeasured = Int((LoadReport.seconds(measureFrom - firstOpenLoopSend) * 1e9 / periodNanos).rounded(.up))
+        // From the next send due, or the first due in the measured time if the schedule is behind
+        // that: found from an estimate by the due times themselves (the estimate alone, rounded
+        // up, skipped a send due exactly as measuring began: 3/s after a 5 s warm-up).
+        var firstMeasured = max(0, Int((LoadReport.seconds(measureFrom - firstOpenLoopSend) * 1e9 / periodNanos)
+            .rounded(.down)) - 1)
+        while openLoopDue(firstMeasured) < measureFrom { firstMeasured += 1 }
         var index = max(openLoopIndex, firstMeasured)
         let limit = settings.maxRequests.map { $0 - measuredSent } ?? .max
         while openLoopDue(index) < stopped && result.unsent < limit {
