@@ -64,12 +64,12 @@ public final class LocationCacheHandler {
         return LocationReply(lat: held.lat, lng: held.lng, at: held.observedAt, ageSeconds: (age * 10).rounded() / 10)
     }
 
-    /// Erases the user's location and preferences from the database file and its WAL.
+    /// Erases the user's location and preferences from the database file and its WAL, alone (the
+    /// service erases in its batch of writes: `eraseInBatch`, then `erasuresCommitted`).
     public func forget(_ request: UserRequest, requestID: String) throws(ServiceError) -> ForgetReply {
         try LocationRules.checkUser(request.user)
-        let result = try storage(requestID) { try store.forget(user: request.user) }
-        if let failure = result.checkpointFailure { walNotEmptied(failure, requestID: requestID) }
-        return forgotten(Erasure(user: request.user, requestID: requestID, rows: result.removedRows))
+        let rows = try storage(requestID) { try store.erase(user: request.user) }
+        return erasuresCommitted([Erasure(user: request.user, requestID: requestID, rows: rows)])[0]
     }
 
     /// One user's rows erased in a batch of writes, until the batch commits.
@@ -96,8 +96,11 @@ public final class LocationCacheHandler {
         do {
             try store.checkpoint()
         } catch {
-            walNotEmptied(error, requestID: erasures.count == 1 ? erasures[0].requestID : nil,
-                          counts: ["forgets": erasures.count])
+            // One line for the batch: its request when alone, how many forgets otherwise.
+            checkpointPending = true
+            log.record(.warning, "rows erased but the WAL could not be emptied; retrying at the next purge",
+                       requestID: erasures.count == 1 ? erasures[0].requestID : nil,
+                       counts: erasures.count == 1 ? [:] : ["forgets": erasures.count], failure: error)
         }
         return erasures.map(forgotten)
     }
@@ -109,12 +112,6 @@ public final class LocationCacheHandler {
         return ForgetReply(forgotten: erasure.rows > 0)
     }
 
-    /// One line for a checkpoint that failed after erasures (one or a whole batch of them).
-    private func walNotEmptied(_ failure: any Error, requestID: String?, counts: [String: Int] = [:]) {
-        checkpointPending = true
-        log.record(.warning, "rows erased but the WAL could not be emptied; retrying at the next purge",
-                   requestID: requestID, counts: counts, failure: failure)
-    }
 
     // MARK: - Preferences
 

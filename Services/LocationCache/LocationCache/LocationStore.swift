@@ -29,14 +29,6 @@ public struct LiveWindow: Sendable, Equatable {
     }
 }
 
-/// What `forget` removed, and whether the WAL was emptied afterwards.
-public struct ErasureResult: Sendable {
-    /// Rows deleted across locations and preferences.
-    public var removedRows: Int
-    /// Why the WAL could not be emptied, if it could not (the rows are gone either way).
-    public var checkpointFailure: (any Error)?
-}
-
 /// The durable state of location-cache: one location row and one preferences row per user, in
 /// `<dataDirectory>/location-cache.sqlite` (WAL, `synchronous=NORMAL`, `secure_delete=ON`,
 /// 1024-byte pages).
@@ -216,16 +208,10 @@ public final class LocationStore {
 
     // MARK: - Erasure
 
-    /// Deletes everything held about `user` (location and preferences) in one transaction, then
-    /// empties the WAL so no copy of the rows stays on disk.
-    public func forget(user: String) throws -> ErasureResult {
-        let removed = try database.transaction { try eraseRows(user: user) }
-        do {
-            try database.checkpoint(truncate: true)
-            return ErasureResult(removedRows: removed, checkpointFailure: nil)
-        } catch {
-            return ErasureResult(removedRows: removed, checkpointFailure: error)
-        }
+    /// Deletes everything held about `user` (location and preferences) in a transaction of its
+    /// own; returns the rows removed. Their copies stay in the WAL until `checkpoint()`.
+    func erase(user: String) throws -> Int {
+        try database.transaction { try eraseRows(user: user) }
     }
 
     /// Deletes `user`'s location and preferences in the open transaction (a batch's); returns the

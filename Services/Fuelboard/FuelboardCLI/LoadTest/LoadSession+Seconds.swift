@@ -107,11 +107,13 @@ extension LoadSession {
         while openLoopDue(firstMeasured) < measureFrom { firstMeasured += 1 }
         var index = max(openLoopIndex, firstMeasured)
         let limit = settings.maxRequests.map { $0 - measuredSent } ?? .max
-        while openLoopDue(index) < stopped && result.unsent < limit {
-            result.histogram.record(microseconds: Self.micros(stopped - openLoopDue(index)))
+        var due = openLoopDue(index)
+        while due < stopped && result.unsent < limit {
+            result.histogram.record(microseconds: Self.micros(stopped - due))
             result.unsent += 1
             result.unansweredInLatency += 1
             index += 1
+            due = openLoopDue(index)
         }
     }
 }
