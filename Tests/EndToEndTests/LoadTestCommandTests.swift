@@ -74,7 +74,7 @@ struct LoadTestCommandTests {
         #expect(svg.hasPrefix("<svg"))
         #expect(svg.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("</svg>"))
         // Latency over time and the latency distribution: one line each at least.
-        #expect(svg.components(separatedBy: "<polyline").count - 1 >= 2)
+        #expect(svg.components(separatedBy: "class=\"line\"").count - 1 >= 2)
     }
 
     @Test func stationPoints_withoutPriceIngest_sayWhyAndUseUniformPointsWithoutWaiting() throws {

@@ -30,9 +30,9 @@ struct LoadChartGapsTests {
         let seconds = [Self.second(1), Self.second(2), Self.second(3, requests: 0), Self.second(4), Self.second(5)]
         let panel = LoadChart.latencyOverTime(seconds, top: 100)
         // Two runs of seconds for each of p50 and p99: four lines, none through second 3.
-        #expect(panel.components(separatedBy: "<polyline").count - 1 == 4, "\(panel)")
+        #expect(panel.components(separatedBy: "class=\"line\"").count - 1 == 4, "\(panel)")
         let bottom = String(format: "%.1f", 100 + LoadChart.panelHeight)
-        #expect(!panel.contains("," + bottom + " ") && !panel.contains("," + bottom + "\""), "a point at 0 ms: \(panel)")
+        #expect(!["L", " ", "\""].contains { panel.contains("," + bottom + $0) }, "a point at 0 ms: \(panel)")
         #expect(panel.contains("class=\"no-replies\"") && panel.contains(">no measured replies</text>"))
         let stalled = LoadChart.latencyOverTime([Self.second(1), Self.second(2, requests: 0, stalled: true)], top: 100)
         #expect(stalled.contains("class=\"stalled\"") && stalled.contains(">stalled</text>"))
@@ -64,6 +64,22 @@ struct LoadChartGapsTests {
                                                rate: nil, top: 400)
         #expect(try #require(heights(few, "failed").first) == LoadChart.failedLeastHeight, "\(few)")
         #expect(!few.contains("failed-axis") && !many.contains("failed-axis"))
+    }
+
+    /// Every shape says whether it has an outline: ImageMagick's built-in SVG renderer draws one
+    /// in black where none is given (bars, bands, swatches, dots and the page itself framed).
+    @Test func everyShape_namesItsStroke() {
+        let svg = LoadChart.svg(Self.report([Self.second(1, timeouts: 2), Self.second(2, requests: 0),
+                                             Self.second(3, requests: 0, stalled: true), Self.second(4)], rate: 10))
+        var shapes = 0
+        for tag in ["<rect", "<circle", "<path", "<line"] {
+            for piece in svg.components(separatedBy: tag).dropFirst() {
+                let element = piece.prefix { $0 != ">" }
+                shapes += 1
+                #expect(element.contains("stroke="), "\(tag)\(element)>")
+            }
+        }
+        #expect(shapes > 20, "\(svg)")
     }
 
     @Test func theLegend_isSwatches_ofWhatTheChartShows() {

@@ -35,12 +35,22 @@ struct LoadChartTests {
         #expect(!calm.contains("off the scale"))
     }
 
+    /// ImageMagick's built-in SVG renderer strokes a polyline as if closed (a straight line from
+    /// its last point back to the first, across the chart): each segment is a subpath of its own.
+    @Test func aLine_isOneSubpathPerSegment_soNoRendererClosesIt() {
+        let line = LoadChart.polyline([(x: 10, y: 20), (x: 30, y: 40), (x: 50, y: 60)], color: "#123456")
+        #expect(line.hasPrefix("<path ") && !line.contains("polyline"), "\(line)")
+        #expect(line.contains("d=\"M10.0,20.0L30.0,40.0 M30.0,40.0L50.0,60.0\""), "\(line)")
+        #expect(line.contains("fill=\"none\"") && line.contains("stroke=\"#123456\""))
+        #expect(!line.contains("Z") && !line.contains("z"), "never closed")
+    }
+
     @Test func aLastPartOfASecond_endsTheTimeAxisWhereTheRunEnded() {
         let svg = LoadChart.latencyOverTime([Self.second(1), Self.second(2), Self.second(3, length: 0.5)], top: 60)
         // The axis runs to 3 (whole-second ticks); each second is drawn at its middle, the last
         // half second at 2.25 s, not at 2.5 or 3.
         let at = { (seconds: Double) in String(format: "%.1f,", LoadChart.margin + LoadChart.plotWidth * seconds / 3) }
-        #expect(svg.contains("points=\"" + at(0.5)), "\(svg)")
-        #expect(svg.contains(" " + at(2.25)) && !svg.contains(" " + at(2.5)) && !svg.contains(" " + at(3)), "\(svg)")
+        #expect(svg.contains("d=\"M" + at(0.5)), "\(svg)")
+        #expect(svg.contains("L" + at(2.25)) && !svg.contains("L" + at(2.5)) && !svg.contains("L" + at(3)), "\(svg)")
     }
 }

@@ -56,7 +56,7 @@ struct LoadChartTicksTests {
         }
         #expect(panel.contains(">0.3</text>") && !panel.contains(">0.29</text>"))
         #expect(svg.hasPrefix("<svg") && svg.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("</svg>"))
-        #expect(svg.components(separatedBy: "<polyline").count - 1 == 3)
+        #expect(svg.components(separatedBy: "class=\"line\"").count - 1 == 3)
         #expect(svg.contains("fuel-lookup (lookup.cheapest)"))
     }
 
@@ -86,7 +86,7 @@ struct LoadChartTicksTests {
         #expect(panel.contains("latency over time (ms, logarithmic)"))
         #expect(panel.contains(">0.1</text>") && panel.contains(">1000</text>"))
         let firstX = LoadChart.margin + LoadChart.plotWidth * 0.5 / 3
-        #expect(panel.contains(String(format: "points=\"%.1f,", firstX)), "\(panel)")
+        #expect(panel.contains(String(format: "d=\"M%.1f,", firstX)), "\(panel)")
         let steady = LoadChart.latencyOverTime([seconds[0], seconds[2]], top: LoadChart.margin)
         #expect(steady.contains("latency over time (ms)<"))
     }

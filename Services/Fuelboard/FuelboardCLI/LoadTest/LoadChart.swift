@@ -26,7 +26,7 @@ enum LoadChart {
         var svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" \
             height="\(Int(distributionTop + panelHeight + margin))" font-family="sans-serif" font-size="12">
-            <rect width="100%" height="100%" fill="white"/>
+            <rect width="100%" height="100%" fill="white" stroke="none"/>
             <text x="\(margin)" y="22" font-size="15"\(verdict == nil ? "" : " fill=\"#b00000\"")>\(escape(title))</text>
             <text x="\(margin)" y="38" fill="#555">\(escape(subtitle))</text>
 
@@ -77,8 +77,8 @@ enum LoadChart {
                     continue
                 }
                 if run.count == 1, let only = run.first {
-                    svg += String(format: "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%@\"/>\n", only.x, only.y,
-                                  color)
+                    svg += String(format: "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%@\" "
+                                  + "stroke=\"none\"/>\n", only.x, only.y, color)
                 } else if run.count > 1 {
                     svg += polyline(run, color: color)
                 }
@@ -106,7 +106,8 @@ enum LoadChart {
             let length = second.seconds ?? 1
             let left = margin + plotWidth * (end - length) / xMax, right = margin + plotWidth * end / xMax
             let stalled = second.stalled == true
-            svg += String(format: "<rect class=\"%@\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%@\"/>",
+            svg += String(format: "<rect class=\"%@\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+                          + "fill=\"%@\" stroke=\"none\"/>",
                           stalled ? "stalled" : "no-replies", left, top, right - left, height,
                           stalled ? stalledColor : silentColor)
             svg += String(format: "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\" fill=\"#700\">",
@@ -151,8 +152,10 @@ enum LoadChart {
             svg += String(format: "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#2ca02c\">", last.x - 6,
                           last.y + 14) + "max \(formatMilliseconds(highest / 1000)) ms, off the scale</text>\n"
         }
-        svg += points.map { String(format: "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#2ca02c\"/>\n", $0.x, $0.y) }
-            .joined()
+        for point in points {
+            svg += String(format: "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#2ca02c\" stroke=\"none\"/>\n",
+                          point.x, point.y)
+        }
         return svg
     }
 
@@ -190,9 +193,15 @@ enum LoadChart {
         (margin + plotWidth * x, top + height - height * y)
     }
 
+    /// A line through `points`, drawn as a path whose every segment is a subpath of its own
+    /// (`M a L b M b L c ...`). ImageMagick's built-in SVG renderer (what `convert chart.svg
+    /// chart.png` uses where librsvg is not installed) strokes a `<polyline>` or a one-piece
+    /// path as if closed, with a straight line from its last point back to its first; closing a
+    /// one-segment subpath draws nothing new, so the line looks the same in every renderer.
     static func polyline(_ points: [(x: Double, y: Double)], color: String) -> String {
-        let list = points.map { String(format: "%.1f,%.1f", $0.x, $0.y) }.joined(separator: " ")
-        return "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" points=\"\(list)\"/>\n"
+        let coordinates = points.map { String(format: "%.1f,%.1f", $0.x, $0.y) }
+        let segments = zip(coordinates, coordinates.dropFirst()).map { "M\($0)L\($1)" }.joined(separator: " ")
+        return "<path class=\"line\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" d=\"\(segments)\"/>\n"
     }
 
     /// A panel's frame, title, y grid lines with their labels and x tick labels.

@@ -22,7 +22,8 @@ extension LoadChart {
             let right = margin + plotWidth * end / xAxis.max
             let height = rateHeight * perSecond[index] / yAxis.max
             svg += String(format: "<rect class=\"replies\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-                + "fill=\"%@\"/>\n", left + 1, bottom - height, max(right - left - 2, 0.5), height, repliesColor)
+                + "fill=\"%@\" stroke=\"none\"/>\n", left + 1, bottom - height, max(right - left - 2, 0.5), height,
+                repliesColor)
         }
         if let rate {
             let y = bottom - rateHeight * rate / yAxis.max
@@ -35,7 +36,7 @@ extension LoadChart {
             let center = margin + plotWidth * end / xAxis.max - width / 2
             let height = max(rateHeight * failed[index] / yAxis.max, failedLeastHeight)
             svg += String(format: "<rect class=\"failed\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-                + "fill=\"%@\"/>\n", center - width / 6, bottom - height, width / 3, height, failedColor)
+                + "fill=\"%@\" stroke=\"none\"/>\n", center - width / 6, bottom - height, width / 3, height, failedColor)
         }
         return svg
     }
@@ -70,7 +71,7 @@ extension LoadChart {
                     dashed ? " stroke-dasharray=\"5 3\"" : "")
             case let .box(color):
                 svg += String(format: "<rect class=\"swatch\" x=\"%.1f\" y=\"%.1f\" width=\"18\" height=\"10\" "
-                    + "fill=\"%@\"/>", x, y - 9, color)
+                    + "fill=\"%@\" stroke=\"none\"/>", x, y - 9, color)
             }
             svg += String(format: "<text x=\"%.1f\" y=\"%.1f\">", x + 22, y) + escape(label) + "</text>\n"
             x += 30 + Double(label.count) * 6.5
