@@ -80,6 +80,32 @@ struct LoadChartGapsTests {
             }
         }
         #expect(shapes > 20, "\(svg)")
+        // Text inherits the root's stroke="none" (ImageMagick outlined it in black, the red title too).
+        #expect(svg.prefix { $0 != ">" }.contains("stroke=\"none\""), "\(svg.prefix(300))")
+        // ImageMagick draws a dashed <line> solid: dashed marks are paths.
+        #expect(!svg.components(separatedBy: "<line").dropFirst().contains { $0.prefix { $0 != ">" }.contains("dasharray") })
+        #expect(svg.contains("class=\"rate\""), "the rate offered, dashed")
+    }
+
+    /// A run of adjacent silent seconds is labelled once, and only where the label fits: in a
+    /// 2-second run two labels printed over each other, and a second of a minute-long run is
+    /// narrower than "stalled".
+    @Test func bandLabels_oncePerRun_andOnlyWhereTheyFit() {
+        func labels(_ panel: String, _ text: String) -> Int { panel.components(separatedBy: ">\(text)</text>").count - 1 }
+        let short = LoadChart.latencyOverTime([Self.second(1), Self.second(2, requests: 0), Self.second(3, requests: 0),
+                                               Self.second(4, requests: 0, stalled: true),
+                                               Self.second(5, requests: 0, stalled: true), Self.second(6)], top: 100)
+        #expect(short.components(separatedBy: "class=\"no-replies\"").count - 1 == 2)
+        #expect(labels(short, "no measured replies") == 1 && labels(short, "stalled") == 1, "\(short)")
+        var long = (1...60).map { Self.second($0) }
+        long[20] = Self.second(21, requests: 0, stalled: true)
+        long[40] = Self.second(41, requests: 0, stalled: true)
+        long[41] = Self.second(42, requests: 0, stalled: true)
+        long[42] = Self.second(43, requests: 0, stalled: true)
+        long[43] = Self.second(44, requests: 0, stalled: true)
+        let panel = LoadChart.latencyOverTime(long, top: 100)
+        #expect(panel.components(separatedBy: "class=\"stalled\"").count - 1 == 5)
+        #expect(labels(panel, "stalled") == 1, "only the 4-second run's label fits: \(panel)")
     }
 
     @Test func theLegend_isSwatches_ofWhatTheChartShows() {

@@ -25,7 +25,8 @@ enum LoadChart {
         let distributionTop = rateTop + rateHeight + margin
         var svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" \
-            height="\(Int(distributionTop + panelHeight + margin))" font-family="sans-serif" font-size="12">
+            height="\(Int(distributionTop + panelHeight + margin))" font-family="sans-serif" font-size="12" \
+            stroke="none">
             <rect width="100%" height="100%" fill="white" stroke="none"/>
             <text x="\(margin)" y="22" font-size="15"\(verdict == nil ? "" : " fill=\"#b00000\"")>\(escape(title))</text>
             <text x="\(margin)" y="38" fill="#555">\(escape(subtitle))</text>
@@ -98,11 +99,26 @@ enum LoadChart {
     }
 
     /// Shaded bands over the seconds without a measured reply: grey "no measured replies" (the
-    /// server may have answered warm-up requests), red "stalled" (it answered nothing).
+    /// server may have answered warm-up requests), red "stalled" (it answered nothing). Each run of
+    /// adjacent seconds of one kind is labelled once, at its middle, where the label fits in it
+    /// (the legend names the colours where it does not).
     static func silentBands(_ seconds: [LoadRunner.Second], ends: [Double], xMax: Double, top: Double,
                             height: Double) -> String {
         var svg = ""
-        for (second, end) in zip(seconds, ends) where second.requests == 0 {
+        var run: (stalled: Bool, left: Double, right: Double)?
+        func label() {
+            guard let run else { return }
+            let text = run.stalled ? "stalled" : "no measured replies"
+            guard run.right - run.left >= Double(text.count) * bandLabelCharacterWidth + 4 else { return }
+            svg += String(format: "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\" fill=\"#700\">",
+                          (run.left + run.right) / 2, top + 14) + text + "</text>\n"
+        }
+        for (second, end) in zip(seconds, ends) {
+            guard second.requests == 0 else {
+                label()
+                run = nil
+                continue
+            }
             let length = second.seconds ?? 1
             let left = margin + plotWidth * (end - length) / xMax, right = margin + plotWidth * end / xMax
             let stalled = second.stalled == true
@@ -110,11 +126,19 @@ enum LoadChart {
                           + "fill=\"%@\" stroke=\"none\"/>",
                           stalled ? "stalled" : "no-replies", left, top, right - left, height,
                           stalled ? stalledColor : silentColor)
-            svg += String(format: "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\" fill=\"#700\">",
-                          (left + right) / 2, top + 14) + (stalled ? "stalled" : "no measured replies") + "</text>\n"
+            if let current = run, current.stalled == stalled {
+                run?.right = right
+            } else {
+                label()
+                run = (stalled, left, right)
+            }
         }
+        label()
         return svg
     }
+
+    /// The width a band label takes per character (font size 10, sans-serif), generously.
+    static let bandLabelCharacterWidth = 5.8
 
     /// Panel 3: latency at each percentile of the distribution (evenly spaced), up to the max, on
     /// a logarithmic axis when the top percentiles dwarf the median (a stall). Otherwise a max far

@@ -27,7 +27,8 @@ extension LoadChart {
         }
         if let rate {
             let y = bottom - rateHeight * rate / yAxis.max
-            svg += String(format: "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\" "
+            // A path, not a <line>: ImageMagick's built-in renderer draws a dashed <line> solid.
+            svg += String(format: "<path class=\"rate\" d=\"M%.1f,%.1fL%.1f,%.1f\" fill=\"none\" stroke=\"#333\" "
                 + "stroke-dasharray=\"6 4\"/>\n", margin, y, margin + plotWidth, y)
         }
         guard most > 0 else { return svg }
@@ -66,7 +67,7 @@ extension LoadChart {
         for (mark, label) in entries {
             switch mark {
             case let .line(color, dashed):
-                svg += String(format: "<line class=\"swatch\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                svg += String(format: "<path class=\"swatch\" d=\"M%.1f,%.1fL%.1f,%.1f\" fill=\"none\" "
                     + "stroke=\"%@\" stroke-width=\"3\"%@/>", x, y - 4, x + 18, y - 4, color,
                     dashed ? " stroke-dasharray=\"5 3\"" : "")
             case let .box(color):
