@@ -27,10 +27,19 @@ struct LoadChartTests {
         #expect(svg.contains("tcp://127.0.0.1:5599, 8 in flight, 2 connections, 2.5 s measured"), "\(svg)")
     }
 
-    @Test func aMaxFarAboveTheRest_isWrittenAtTheTop_insteadOfFlatteningTheDistribution() {
+    @Test func aMaxFarAboveTheRest_isWrittenAtTheTop_insteadOfFlatteningTheDistribution() throws {
         let latencies = Array(repeating: 150.0, count: 10_000) + [1_000_000]
         let svg = LoadChart.svg(Self.report(latencies: latencies, seconds: [Self.second(1)]))
         #expect(svg.contains("max 1e+03 ms, off the scale") || svg.contains("max 1000 ms, off the scale"), "\(svg)")
+        // Not drawn as a point at the axis's top joined to the rest (that read as a max of the
+        // top value, and the line crossed the note): an arrow at the top, the note above the panel.
+        let panel = LoadChart.distribution([[0, 150], [50, 150], [99, 150], [99.9, 160], [100, 1_000_000]], top: 500)
+        #expect(panel.components(separatedBy: "<circle").count - 1 == 4, "\(panel)")
+        #expect(panel.contains("class=\"off-scale\""))
+        let line = try #require(panel.components(separatedBy: "class=\"line\"").dropFirst().first)
+        #expect(line.prefix { $0 != ">" }.components(separatedBy: "L").count - 1 == 3, "three segments, not four: \(line)")
+        let note = try #require(panel.split(separator: "\n").first { $0.contains("off the scale") })
+        #expect(note.contains("y=\"492.0\""), "above the panel (top 500): \(note)")
         let calm = LoadChart.svg(Self.report(latencies: [100, 120, 150, 300], seconds: [Self.second(1)]))
         #expect(!calm.contains("off the scale"))
     }

@@ -100,18 +100,22 @@ enum LoadChart {
 
     /// Shaded bands over the seconds without a measured reply: grey "no measured replies" (the
     /// server may have answered warm-up requests), red "stalled" (it answered nothing). Each run of
-    /// adjacent seconds of one kind is labelled once, at its middle, where the label fits in it
-    /// (the legend names the colours where it does not).
+    /// adjacent seconds of one kind is labelled once, at its middle, kept inside the panel, unless
+    /// the label would run into the one before it (the legend names the colours).
     static func silentBands(_ seconds: [LoadRunner.Second], ends: [Double], xMax: Double, top: Double,
                             height: Double) -> String {
         var svg = ""
         var run: (stalled: Bool, left: Double, right: Double)?
+        var labelledUpTo = -Double.infinity
         func label() {
             guard let run else { return }
             let text = run.stalled ? "stalled" : "no measured replies"
-            guard run.right - run.left >= Double(text.count) * bandLabelCharacterWidth + 4 else { return }
+            let half = Double(text.count) * bandLabelCharacterWidth / 2
+            let center = min(max((run.left + run.right) / 2, margin + half + 2), margin + plotWidth - half - 2)
+            guard center - half >= labelledUpTo + 6 else { return }
+            labelledUpTo = center + half
             svg += String(format: "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\" fill=\"#700\">",
-                          (run.left + run.right) / 2, top + 14) + text + "</text>\n"
+                          center, top + 14) + text + "</text>\n"
         }
         for (second, end) in zip(seconds, ends) {
             guard second.requests == 0 else {
@@ -171,12 +175,18 @@ enum LoadChart {
         let points = valid.enumerated().map { index, pair in
             point(x: Double(index) * spacing, y: yAxis.fraction(pair[1] / 1000), top: top)
         }
-        svg += polyline(points, color: distributionColor)
+        // A max off the scale is not a point on it: the line stops before it, an arrow at the top
+        // marks where it went, and its value is written above the panel, clear of the curve (drawn
+        // at the top and joined to the rest, it read as a max of the axis's top value).
+        let onScale = clipped ? Array(points.dropLast()) : points
+        svg += polyline(onScale, color: distributionColor)
         if clipped, let last = points.last {
-            svg += String(format: "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#2ca02c\">", last.x - 6,
-                          last.y + 14) + "max \(formatMilliseconds(highest / 1000)) ms, off the scale</text>\n"
+            svg += String(format: "<path class=\"off-scale\" d=\"M%.1f,%.1fL%.1f,%.1fL%.1f,%.1fZ\" fill=\"#2ca02c\" "
+                          + "stroke=\"none\"/>\n", last.x - 5, top + 9, last.x, top + 1, last.x + 5, top + 9)
+            svg += String(format: "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#2ca02c\">",
+                          margin + plotWidth, top - 8) + "max \(formatMilliseconds(highest / 1000)) ms, off the scale ↑</text>\n"
         }
-        for point in points {
+        for point in onScale {
             svg += String(format: "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#2ca02c\" stroke=\"none\"/>\n",
                           point.x, point.y)
         }
