@@ -19,9 +19,10 @@ enum LoadChart {
         let subtitle = "\(report.endpoint), \(load), \(report.connections) connection"
             + (report.connections == 1 ? "" : "s") + String(format: ", %.1f s measured", report.seconds)
             + (report.interrupted ? " (interrupted)" : "") + ", \(report.startedAt)"
+        let workload = report.workload
         let why = report.failed ? report.failures.joined(separator: "; ")
             : report.fellBehind ? "the server or the load generator did not keep up with the rate offered" : nil
-        let latencyTop = 112.0, rateTop = latencyTop + panelHeight + margin
+        let latencyTop = 126.0, rateTop = latencyTop + panelHeight + margin
         let distributionTop = rateTop + rateHeight + margin
         var svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" \
@@ -30,13 +31,14 @@ enum LoadChart {
             <rect width="100%" height="100%" fill="white" stroke="none"/>
             <text x="\(margin)" y="22" font-size="15"\(verdict == nil ? "" : " fill=\"#b00000\"")>\(escape(title))</text>
             <text x="\(margin)" y="38" fill="#555">\(escape(subtitle))</text>
+            <text x="\(margin)" y="52" fill="#555">\(escape(workload))</text>
 
             """
         for (index, line) in wrap(why ?? "", width: 130).prefix(2).enumerated() {
-            svg += "<text x=\"\(margin)\" y=\"\(54 + 14 * index)\" fill=\"#b00000\">\(escape(line))</text>\n"
+            svg += "<text x=\"\(margin)\" y=\"\(68 + 14 * index)\" fill=\"#b00000\">\(escape(line))</text>\n"
         }
         let measured = report.requests + report.timeoutsInLatency + report.unansweredInLatency > 0
-        svg += legend(y: 88, rate: report.rate != nil, seconds: report.perSecond, distribution: measured)
+        svg += legend(y: 102, rate: report.rate != nil, seconds: report.perSecond, distribution: measured)
         let leftOut = [(report.timeoutsInLatency, "timed out"), (report.unansweredInLatency, "unanswered at the end")]
             .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }.joined(separator: " and ")
         svg += latencyOverTime(report.perSecond, top: latencyTop,

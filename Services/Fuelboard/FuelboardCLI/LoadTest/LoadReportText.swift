@@ -3,6 +3,16 @@ import Messages
 
 /// What a person reads: the final report and the progress line printed every second.
 extension LoadReport {
+    /// What each request asks and where its points come from (the points change the answers: far
+    /// from stations, most asks find nothing in range).
+    var workload: String {
+        let points = options.points == "stations" ? "points near the loaded stations" : "points uniform over the UK"
+        let asks = target == LoadPlan.Target.router.rawValue
+            ? "generated asks for the cheapest fuel from \(LoadPlan.users) users"
+            : "\(options.fuel ?? "mixed") within " + String(format: "%g", options.radiusMiles ?? 5) + " mi, limit 1"
+        return "\(asks), at \(points) (seed \(options.seed))"
+    }
+
     var text: String {
         let l = latencyMicroseconds
         func ms(_ micros: Double) -> String { String(format: "%.3f ms", micros / 1000) }
@@ -12,6 +22,7 @@ extension LoadReport {
                 + (concurrency.map { ", \($0) in flight" } ?? "")
                 + (connections == 1 ? " on 1 connection" : " over \(connections) connections")
                 + (threads == 1 ? "" : " from \(threads) generator threads"),
+            "workload    \(workload)",
             "requests    \(Self.count(requests, "reply", "replies")) in "
                 + (seconds < 0.1 ? String(format: "%.1f ms", seconds * 1000) : String(format: "%.2f s", seconds))
                 + (interrupted ? " (interrupted: a signal, Ctrl-C or SIGTERM, ended the run early)" : "")
