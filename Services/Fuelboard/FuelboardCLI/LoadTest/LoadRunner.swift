@@ -75,6 +75,9 @@ struct LoadRunner {
         /// Requests still unanswered when the run ended, sent within the timeout: in flight, not failed.
         var unanswered = 0
         var completed = 0
+        /// The lowest latency of a measured reply (µs): the distribution's 0th percentile, which
+        /// the ages of requests unanswered at the end (in the histogram too) would otherwise set.
+        var fastestReply: Double?
         /// Replies to requests sent during the warm-up (not in the figures above).
         var warmupCompleted = 0
         /// Replies that came after their request had been counted as timed out.

@@ -146,6 +146,7 @@ extension LoadSession {
         result.histogram.record(microseconds: micros)
         second.histogram.record(microseconds: micros)
         result.completed += 1
+        result.fastestReply = min(result.fastestReply ?? micros, micros)
         var error: String?
         if !scan.ok {
             error = scan.errorCode ?? "unreadable"

@@ -90,6 +90,7 @@ struct ParallelLoad {
             merged.timeouts += result.timeouts
             merged.unanswered += result.unanswered
             merged.completed += result.completed
+            if let fastest = result.fastestReply { merged.fastestReply = min(merged.fastestReply ?? fastest, fastest) }
             merged.warmupCompleted += result.warmupCompleted
             merged.lateReplies += result.lateReplies
             merged.duplicateReplies += result.duplicateReplies
