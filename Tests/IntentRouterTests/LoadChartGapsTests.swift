@@ -38,12 +38,20 @@ struct LoadChartGapsTests {
         #expect(stalled.contains("class=\"stalled\"") && stalled.contains(">stalled</text>"))
     }
 
-    @Test func theRepliesAndFailuresOfEachSecond_areDrawn() {
+    @Test func theRepliesAndFailuresOfEachSecond_areDrawn() throws {
         let seconds = [Self.second(1), Self.second(2, timeouts: 3), Self.second(3)]
         let panel = LoadChart.throughputOverTime(seconds, rate: 20, top: 400)
         #expect(panel.components(separatedBy: "class=\"replies\"").count - 1 == 3)
         #expect(panel.components(separatedBy: "class=\"failed\"").count - 1 == 1)
         #expect(panel.contains("stroke-dasharray"), "the rate offered")
+        // A run that ended 2.5 s in: the rate offered stops there, not at the axis's 3.
+        let partial = LoadChart.throughputOverTime([Self.second(1), Self.second(2),
+                                                    LoadRunner.Second(second: 3, requests: 5, errors: 0, timeouts: 0,
+                                                                      p50: 1000, p99: 2000, seconds: 0.5)],
+                                                   rate: 20, top: 400)
+        let rateLine = try #require(partial.split(separator: "\n").first { $0.contains("class=\"rate\"") })
+        let end = String(format: "L%.1f,", LoadChart.margin + LoadChart.plotWidth * 2.5 / 3)
+        #expect(rateLine.contains(end), "\(rateLine)")
     }
 
     /// Failures are drawn on the replies' axis: a tenth of the replies a tenth as tall (on an axis

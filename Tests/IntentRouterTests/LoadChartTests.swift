@@ -5,8 +5,9 @@ import Testing
 /// What the chart shows beyond its axes: how the load was made, and a stall's max without
 /// flattening the rest of the distribution.
 struct LoadChartTests {
-    private static func report(latencies: [Double], seconds: [LoadRunner.Second]) -> LoadReport {
+    private static func report(latencies: [Double], seconds: [LoadRunner.Second], threads: Int = 1) -> LoadReport {
         var settings = LoadRunner.Settings(endpoint: "tcp://127.0.0.1:5599")
+        settings.threads = threads
         settings.concurrency = 8
         settings.connections = 2
         var result = LoadRunner.Result()
@@ -24,7 +25,9 @@ struct LoadChartTests {
 
     @Test func theSubtitle_saysWhereAndHowTheLoadWasMade() {
         let svg = LoadChart.svg(Self.report(latencies: [100, 200], seconds: [Self.second(1)]))
-        #expect(svg.contains("tcp://127.0.0.1:5599, 8 in flight, 2 connections, 2.5 s measured"), "\(svg)")
+        #expect(svg.contains("tcp://127.0.0.1:5599, 8 in flight, 2 connections, 2.50 s measured"), "\(svg)")
+        let threaded = LoadChart.svg(Self.report(latencies: [100, 200], seconds: [Self.second(1)], threads: 2))
+        #expect(threaded.contains("8 in flight, 2 connections from 2 threads, 2.50 s measured"), "\(threaded)")
     }
 
     @Test func aMaxFarAboveTheRest_isWrittenAtTheTop_insteadOfFlatteningTheDistribution() throws {

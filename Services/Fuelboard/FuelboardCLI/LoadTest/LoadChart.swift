@@ -17,7 +17,8 @@ enum LoadChart {
         let load = report.rate.map { "\(LoadReport.format(rate: $0)) req/s offered" }
             ?? "\(report.concurrency ?? 1) in flight"
         let subtitle = "\(report.endpoint), \(load), \(report.connections) connection"
-            + (report.connections == 1 ? "" : "s") + String(format: ", %.1f s measured", report.seconds)
+            + (report.connections == 1 ? "" : "s") + (report.threads == 1 ? "" : " from \(report.threads) threads")
+            + String(format: report.seconds < 10 ? ", %.2f s measured" : ", %.1f s measured", report.seconds)
             + (report.interrupted ? " (interrupted)" : "") + ", \(report.startedAt)"
         let workload = report.workload
         let why = report.failed ? report.failures.joined(separator: "; ")

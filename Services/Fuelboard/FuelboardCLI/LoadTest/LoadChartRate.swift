@@ -27,9 +27,10 @@ extension LoadChart {
         }
         if let rate {
             let y = bottom - rateHeight * rate / yAxis.max
-            // A path, not a <line>: ImageMagick's built-in renderer draws a dashed <line> solid.
+            // Up to where the run ended. A path, not a <line>: ImageMagick's built-in renderer draws
+            // a dashed <line> solid.
             svg += String(format: "<path class=\"rate\" d=\"M%.1f,%.1fL%.1f,%.1f\" fill=\"none\" stroke=\"#333\" "
-                + "stroke-dasharray=\"6 4\"/>\n", margin, y, margin + plotWidth, y)
+                + "stroke-dasharray=\"6 4\"/>\n", margin, y, margin + plotWidth * (ends.last ?? xAxis.max) / xAxis.max, y)
         }
         guard most > 0 else { return svg }
         for (index, end) in ends.enumerated() where failed[index] > 0 {
