@@ -6,7 +6,8 @@ import Testing
 /// nothing answered, and the open loop (which has no number in flight).
 struct LoadReportTextTests {
     private static func report(replies: Int, unanswered: Int = 0, timeouts: Int = 0, warmup: Int = 0,
-                               rate: Double? = nil, target: LoadPlan.Target = .lookup) -> LoadReport {
+                               rate: Double? = nil, target: LoadPlan.Target = .lookup,
+                               run: LoadReport.RunInfo = .init()) -> LoadReport {
         var settings = LoadRunner.Settings(endpoint: "tcp://127.0.0.1:5599")
         settings.concurrency = 5
         settings.rate = rate
@@ -20,7 +21,7 @@ struct LoadReportTextTests {
         result.elapsed = .seconds(3)
         let type = target == .lookup ? "lookup.cheapest" : "assistant.ask"
         return LoadReport(settings: settings, plan: LoadPlan(target: target, bodies: [[]], typeName: type),
-                          result: result)
+                          result: result, run: run)
     }
 
     private static func json(_ report: LoadReport) throws -> [String: Any] {
@@ -95,28 +96,20 @@ struct LoadReportTextTests {
     /// The report and the chart say what was asked and where: uniform points change the answers
     /// (far from stations most asks find nothing), and only the JSON said so.
     @Test func theWorkloadLine_saysWhatWasAskedAndWhere() {
-        var settings = LoadRunner.Settings(endpoint: "tcp://127.0.0.1:5599")
-        settings.concurrency = 5
-        var result = LoadRunner.Result()
-        result.histogram.record(microseconds: 100)
-        result.completed = 1
-        result.elapsed = .seconds(1)
         var run = LoadReport.RunInfo()
         run.fuel = "E10"
         run.radiusMiles = 2.5
         run.pointsAsked = "stations"
         run.pointsUsed = "stations"
         run.seed = 7
-        let lookup = LoadReport(settings: settings, plan: LoadPlan(target: .lookup, bodies: [[]], typeName: "lookup.cheapest"),
-                                result: result, run: run)
+        let lookup = Self.report(replies: 1, run: run)
         let line = "workload    E10 within 2.5 mi, limit 1, at points near the loaded stations (seed 7)"
         #expect(lookup.text.contains(line + "\n"), "\(lookup.text)")
         #expect(LoadChart.svg(lookup).contains(">E10 within 2.5 mi, limit 1, at points near the loaded stations (seed 7)<"))
         run.fuel = nil
         run.radiusMiles = nil
         run.pointsUsed = "uniform"
-        let router = LoadReport(settings: settings, plan: LoadPlan(target: .router, bodies: [[]], typeName: "assistant.ask"),
-                                result: result, run: run)
+        let router = Self.report(replies: 1, target: .router, run: run)
         #expect(router.text.contains("workload    generated asks for the cheapest fuel from 5000 users, at points uniform "
             + "over the UK (seed 7)"), "\(router.text)")
     }
