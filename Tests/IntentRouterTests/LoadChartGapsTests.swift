@@ -49,6 +49,9 @@ struct LoadChartGapsTests {
                                                     LoadRunner.Second(second: 3, requests: 5, errors: 0, timeouts: 0,
                                                                       p50: 1000, p99: 2000, seconds: 0.5)],
                                                    rate: 20, top: 400)
+        // Replies are counted whole: no axis of 0.25, 0.5, 0.75 replies when none came.
+        let empty = LoadChart.throughputOverTime([Self.second(1, requests: 0)], rate: nil, top: 400)
+        #expect(!empty.contains(">0.25<") && !empty.contains(">0.5<") && empty.contains(">1<"), "\(empty)")
         let rateLine = try #require(partial.split(separator: "\n").first { $0.contains("class=\"rate\"") })
         let end = String(format: "L%.1f,", LoadChart.margin + LoadChart.plotWidth * 2.5 / 3)
         #expect(rateLine.contains(end), "\(rateLine)")

@@ -6,7 +6,7 @@ import Testing
 /// nothing answered, and the open loop (which has no number in flight).
 struct LoadReportTextTests {
     private static func report(replies: Int, unanswered: Int = 0, timeouts: Int = 0, warmup: Int = 0,
-                               rate: Double? = nil, target: LoadPlan.Target = .lookup,
+                               rate: Double? = nil, target: LoadPlan.Target = .lookup, stalled: Int = 0,
                                run: LoadReport.RunInfo = .init()) -> LoadReport {
         var settings = LoadRunner.Settings(endpoint: "tcp://127.0.0.1:5599")
         settings.concurrency = 5
@@ -18,6 +18,7 @@ struct LoadReportTextTests {
         result.unanswered = unanswered
         result.timeouts = timeouts
         result.warmupCompleted = warmup
+        result.stalledSeconds = stalled
         result.elapsed = .seconds(3)
         let type = target == .lookup ? "lookup.cheapest" : "assistant.ask"
         return LoadReport(settings: settings, plan: LoadPlan(target: target, bodies: [[]], typeName: type),
@@ -112,6 +113,17 @@ struct LoadReportTextTests {
         let router = Self.report(replies: 1, target: .router, run: run)
         #expect(router.text.contains("workload    generated asks for the cheapest fuel from 5000 users, at points uniform "
             + "over the UK (seed 7)"), "\(router.text)")
+    }
+
+    /// Requests left waiting on a server that stopped answering are the stall's, not "normal" (a
+    /// QA run's report reassured so after its server was killed).
+    @Test func theUnansweredLine_behindAStall_doesNotCallThemNormal() {
+        let calm = Self.report(replies: 100, unanswered: 3).text
+        #expect(calm.contains("unanswered  3 still in flight at the end, sent within the timeout: normal up to 5 in a "
+            + "closed loop, not failures of their own"), "\(calm)")
+        let stalled = Self.report(replies: 100, unanswered: 5, stalled: 2).text
+        #expect(stalled.contains("waiting on a server that had stopped answering (the stall is the failure)"), "\(stalled)")
+        #expect(!stalled.contains("normal up to"))
     }
 
     @Test func anOpenLoopReport_claimsNoConcurrency_andStaysDecodable() throws {

@@ -11,7 +11,7 @@ extension LoadChart {
         let perSecond = seconds.map { Double($0.requests) / max($0.seconds ?? 1, 0.001) }
         let failed = seconds.map { Double($0.errors + $0.timeouts + $0.invalid) / max($0.seconds ?? 1, 0.001) }
         let most = failed.max() ?? 0
-        let yAxis = ChartAxis(upTo: max(perSecond.max() ?? 0, rate ?? 0, most) * 1.05, maxSteps: 4)
+        let yAxis = ChartAxis(upTo: max(perSecond.max() ?? 0, rate ?? 0, most) * 1.05, maxSteps: 4, integers: true)
         let title = most == 0 ? "replies per second"
             : "replies per second (failed in red: errors, timeouts, invalid; a sliver at least when any failed)"
         var svg = axes(top: top, title: title, yAxis: yAxis, xTicks: xTicks, xLabel: "second", height: rateHeight)

@@ -100,9 +100,12 @@ extension LoadReport {
             }
             lines.append(line)
         }
+        // Behind a stall they are the stall's (a failure already), not the normal last few.
         lines.append("unanswered  \(unanswered) still in flight at the end, sent within the timeout: "
-            + (concurrency.map { "normal up to \($0) in a closed loop, " } ?? "in the latencies at their age, ")
-            + "not failures")
+            + (stalledSeconds > 0 && unanswered > 0 ? "waiting on a server that had stopped answering (the stall is "
+                + "the failure), " : concurrency.map { "normal up to \($0) in a closed loop, " }
+                ?? "in the latencies at their age, ")
+            + "not failures of their own")
         if longestGapSeconds >= 1 {
             lines.append(String(format: "gap         longest without a reply while a request waited: %.1f s",
                                 longestGapSeconds))
