@@ -54,9 +54,21 @@ extension LoadSession {
     /// out (the old ones timed out, the others were in flight), and which silent seconds were stalls.
     mutating func finish(_ progress: (LoadRunner.Second, LatencyHistogram) -> Void) {
         let stopped = min(ContinuousClock.now, end)
-        while stopped >= nextSecond { closeSecond(at: nextSecond, progress) }
-        let tail = stopped - (nextSecond - .seconds(1))
-        if stopped > measureFrom && tail > .zero {
+        let now = ContinuousClock.now
+        let waiting = inFlight.values.filter { $0.at >= measureFrom }
+        let settled = LoadRunner.settle(waiting.map(\.sentAt), at: now, timeout: settings.timeout)
+        // Those found timed out now belong to the run's last second: counted in it before it is
+        // reported, so the seconds (and their progress lines) add up to the total.
+        var lastBoundary = nextSecond - .seconds(1)
+        while stopped >= lastBoundary + .seconds(1) { lastBoundary += .seconds(1) }
+        let tail = stopped - lastBoundary
+        let endsInAPart = stopped > measureFrom && tail > .zero
+        while stopped >= nextSecond {
+            if !endsInAPart && nextSecond == lastBoundary { second.timeouts += settled.timedOut }
+            closeSecond(at: nextSecond, progress)
+        }
+        if endsInAPart {
+            second.timeouts += settled.timedOut
             let length = LoadReport.seconds(tail)
             closeSecond(at: stopped, length: max((length * 1000).rounded() / 1000, 0.001), progress)
         }
@@ -65,12 +77,7 @@ extension LoadSession {
             // Stopped at a request count: the schedule, not the last reply, sets the time measured.
             result.elapsed = max(result.elapsed, .nanoseconds(Int64(Double(result.completed) / rate * 1e9)))
         }
-        let now = ContinuousClock.now
-        let waiting = inFlight.values.filter { $0.at >= measureFrom }
-        let settled = LoadRunner.settle(waiting.map(\.sentAt), at: now, timeout: settings.timeout)
         result.timeouts += settled.timedOut
-        // Found at the end, they timed out in its last second (its counts add up to the total).
-        if settled.timedOut > 0, let last = result.seconds.indices.last { result.seconds[last].timeouts += settled.timedOut }
         for _ in 0..<settled.timedOut { result.histogram.record(microseconds: Self.micros(settings.timeout)) }
         result.timeoutsInLatency += settled.timedOut
         result.unanswered = settled.inFlight

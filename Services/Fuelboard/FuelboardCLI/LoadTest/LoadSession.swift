@@ -170,7 +170,8 @@ struct LoadSession {
             }
             let checked = ContinuousClock.now
             if checked >= nextExpiryCheck { try expireOld(at: checked) }
-            if checked >= nextSecond { closeSecond(at: nextSecond, progress) }
+            // The run's last second is closed by `finish`, with the timeouts found as it ends.
+            if checked >= nextSecond && nextSecond < end { closeSecond(at: nextSecond, progress) }
             if checked >= nextWarmupLine && checked < measureFrom {
                 settings.warmupProgress?(LoadRunner.warmupReplies.load(ordering: .relaxed), measureFrom - checked)
                 nextWarmupLine += .seconds(1)

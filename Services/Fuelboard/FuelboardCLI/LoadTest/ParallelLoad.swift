@@ -68,10 +68,6 @@ struct ParallelLoad {
             second.stalled = stalled ? true : nil
             return second
         }
-        // Requests found timed out as the run ended were counted after its last second was
-        // reported: they belong to that second, so the seconds add up to the run's total.
-        let endTimeouts = result.timeouts - result.seconds.reduce(0) { $0 + $1.timeouts }
-        if endTimeouts > 0, let last = result.seconds.indices.last { result.seconds[last].timeouts += endTimeouts }
         result.stalledSeconds = result.seconds.filter { $0.stalled == true }.count
         return result
     }
