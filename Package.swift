@@ -26,6 +26,7 @@ let package = Package(
         .systemLibrary(name: "CCurl", path: "Shared/CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CMalloc", path: "Shared/CMalloc"),
         .systemLibrary(name: "CTimer", path: "Shared/CTimer"),
+        .systemLibrary(name: "CSpawn", path: "Shared/CSpawn"),
 
         // Shared foundation.
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"], path: "Shared/ZeroMQ"),
@@ -36,7 +37,7 @@ let package = Package(
         // IntentKit: a Swift intent service in a few dozen lines (the router's plug-in protocol).
         .target(name: "IntentKit", dependencies: ["ZeroMQ", "Messages", "ServiceKit"], path: "Shared/IntentKit"),
         .target(name: "TestSupport", path: "Shared/TestSupport"),
-        .target(name: "ServiceTesting", dependencies: ["ZeroMQ", "Messages", "ServiceKit", "TestSupport"],
+        .target(name: "ServiceTesting", dependencies: ["ZeroMQ", "Messages", "ServiceKit", "TestSupport", "CSpawn"],
                 path: "Shared/ServiceTesting"),
 
         // price-ingest: feeds in, validated, SQLite, PUB out.

@@ -1,3 +1,4 @@
+import CSpawn
 import Foundation
 import Synchronization
 import TestSupport
@@ -9,7 +10,7 @@ import TestSupport
 /// `publishing` log lines, so tests bind `tcp://127.0.0.1:*` and never pick ports.
 public final class ServiceProcess: Sendable {
     public let name: String
-    private let process: Process
+    private let process: ChildProcess
     private let output = LogBuffer()
     private let changed = DispatchSemaphore(value: 0)
 
@@ -38,53 +39,51 @@ public final class ServiceProcess: Sendable {
     public init(_ binary: String, _ arguments: [String], environment: [String: String] = [:],
                 asUser uid: UInt32? = nil) throws {
         name = binary
-        process = Process()
-        let path = Self.binaryDirectory.appendingPathComponent(binary)
-        if let uid {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", path.path] + arguments
-        } else {
-            process.executableURL = path
-            process.arguments = arguments
-        }
+        let path = Self.binaryDirectory.appendingPathComponent(binary).path
+        let (executable, argv) = uid.map {
+            ("/usr/bin/setpriv", ["--reuid=\($0)", "--regid=\($0)", "--clear-groups", path] + arguments)
+        } ?? (path, arguments)
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("FUELBOARD_") }
         env.merge(environment) { _, new in new }
-        process.environment = env
-        let pipe = Pipe()
-        process.standardError = pipe
-        process.standardOutput = pipe
+        var ends: [Int32] = [0, 0]
+        guard pipe2(&ends, O_CLOEXEC) == 0 else {
+            throw LaunchError(description: "cannot start \(binary): no pipe for its output (\(String(cString: strerror(errno))))")
+        }
+        let (readEnd, writeEnd) = (ends[0], ends[1])
+        do {
+            process = try ChildProcess(executable: executable, arguments: argv, environment: env,
+                                       standardOutput: writeEnd, standardError: writeEnd)
+        } catch {
+            close(readEnd)
+            close(writeEnd)
+            throw LaunchError(description: "cannot start \(binary) from \(Self.binaryDirectory.path): \(error)")
+        }
+        close(writeEnd)
         let output = output, changed = changed
-        let reader = pipe.fileHandleForReading
-        // A plain thread blocked in read() until end of file, not a `readabilityHandler`: a
-        // Dispatch read source on a pipe that closes under it can crash libdispatch's event loop.
+        // A plain thread blocked in read() until end of file, not a Dispatch read source: one on a
+        // pipe that closes under it can crash libdispatch's event loop.
         let thread = Thread { @Sendable in
+            var buffer = [UInt8](repeating: 0, count: 65_536)
             while true {
-                let data = reader.availableData
-                if data.isEmpty { break }
-                output.append(String(decoding: data, as: UTF8.self))
+                let count = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { break }
+                output.append(buffer[..<count])
                 changed.signal()
             }
+            close(readEnd)
             output.finish()
             changed.signal()
         }
         thread.name = "\(binary)-output"
-        do {
-            try process.run()
-        } catch {
-            throw LaunchError(description: "cannot start \(binary) from \(Self.binaryDirectory.path): \(error)")
-        }
         thread.start()
-    }
-
-    deinit {
-        if process.isRunning { process.terminate() }
     }
 
     /// Everything the process wrote so far.
     public var log: String { output.text }
 
     public var isRunning: Bool { process.isRunning }
-    public var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { process.pid }
 
     /// How much the process has written so far (UTF-8 bytes): pass it as `after:` to wait only
     /// for lines written later.
@@ -102,8 +101,8 @@ public final class ServiceProcess: Sendable {
         }
         while true {
             if let line = lines().first(where: predicate) { return line }
-            if !process.isRunning && lines().allSatisfy({ !predicate($0) }) {
-                throw LaunchError(description: "\(name) exited (status \(process.terminationStatus)); log:\n\(log)")
+            if !process.isRunning && output.isFinished && lines().allSatisfy({ !predicate($0) }) {
+                throw LaunchError(description: "\(name) exited (status \(process.terminationStatus ?? -1)); log:\n\(log)")
             }
             let remaining = deadline - .now
             guard remaining > .zero else {
@@ -122,43 +121,39 @@ public final class ServiceProcess: Sendable {
 
     /// Sends SIGTERM and waits for the exit status.
     public func terminate(timeout: Duration = .seconds(10)) throws -> Int32 {
-        process.terminate()
+        process.signal(SIGTERM)
         return try waitForExit(timeout: timeout)
     }
 
     /// SIGKILL: no chance to clean up, as in a crash.
     public func kill() throws {
-        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.signal(SIGKILL)
         _ = try waitForExit(timeout: .seconds(10))
     }
 
     /// Waits for the process to end by itself (e.g. a bad flag) and returns its status.
     public func waitForExit(timeout: Duration = .seconds(10)) throws -> Int32 {
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning {
-            guard ContinuousClock.now < deadline else {
-                throw LaunchError(description: "\(name) still running after \(timeout)")
-            }
-            _ = changed.wait(timeout: .now() + .milliseconds(50))
+        guard let status = process.wait(timeout: timeout) else {
+            throw LaunchError(description: "\(name) still running after \(timeout)")
         }
-        process.waitUntilExit()
         // The process has gone, but its last output may still be in the pipe: read it all first,
         // or a report printed just before exit would be missing from `log`.
         let drained = ContinuousClock.now + .seconds(5)
         while !output.isFinished && ContinuousClock.now < drained {
             _ = changed.wait(timeout: .now() + .milliseconds(50))
         }
-        return process.terminationStatus
+        return status
     }
 }
 
-/// The captured output, appended from the pipe's handler thread.
+/// The captured output, appended from the pipe's reading thread; kept as bytes, so a character
+/// split between two reads is whole in `text`.
 private final class LogBuffer: Sendable {
-    private let storage = Mutex("")
+    private let storage = Mutex([UInt8]())
     private let finished = Mutex(false)
-    var text: String { storage.withLock { $0 } }
+    var text: String { storage.withLock { String(decoding: $0, as: UTF8.self) } }
     /// Whether the pipe has reached its end: everything the process wrote is in `text`.
     var isFinished: Bool { finished.withLock { $0 } }
-    func append(_ chunk: String) { storage.withLock { $0 += chunk } }
+    func append(_ chunk: ArraySlice<UInt8>) { storage.withLock { $0 += chunk } }
     func finish() { finished.withLock { $0 = true } }
 }

@@ -7,7 +7,7 @@ import Testing
 struct AskCommandTests {
     @Test(arguments: ["", "   "])
     func ask_whenUtteranceIsBlank_refusesItInOneLineWithoutAsking(utterance: String) throws {
-        let run = try FuelboardRun(["ask", utterance, "--user", "u1", "--router", try unservedEndpoint(),
+        let run = try CommandRun.fuelboard(["ask", utterance, "--user", "u1", "--router", try unservedEndpoint(),
                                     "--timeout", "200ms"])
         #expect(run.status == 64)
         #expect(run.stdout.isEmpty)
@@ -17,7 +17,7 @@ struct AskCommandTests {
     }
 
     @Test func ask_whenAtIsOffTheEarth_refusesItBeforeAsking() throws {
-        let run = try FuelboardRun(["ask", "Ask FuelBoard for the cheapest diesel near me", "--user", "u1",
+        let run = try CommandRun.fuelboard(["ask", "Ask FuelBoard for the cheapest diesel near me", "--user", "u1",
                                     "--at", "91,0", "--router", try unservedEndpoint(),
                                     "--timeout", "200ms"])
         #expect(run.status == 64)
@@ -25,7 +25,7 @@ struct AskCommandTests {
     }
 
     @Test func askHelp_showsSessionAndJSONInTheUsage_andSaysAtIsSentEveryTurn() throws {
-        let run = try FuelboardRun(["ask", "--help"])
+        let run = try CommandRun.fuelboard(["ask", "--help"])
         #expect(run.status == 0)
         let usage = try #require(run.stdout.split(separator: "\n").first)
         #expect(usage.contains("[--session ID]"))
@@ -35,7 +35,7 @@ struct AskCommandTests {
     }
 
     @Test func askPrompt_whenInputEnds_endsItsOutputWithANewline() throws {
-        let run = try FuelboardRun(["ask", "--user", "u1", "--router", try unservedEndpoint()], input: "")
+        let run = try CommandRun.fuelboard(["ask", "--user", "u1", "--router", try unservedEndpoint()], input: "")
         #expect(run.status == 0)
         #expect(run.stdout.hasSuffix("> \n"), "\(run.stdout.debugDescription)")
     }

@@ -16,8 +16,8 @@ struct LookupCommandTests {
         return stack
     }
 
-    private static func lookup(_ stack: DataPathStack, _ arguments: [String]) throws -> FuelboardRun {
-        try FuelboardRun(["lookup", "--at", selby, "--lookup", stack.lookupEndpoint ?? ""] + arguments)
+    private static func lookup(_ stack: DataPathStack, _ arguments: [String]) throws -> CommandRun {
+        try CommandRun.fuelboard(["lookup", "--at", selby, "--lookup", stack.lookupEndpoint ?? ""] + arguments)
     }
 
     @Test func lookup_withAFuelWord_answersAsWithItsCode() throws {
@@ -71,7 +71,7 @@ struct LookupCommandTests {
     }
 
     @Test func lookup_whenAtIsNotACoordinate_saysWhatItGot() throws {
-        let run = try FuelboardRun(["lookup", "--fuel", "B7", "--at", "abc",
+        let run = try CommandRun.fuelboard(["lookup", "--fuel", "B7", "--at", "abc",
                                     "--lookup", try unservedEndpoint()])
         #expect(run.status == 64)
         #expect(run.stderrLines == ["fuelboard: --at: expected LAT,LNG, got 'abc'"])
@@ -93,7 +93,7 @@ struct LookupCommandTests {
         } else {
             arguments += option
         }
-        let run = try FuelboardRun(arguments)
+        let run = try CommandRun.fuelboard(arguments)
         #expect(run.status == 64, "\(option): \(run.stderr)")
         #expect(run.stderrLines.count == 1, "\(run.stderr)")
         #expect(run.stderr.hasPrefix("fuelboard: \(option[0]): "), "\(run.stderr)")

@@ -263,18 +263,11 @@ struct ReadOnlyFileSystemTests {
     /// Runs `binary arguments` with `directory` a read-only tmpfs, in a mount namespace of its own.
     private func runOnReadOnly(_ directory: URL, _ binary: String, _ arguments: [String]) throws
         -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
         let path = ServiceProcess.binaryDirectory.appendingPathComponent(binary).path
-        process.arguments = ["-m", "sh", "-c", "mount -t tmpfs -o ro,size=1m tmpfs \"$0\" && exec \"$@\"",
-                             directory.path, path] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        let run = try CommandRun(executable: "/usr/bin/unshare",
+                                 ["-m", "sh", "-c", "mount -t tmpfs -o ro,size=1m tmpfs \"$0\" && exec \"$@\"",
+                                  directory.path, path] + arguments)
+        return (run.status, run.stderr + run.stdout)
     }
 
     @Test(.enabled(if: canMount, "needs root and /usr/bin/unshare to mount a read-only file system"),

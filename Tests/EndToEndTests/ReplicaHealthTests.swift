@@ -11,7 +11,7 @@ struct ReplicaHealthTests {
         let stack = try DataPathStack()
         let live = try #require(stack.lookupEndpoint)
         let dead = try unservedEndpoint()
-        let run = try FuelboardRun(["health", "--only", "lookup", "--lookup", "\(live),\(dead)", "--timeout", "300ms"])
+        let run = try CommandRun.fuelboard(["health", "--only", "lookup", "--lookup", "\(live),\(dead)", "--timeout", "300ms"])
         #expect(run.status == 69)
         let rows = run.stdout.split(separator: "\n").filter { $0.hasPrefix("fuel-lookup") }
         #expect(rows.count == 2, "\(run.stdout)")
@@ -24,12 +24,12 @@ struct ReplicaHealthTests {
         let stack = try DataPathStack()
         let live = try #require(stack.lookupEndpoint)
         let dead = try unservedEndpoint()
-        let text = try FuelboardRun(["stats", "--only", "lookup", "--lookup", "\(live),\(dead)", "--timeout", "300ms"])
+        let text = try CommandRun.fuelboard(["stats", "--only", "lookup", "--lookup", "\(live),\(dead)", "--timeout", "300ms"])
         #expect(text.status == 69)
         #expect(text.stdout.contains("fuel-lookup@\(live): "), "\(text.stdout)")
         #expect(text.stdout.contains("fuel-lookup@\(dead): unreachable at \(dead)"), "\(text.stdout)")
 
-        let metrics = try FuelboardRun(["stats", "--prometheus", "--only", "lookup", "--lookup", "\(live),\(dead)",
+        let metrics = try CommandRun.fuelboard(["stats", "--prometheus", "--only", "lookup", "--lookup", "\(live),\(dead)",
                                         "--timeout", "300ms"])
         #expect(metrics.stdout.contains(#"fuelboard_up{service="fuel-lookup",endpoint="\#(live)"} 1"#), "\(metrics.stdout)")
         #expect(metrics.stdout.contains(#"fuelboard_up{service="fuel-lookup",endpoint="\#(dead)"} 0"#), "\(metrics.stdout)")

@@ -31,16 +31,10 @@ struct StatsCommandTests {
 
     @Test func stats_withPrometheus_whenAServiceIsDown_saysSoAsAMetric_andKeepsStdoutMetricsOnly() throws {
         let nobody = try unservedEndpoint()
-        let process = Process()
-        process.executableURL = ServiceProcess.binaryDirectory.appendingPathComponent("fuelboard")
-        process.arguments = ["stats", "--prometheus", "--only", "fuel-lookup", "--lookup", nobody, "--timeout", "200ms"]
-        let stdout = Pipe(), stderr = Pipe()
-        (process.standardOutput, process.standardError) = (stdout, stderr)
-        try process.run()
-        let text = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 69)
+        let run = try CommandRun.fuelboard(["stats", "--prometheus", "--only", "fuel-lookup", "--lookup", nobody,
+                                            "--timeout", "200ms"])
+        let (text, errors) = (run.stdout, run.stderr)
+        #expect(run.status == 69)
         #expect(text.contains(#"fuelboard_up{service="fuel-lookup"} 0"#), "\(text)")
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
             #expect(line.split(separator: " ").count == 2 && line.contains("{"), "not a metric: \(line)")
@@ -50,7 +44,7 @@ struct StatsCommandTests {
 
     @Test func stats_whenOneAskedServiceIsDown_printsWhatItGot_andExits69() throws {
         let stack = try DataPathStack(startLookup: false)
-        let run = try FuelboardRun(["stats", "--only", "price-ingest,fuel-lookup", "--ingest", stack.ingestEndpoint,
+        let run = try CommandRun.fuelboard(["stats", "--only", "price-ingest,fuel-lookup", "--ingest", stack.ingestEndpoint,
                                     "--lookup", try unservedEndpoint(), "--timeout", "200ms"])
         #expect(run.status == 69)
         #expect(run.stdout.contains("price-ingest: "), "\(run.stdout)")
@@ -59,7 +53,7 @@ struct StatsCommandTests {
 
     @Test func stats_whenEveryAskedServiceAnswers_exits0_andSaysTheLatencyIsTheServicesOwn() throws {
         let stack = try DataPathStack(startLookup: false)
-        let run = try FuelboardRun(["stats", "--only", "price-ingest", "--ingest", stack.ingestEndpoint])
+        let run = try CommandRun.fuelboard(["stats", "--only", "price-ingest", "--ingest", stack.ingestEndpoint])
         #expect(run.status == 0)
         #expect(run.stdout.contains("price-ingest: "))
         #expect(run.stdout.contains("handling latency"), "\(run.stdout)")
@@ -69,7 +63,7 @@ struct StatsCommandTests {
     }
 
     @Test func stats_whenOnlyNamesAnUnknownService_refusesItAsAUsageError() throws {
-        let run = try FuelboardRun(["stats", "--only", "fuel-lookpu"])
+        let run = try CommandRun.fuelboard(["stats", "--only", "fuel-lookpu"])
         #expect(run.status == 64)
         #expect(run.stderrLines.count == 1)
         #expect(run.stderr.contains("fuel-lookpu"))
@@ -84,14 +78,14 @@ struct StatsCommandTests {
 
     @Test func stats_takesTheShortNamesOfTheEndpointFlags() throws {
         let stack = try DataPathStack(startLookup: false)
-        let run = try FuelboardRun(["stats", "--only", "ingest", "--ingest", stack.ingestEndpoint])
+        let run = try CommandRun.fuelboard(["stats", "--only", "ingest", "--ingest", stack.ingestEndpoint])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.hasPrefix("price-ingest: "), "\(run.stdout)")
     }
 
     @Test(arguments: ["", ",", "lookpu"])
     func stats_withOnlyNamingNoKnownService_refusesIt_listingTheNames(only: String) throws {
-        let run = try FuelboardRun(["stats", "--only", only])
+        let run = try CommandRun.fuelboard(["stats", "--only", only])
         #expect(run.status == 64)
         #expect(run.stderr.contains("fuel-lookup") && run.stderr.contains("dialog-renderer"), "\(run.stderr)")
         #expect(!run.stderr.contains("[\""), "no Swift array literal: \(run.stderr)")
@@ -100,7 +94,7 @@ struct StatsCommandTests {
     @Test func statsJSON_hasAnEntryForEveryServiceAsked_thoseDownSayingSo() throws {
         let stack = try DataPathStack(startLookup: false)
         let nobody = try unservedEndpoint()
-        let run = try FuelboardRun(["stats", "--only", "ingest,lookup", "--ingest", stack.ingestEndpoint,
+        let run = try CommandRun.fuelboard(["stats", "--only", "ingest,lookup", "--ingest", stack.ingestEndpoint,
                                     "--lookup", nobody, "--timeout", "300ms", "--json"])
         #expect(run.status == 69)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
@@ -123,7 +117,7 @@ struct StatsCommandTests {
             silent.append(socket)
         }
         let started = ContinuousClock.now
-        let run = try FuelboardRun(arguments)
+        let run = try CommandRun.fuelboard(arguments)
         #expect(run.status == 69)
         // Asked one after another, five silent services took five timeouts.
         #expect(ContinuousClock.now - started < .seconds(4), "\(ContinuousClock.now - started)")

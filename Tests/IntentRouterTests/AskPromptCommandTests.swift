@@ -67,28 +67,9 @@ struct AskPromptCommandTests {
 
     /// Runs `fuelboard ask ARGUMENTS` with `input` on stdin; returns stdout once it exits 0.
     private static func prompt(_ arguments: [String], input: String) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ask-prompt-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let inputURL = directory.appendingPathComponent("stdin"), outputURL = directory.appendingPathComponent("stdout")
-        try Data(input.utf8).write(to: inputURL)
-        try Data().write(to: outputURL)
-        let process = Process()
-        process.executableURL = ServiceProcess.binaryDirectory.appendingPathComponent("fuelboard")
-        process.arguments = ["ask"] + arguments
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("FUELBOARD_") }
-        process.standardInput = try FileHandle(forReadingFrom: inputURL)
-        process.standardOutput = try FileHandle(forWritingTo: outputURL)
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-        if exited.wait(timeout: .now() + 30) == .timedOut {
-            process.terminate()
-            Issue.record("fuelboard ask still running after 30 s")
-        }
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return String(decoding: try Data(contentsOf: outputURL), as: UTF8.self)
+        let run = try CommandRun.fuelboard(["ask"] + arguments, input: input)
+        #expect(run.status == 0, "\(run.stderr)")
+        return run.stdout
     }
 }
 
