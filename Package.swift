@@ -88,7 +88,7 @@ let package = Package(
         // Tests, one target per area so each can be built and run on its own.
         .testTarget(name: "MessagesTests", dependencies: ["Messages", "TestSupport"], path: "Tests/MessagesTests"),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], path: "Tests/ZeroMQTests"),
-        .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "ServiceTesting", "ZeroMQ", "Messages"],
+        .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "ServiceTesting", "ZeroMQ", "Messages", "TestSupport"],
                     path: "Tests/ServiceKitTests"),
         .testTarget(name: "FeedParsingTests", dependencies: ["FeedParsing", "Messages", "TestSupport"],
                     path: "Tests/FeedParsingTests"),

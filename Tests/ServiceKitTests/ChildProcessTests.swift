@@ -1,5 +1,6 @@
 import Foundation
 import ServiceTesting
+import TestSupport
 import Testing
 
 /// The tests' own way to start programs (Foundation's `Process.run()` crashed a test process
@@ -41,6 +42,28 @@ struct ChildProcessTests {
         #expect { try ChildProcess(executable: "/nonexistent/program", arguments: [], environment: [:]) } throws: {
             "\($0)".contains("cannot start /nonexistent/program: No such file or directory")
         }
+    }
+
+    /// Foundation's `Process` stays out of the Swift sources (code lines, not comments): one use
+    /// in a test brings the crash back, once in a few runs.
+    @Test func noSwiftSource_startsAProgramWithFoundationsProcess() throws {
+        let root = SharedData.repositoryRoot
+        let use = try NSRegularExpression(pattern: #"\bProcess(\(\)|\.run\()"#)
+        var found: [String] = []
+        for folder in ["Services", "Shared", "Tests"] {
+            let files = FileManager.default.enumerator(atPath: root.appendingPathComponent(folder).path)
+            while let file = files?.nextObject() as? String {
+                guard file.hasSuffix(".swift") else { continue }
+                let path = root.appendingPathComponent(folder).appendingPathComponent(file).path
+                let text = try String(contentsOfFile: path, encoding: .utf8)
+                for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+                    where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//")
+                        && use.firstMatch(in: String(line), range: NSRange(line.startIndex..., in: line)) != nil {
+                    found.append("\(folder)/\(file):\(number + 1)")
+                }
+            }
+        }
+        #expect(found.isEmpty, "use ChildProcess, CommandRun or ServiceProcess: \(found)")
     }
 
     /// A child started from a thread that blocks SIGTERM (as Dispatch's threads block signals)
