@@ -44,6 +44,8 @@ struct LoadTestRunEndTests {
         #expect((report["failures"] as? [String])?.contains { $0.contains("stopped answering for") } == true)
         let seconds = try #require(report["perSecond"] as? [[String: Any]])
         #expect(seconds.filter { $0["stalled"] as? Bool == true }.count == report["stalledSeconds"] as? Int)
+        // A stalled second is one in which requests waited, too.
+        #expect(seconds.allSatisfy { $0["stalled"] as? Bool != true || $0["waited"] as? Bool == true }, "\(report)")
         // Every timeout is in a second, those found when the run ended in its last.
         #expect(seconds.map { $0["timeouts"] as? Int ?? 0 }.reduce(0, +) == report["timeouts"] as? Int, "\(report)")
     }
@@ -99,6 +101,12 @@ struct LoadTestRunEndTests {
         // Not stalled, but 1.3 s went by without a reply more than once, and the report says so.
         let gap = report["longestGapSeconds"] as? Double ?? 0
         #expect(gap >= 1.2 && gap < 2.5, "\(report)")
+        // Its seconds without a reply say requests waited in them, in the JSON and the progress line.
+        let seconds = try #require(report["perSecond"] as? [[String: Any]])
+        let silent = seconds.filter { $0["requests"] as? Int == 0 }
+        #expect(!silent.isEmpty && silent.allSatisfy { $0["waited"] as? Bool == true }, "\(seconds)")
+        #expect(seconds.allSatisfy { $0["requests"] as? Int == 0 || $0["waited"] == nil }, "\(seconds)")
+        #expect(cli.log.contains("no replies, requests waiting"), "\(cli.log.suffix(900))")
     }
 
     @Test func aRequestCountTheDurationCutsShort_failsSayingSo() throws {

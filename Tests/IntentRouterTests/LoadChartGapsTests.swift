@@ -5,10 +5,11 @@ import Testing
 /// so (red when stalled); it shows replies and failures per second, a legend of swatches, and a
 /// run that failed or fell behind says so in its title.
 struct LoadChartGapsTests {
-    private static func second(_ index: Int, requests: Int = 10, stalled: Bool? = nil, timeouts: Int = 0)
-        -> LoadRunner.Second {
+    private static func second(_ index: Int, requests: Int = 10, waited: Bool? = nil, stalled: Bool? = nil,
+                               timeouts: Int = 0) -> LoadRunner.Second {
         LoadRunner.Second(second: index, requests: requests, errors: 0, timeouts: timeouts,
-                          p50: requests > 0 ? 1000 : nil, p99: requests > 0 ? 2000 : nil, stalled: stalled)
+                          p50: requests > 0 ? 1000 : nil, p99: requests > 0 ? 2000 : nil, waited: waited,
+                          stalled: stalled)
     }
 
     private static func report(_ seconds: [LoadRunner.Second], rate: Double? = nil, timeouts: Int = 0,
@@ -34,8 +35,28 @@ struct LoadChartGapsTests {
         let bottom = String(format: "%.1f", 100 + LoadChart.panelHeight)
         #expect(!["L", " ", "\""].contains { panel.contains("," + bottom + $0) }, "a point at 0 ms: \(panel)")
         #expect(panel.contains("class=\"no-replies\"") && panel.contains(">no measured replies</text>"))
-        let stalled = LoadChart.latencyOverTime([Self.second(1), Self.second(2, requests: 0, stalled: true)], top: 100)
+        let stalled = LoadChart.latencyOverTime([Self.second(1), Self.second(2, requests: 0, waited: true, stalled: true)],
+                                                top: 100)
         #expect(stalled.contains("class=\"stalled\"") && stalled.contains(">stalled</text>"))
+    }
+
+    /// Seconds in which requests waited and were answered late (a server that paused) have a
+    /// band of their own: it read "no measured replies", as if nothing had been asked.
+    @Test func secondsInWhichRequestsWaited_saySo_inTheBandAndTheLegend() {
+        let seconds = [Self.second(1), Self.second(2, requests: 0, waited: true), Self.second(3, requests: 0, waited: true),
+                       Self.second(4)]
+        let panel = LoadChart.latencyOverTime(seconds, top: 100)
+        #expect(panel.components(separatedBy: "class=\"waited\"").count - 1 == 2, "\(panel)")
+        #expect(panel.components(separatedBy: ">no replies, requests waiting</text>").count - 1 == 1, "\(panel)")
+        #expect(!panel.contains("no measured replies") && !panel.contains("class=\"stalled\""))
+        let legend = LoadChart.legend(y: 50, rate: false, seconds: seconds)
+        #expect(legend.contains(">no replies, requests waiting<") && !legend.contains("no measured replies"), "\(legend)")
+        let all = LoadChart.legend(y: 50, rate: false, seconds: seconds + [Self.second(5, requests: 0),
+                                                                           Self.second(6, requests: 0, stalled: true)])
+        let order = ["no measured replies", "no replies, requests waiting", ">stalled<"].map {
+            all.range(of: $0)?.lowerBound.utf16Offset(in: all) ?? -1
+        }
+        #expect(order.allSatisfy { $0 >= 0 } && order == order.sorted(), "\(all)")
     }
 
     @Test func theRepliesAndFailuresOfEachSecond_areDrawn() throws {

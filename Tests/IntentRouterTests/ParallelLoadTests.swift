@@ -67,6 +67,22 @@ struct ParallelLoadTests {
         #expect((reported.first?.p50 ?? 0) > 900 && (reported.first?.p99 ?? 0) > 900)
     }
 
+    /// The progress line of a second with no reply says requests waited when a thread's did, and
+    /// not when another thread had replies in it.
+    @Test func aSecond_waited_onlyWhenNoThreadHadAReplyInIt() {
+        let lines = Lines()
+        let merger = SecondMerger(threads: 2) { second in lines.seconds.withLock { $0.append(second) } }
+        var waited = Self.second(1, requests: 0)
+        waited.waited = true
+        merger.add(waited, LatencyHistogram())
+        merger.add(Self.second(1, requests: 0), LatencyHistogram())
+        waited.second = 2
+        merger.add(waited, LatencyHistogram())
+        merger.add(Self.second(2, requests: 4), Self.histogram([10, 10, 10, 10]))
+        let reported = lines.seconds.withLock { $0 }
+        #expect(reported.map(\.waited) == [true, nil], "\(reported)")
+    }
+
     @Test func merge_addsTheCounts_andKeepsTheLongestTimeAndTheLargestCPUReading() {
         var first = LoadRunner.Result()
         first.histogram = Self.histogram([10, 20])

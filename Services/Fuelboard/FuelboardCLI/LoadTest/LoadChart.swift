@@ -6,7 +6,7 @@ enum LoadChart {
     static let width = 900.0, panelHeight = 260.0, rateHeight = 130.0, margin = 60.0
     static var plotWidth: Double { width - 2 * margin }
     static let p50Color = "#1f77b4", p99Color = "#d62728", repliesColor = "#9ecae1", failedColor = "#d62728"
-    static let silentColor = "#e0e0e0", stalledColor = "#f4b6b6", distributionColor = "#2ca02c"
+    static let silentColor = "#e0e0e0", waitedColor = "#f7dfae", stalledColor = "#f4b6b6", distributionColor = "#2ca02c"
 
     static func svg(_ report: LoadReport) -> String {
         let verdict = report.interruptedDuringWarmup ? "INTERRUPTED in the warm-up"
@@ -101,18 +101,58 @@ enum LoadChart {
         return (ends, xAxis, xAxis.ticks.map { (position: $0.value / xAxis.max, label: $0.label) })
     }
 
+    /// What a second without a measured reply was, for its band and the legend.
+    enum Silence: Equatable {
+        /// Nobody waited through it (the server may have answered warm-up requests).
+        case noMeasuredReplies
+        /// Requests waited through it and were answered later, in time: the server paused.
+        case waited
+        /// Requests waited through it and got no reply in time: the server stopped answering.
+        case stalled
+
+        init?(_ second: LoadRunner.Second) {
+            guard second.requests == 0 else { return nil }
+            self = second.stalled == true ? .stalled : second.waited == true ? .waited : .noMeasuredReplies
+        }
+
+        var label: String {
+            switch self {
+            case .noMeasuredReplies: "no measured replies"
+            case .waited: "no replies, requests waiting"
+            case .stalled: "stalled"
+            }
+        }
+
+        var cssClass: String {
+            switch self {
+            case .noMeasuredReplies: "no-replies"
+            case .waited: "waited"
+            case .stalled: "stalled"
+            }
+        }
+
+        var color: String {
+            switch self {
+            case .noMeasuredReplies: silentColor
+            case .waited: waitedColor
+            case .stalled: stalledColor
+            }
+        }
+    }
+
     /// Shaded bands over the seconds without a measured reply: grey "no measured replies" (the
-    /// server may have answered warm-up requests), red "stalled" (it answered nothing). Each run of
-    /// adjacent seconds of one kind is labelled once, at its middle, kept inside the panel, unless
-    /// the label would run into the one before it (the legend names the colours).
+    /// server may have answered warm-up requests), amber while requests waited and were answered
+    /// late, red "stalled" (they never were). Each run of adjacent seconds of one kind is
+    /// labelled once, at its middle, kept inside the panel, unless the label would run into the
+    /// one before it (the legend names the colours).
     static func silentBands(_ seconds: [LoadRunner.Second], ends: [Double], xMax: Double, top: Double,
                             height: Double) -> String {
         var svg = ""
-        var run: (stalled: Bool, left: Double, right: Double)?
+        var run: (kind: Silence, left: Double, right: Double)?
         var labelledUpTo = -Double.infinity
         func label() {
             guard let run else { return }
-            let text = run.stalled ? "stalled" : "no measured replies"
+            let text = run.kind.label
             let half = Double(text.count) * bandLabelCharacterWidth / 2
             let center = min(max((run.left + run.right) / 2, margin + half + 2), margin + plotWidth - half - 2)
             guard center - half >= labelledUpTo + 6 else { return }
@@ -121,23 +161,21 @@ enum LoadChart {
                           center, top + 14) + text + "</text>\n"
         }
         for (second, end) in zip(seconds, ends) {
-            guard second.requests == 0 else {
+            guard let kind = Silence(second) else {
                 label()
                 run = nil
                 continue
             }
             let length = second.seconds ?? 1
             let left = margin + plotWidth * (end - length) / xMax, right = margin + plotWidth * end / xMax
-            let stalled = second.stalled == true
             svg += String(format: "<rect class=\"%@\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
                           + "fill=\"%@\" stroke=\"none\"/>",
-                          stalled ? "stalled" : "no-replies", left, top, right - left, height,
-                          stalled ? stalledColor : silentColor)
-            if let current = run, current.stalled == stalled {
+                          kind.cssClass, left, top, right - left, height, kind.color)
+            if let current = run, current.kind == kind {
                 run?.right = right
             } else {
                 label()
-                run = (stalled, left, right)
+                run = (kind, left, right)
             }
         }
         label()

@@ -58,10 +58,10 @@ extension LoadChart {
         if seconds.contains(where: { $0.errors + $0.timeouts + $0.invalid > 0 }) {
             entries.append((.box(failedColor), "failed/s"))
         }
-        if seconds.contains(where: { $0.p50 == nil && $0.stalled != true }) {
-            entries.append((.box(silentColor), "no measured replies"))
+        let silences = Set(seconds.compactMap(Silence.init))
+        for kind in [Silence.noMeasuredReplies, .waited, .stalled] where silences.contains(kind) {
+            entries.append((.box(kind.color), kind.label))
         }
-        if seconds.contains(where: { $0.stalled == true }) { entries.append((.box(stalledColor), "stalled")) }
         if rate { entries.append((.line("#333", dashed: true), "rate offered")) }
         if distribution { entries.append((.line(distributionColor, dashed: false), "distribution")) }
         var x = margin, svg = ""

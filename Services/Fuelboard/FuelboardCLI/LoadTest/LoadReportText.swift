@@ -195,7 +195,8 @@ extension LoadReport {
             line += String(format: "  p50 %.3f ms  p99 %.3f ms", p50 / 1000, p99 / 1000)
         } else {
             // Replies to warm-up requests, late or invalid ones may have come: none was measured.
-            line += second.stalled == true ? "  no replies: stalled" : "  no measured replies"
+            line += second.stalled == true ? "  no replies: stalled"
+                : second.waited == true ? "  no replies, requests waiting" : "  no measured replies"
         }
         return line
     }

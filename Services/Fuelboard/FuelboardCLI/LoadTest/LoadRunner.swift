@@ -45,8 +45,11 @@ struct LoadRunner {
         var p99: Double?
         /// The last second's length when the run ended inside it (nil: a whole second).
         var seconds: Double? = nil
-        /// No reply came in this second while requests had been waiting since before it: the
-        /// server stopped answering (nil: it answered).
+        /// No reply came in this second while requests had been waiting since before it (or some
+        /// timed out in it); nil otherwise. Known as the second closes, for its progress line.
+        var waited: Bool? = nil
+        /// A second `waited` whose waiting request then got no reply in time: the server stopped
+        /// answering (nil: it answered, if late). Known only when the run ends.
         var stalled: Bool? = nil
         /// Replies in this second that failed validation.
         var invalid = 0
@@ -62,6 +65,7 @@ struct LoadRunner {
             try container.encode(p50.map(LoadReport.micros), forKey: .p50)
             try container.encode(p99.map(LoadReport.micros), forKey: .p99)
             try container.encodeIfPresent(seconds, forKey: .seconds)
+            try container.encodeIfPresent(waited, forKey: .waited)
             try container.encodeIfPresent(stalled, forKey: .stalled)
         }
     }

@@ -29,7 +29,12 @@ extension LoadSession {
         let secondStart = boundary - .seconds(length ?? 1)
         // Silent while requests waited (some timed out in it, or one waited through it): a stall,
         // if that request then gets no reply in time (decided when the run ends).
+        // Requests waited in it, for its progress line: one did through nine tenths of it at least
+        // (the run's first second starts with the first sends).
+        var waited = false
         if !second.anyReply {
+            let nearStart = secondStart + .seconds((length ?? 1) / 10)
+            waited = second.timeouts > 0 || inFlight.values.contains { $0.sentAt <= nearStart }
             if second.timeouts > 0 {
                 silentSeconds.append((second.index, nil))
             } else if let waiting = inFlight.first(where: { $0.value.sentAt <= secondStart })?.key {
@@ -42,7 +47,7 @@ extension LoadSession {
                                        errors: second.errors, timeouts: second.timeouts,
                                        p50: replied ? second.histogram.quantile(0.5) : nil,
                                        p99: replied ? second.histogram.quantile(0.99) : nil,
-                                       seconds: length, invalid: second.invalid)
+                                       seconds: length, waited: waited ? true : nil, invalid: second.invalid)
         result.seconds.append(closed)
         progress(closed, second.histogram)
         second = SecondTally(index: second.index + 1)

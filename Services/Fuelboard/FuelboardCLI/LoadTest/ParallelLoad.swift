@@ -58,14 +58,17 @@ struct ParallelLoad {
         }
         var result = Self.merge(results)
         // Seconds only some threads reached (they stopped at different times) are reported too,
-        // and a second is a stall only when every thread went unanswered through it and one of
-        // them found it a stall.
+        // and a second waited (or was a stall) only when every thread went unanswered through it
+        // and one of them found it so.
         result.seconds = merger.finish().map { merged in
             var second = merged
-            let stalled = merged.requests == 0 && results.contains { part in
-                part.seconds.contains { $0.second == merged.second && $0.stalled == true }
+            func anyThread(_ flag: KeyPath<LoadRunner.Second, Bool?>) -> Bool? {
+                merged.requests == 0 && results.contains { part in
+                    part.seconds.contains { $0.second == merged.second && $0[keyPath: flag] == true }
+                } ? true : nil
             }
-            second.stalled = stalled ? true : nil
+            second.waited = anyThread(\.waited)
+            second.stalled = anyThread(\.stalled)
             return second
         }
         result.stalledSeconds = result.seconds.filter { $0.stalled == true }.count
@@ -150,6 +153,7 @@ final class SecondMerger: Sendable {
             entry.second.errors += second.errors
             entry.second.timeouts += second.timeouts
             entry.second.invalid += second.invalid
+            if second.waited == true { entry.second.waited = true }
             if let length = second.seconds {
                 entry.second.seconds = max(entry.second.seconds ?? 0, length)
             } else {
@@ -182,6 +186,7 @@ final class SecondMerger: Sendable {
                                _ progress: @Sendable (LoadRunner.Second) -> Void) {
         var second = pending.second
         if pending.wholeSomewhere { second.seconds = nil }
+        if second.requests > 0 { second.waited = nil }  // some thread had replies
         second.p50 = pending.histogram.count == 0 ? nil : pending.histogram.quantile(0.5)
         second.p99 = pending.histogram.count == 0 ? nil : pending.histogram.quantile(0.99)
         state.merged.append(second)
