@@ -44,7 +44,7 @@ public enum FuelCode: String, Codable, Sendable, CaseIterable, Hashable, Compara
     }
 
     public static func < (lhs: FuelCode, rhs: FuelCode) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+        lhs.slot < rhs.slot
     }
 }
 

@@ -26,14 +26,14 @@ public struct Station: Codable, Sendable, Hashable {
     public var reportedLatitude: Double?
     public var reportedLongitude: Double?
     /// Valid prices only: sentinels (0, 10, 999.9...) are absent here, never stored as prices.
-    public var prices: [FuelCode: Price]
+    public var prices: FuelPrices
     /// The feed's `last_updated`, as an absolute time (parsed as Europe/London).
     public var updated: Date
 
     public init(id: String, retailer: String, siteId: String, brand: String, name: String,
                 address: String, postcode: String, location: Coordinate?,
                 reportedLatitude: Double?, reportedLongitude: Double?,
-                prices: [FuelCode: Price], updated: Date) {
+                prices: FuelPrices, updated: Date) {
         self.id = id
         self.retailer = retailer
         self.siteId = siteId

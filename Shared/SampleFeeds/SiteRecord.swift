@@ -49,7 +49,7 @@ struct SiteRecord: Sendable {
     func station(retailer: String, occurrence: Int, updated: Date) -> Station {
         let idSuffix = occurrence > 1 ? "#\(occurrence)" : ""
         let location: Coordinate? = coordinateForm == .zero ? nil : Coordinate(lat: latitude, lng: longitude)
-        var valid: [FuelCode: Price] = [:]
+        var valid: FuelPrices = [:]
         for (fuel, value) in prices where value.tenths >= 800 && value.tenths < 3000 {
             valid[fuel] = Price(tenths: value.tenths)
         }

@@ -3,7 +3,7 @@ import FeedParsing
 import Messages
 
 struct PriceRulesTests {
-    private func prices(_ json: String) throws -> (ParsedFeed, [FuelCode: Price]) {
+    private func prices(_ json: String) throws -> (ParsedFeed, FuelPrices) {
         let (feed, station) = try FeedFixtures.parseOne(FeedFixtures.station(prices: json))
         return (feed, station.prices)
     }

@@ -168,7 +168,7 @@ struct HandCodingTests {
         var random = SystemRandomNumberGenerator()
         for _ in 0..<50 {
             let stations = (0..<Int.random(in: 0...20, using: &random)).map { _ in
-                var prices: [FuelCode: Price] = [:]
+                var prices: FuelPrices = [:]
                 for fuel in FuelCode.allCases where Bool.random(using: &random) {
                     prices[fuel] = Price(tenths: Int32.random(in: 1...30_000, using: &random))
                 }

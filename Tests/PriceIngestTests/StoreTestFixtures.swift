@@ -12,7 +12,7 @@ enum StoreFixtures {
         let hasLocation = index % 5 != 0
         let lat = 51.0 + Double(index) * 0.000_123_456_789
         let lng = -1.0 - Double(index) * 0.000_987_654_321
-        var prices: [FuelCode: Price] = [:]
+        var prices: FuelPrices = [:]
         if index % 7 != 0 {
             prices[.e10] = Price(tenths: Int32(1_300 + index % 100))
             prices[.b7] = Price(tenths: Int32(1_400 + index % 100))

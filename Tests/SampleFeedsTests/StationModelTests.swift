@@ -43,7 +43,7 @@ struct StationModelTests {
         #expect(stations.contains { $0.location == nil && $0.reportedLatitude == 0 })
         for station in stations {
             #expect(station.siteId == station.siteId.trimmingCharacters(in: .whitespaces))
-            #expect(station.prices.values.allSatisfy { $0.tenths >= 1_000 && $0.tenths < 3_000 })
+            #expect(station.prices.allSatisfy { $0.price.tenths >= 1_000 && $0.price.tenths < 3_000 })
             #expect(!station.address.contains("\u{00A0}"))
             if let location = station.location {
                 #expect(UKBounds.contains(latitude: location.lat, longitude: location.lng))

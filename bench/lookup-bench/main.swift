@@ -122,7 +122,7 @@ func makeStations(count: Int, landscape: UKLandscape, rng: inout SplitMix64) -> 
                                                (.sdv, 0.2, 1580)]
     return (0 ..< count).map { index in
         let location = landscape.sample(&rng)
-        var prices: [FuelCode: Price] = [:]
+        var prices: FuelPrices = [:]
         for (fuel, share, mean) in fuels where rng.unit() < share {
             prices[fuel] = Price(tenths: Int32((mean + rng.gaussian() * 40).rounded()))
         }

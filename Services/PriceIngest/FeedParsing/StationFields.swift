@@ -96,7 +96,7 @@ struct StationFields {
         warn(.geohashMismatch, "site id read as a geohash lies \(shown) km from the coordinates")
     }
 
-    private mutating func prices(_ raw: RawPrices?) -> [FuelCode: Price] {
+    private mutating func prices(_ raw: RawPrices?) -> FuelPrices {
         guard case .entries(let entries)? = raw else {
             if case .notAnObject(let found)? = raw {
                 warn(.missingPrices, "prices is \(found)")
@@ -105,7 +105,7 @@ struct StationFields {
             }
             return [:]
         }
-        var prices: [FuelCode: Price] = [:]
+        var prices: FuelPrices = [:]
         for (key, value) in entries.sorted(by: { $0.key < $1.key }) {
             guard let fuel = FuelCode(rawValue: key) ?? FuelCode(code: key.trimmingCharacters(in: .whitespaces)) else {
                 warn(.unknownFuel, "fuel \"\(TextClip.clip(key, to: 16))\" ignored")

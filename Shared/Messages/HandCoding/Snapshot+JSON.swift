@@ -133,7 +133,7 @@ extension Station: JSONReadable {
         var id, retailer, siteId, brand, name, address, postcode: String?
         var location: Coordinate?
         var reportedLatitude, reportedLongitude: Double?
-        var prices: [FuelCode: Price]?
+        var prices: FuelPrices?
         var updated: Date?
         try json.forEachMember { key, value throws(JSONUnreadable) in
             if key.matches("id") { id = try value.string() }
@@ -158,8 +158,8 @@ extension Station: JSONReadable {
 
     /// `{"B7": 139.9, ...}`: fuel codes as keys (any other key is left to the decoder's error),
     /// pence as numbers read as `Price(pence:)` reads them.
-    private static func prices(_ value: JSONSlice) throws(JSONUnreadable) -> [FuelCode: Price] {
-        var prices: [FuelCode: Price] = [:]
+    private static func prices(_ value: JSONSlice) throws(JSONUnreadable) -> FuelPrices {
+        var prices: FuelPrices = [:]
         try value.forEachMember { key, price throws(JSONUnreadable) in
             guard let fuel = FuelCode(rawValue: key.text), let parsed = Price(pence: try price.double()) else {
                 throw JSONUnreadable()

@@ -46,7 +46,7 @@ struct StationFixtures {
 
     private func station(_ index: Int, _ location: Coordinate?, using rng: inout SeededGenerator) -> Station {
         let fuelChances: [(FuelCode, Double)] = [(.e10, 0.9), (.b7, 0.92), (.e5, 0.5), (.sdv, 0.25)]
-        var prices: [FuelCode: Price] = [:]
+        var prices: FuelPrices = [:]
         for (fuel, chance) in fuelChances where Double.random(in: 0 ..< 1, using: &rng) < chance {
             var tenths = 1300 + Int32.random(in: 0 ..< Int32(priceLevels), using: &rng)
             if Double.random(in: 0 ..< 1, using: &rng) < outlierShare {

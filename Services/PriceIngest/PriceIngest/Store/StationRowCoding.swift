@@ -79,7 +79,7 @@ enum StationRowCoding {
             }
             location = Coordinate(lat: lat, lng: lng)
         }
-        var prices: [FuelCode: Price] = [:]
+        var prices: FuelPrices = [:]
         for (offset, fuel) in FuelCode.allCases.enumerated() {
             let column = firstPriceColumn + offset
             if row.isNull(at: column) { continue }
