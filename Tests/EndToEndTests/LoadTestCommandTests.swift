@@ -27,6 +27,8 @@ struct LoadTestCommandTests {
         let (status, output) = try Self.run(stack, ["--concurrency", "8", "--requests", "2000", "--duration", "30s",
                                                     "--warmup", "0s", "--points", "stations", "--seed", "3", "--json"])
         #expect(status == 0, "\(output.suffix(600))")
+        // The query points came from the loaded stations: three of the four have a usable location.
+        #expect(output.contains("read 3 station positions from 1 of 1 retailers in "), "\(output.prefix(600))")
         let report = try jsonReport(in: output)
         #expect((report["requests"] as? Int ?? 0) >= 2000)
         #expect((report["errorsByCode"] as? [String: Int])?.isEmpty == true)

@@ -158,8 +158,9 @@ enum LoadTestCommand {
         return report.exitCode
     }
 
-    /// Locations of every loaded station, from price-ingest's snapshot. A price-ingest that does
-    /// not answer a ping within two seconds is not waited for (a large snapshot may take long).
+    /// Locations of every loaded station, from price-ingest's snapshot, a retailer at a time. A
+    /// price-ingest that does not answer a ping within two seconds is not waited for (a large
+    /// snapshot may take long). Says how far it has got every second, and what it read.
     static func stationLocations(_ cli: CLIContext) throws -> [Coordinate] {
         let endpoint = cli.topology.ingest
         guard cli.answers(endpoint, within: .seconds(2)) else {
@@ -169,12 +170,39 @@ enum LoadTestCommand {
         CLIContext.printStatus("reading station positions from price-ingest at \(endpoint)")
         guard let client = try? cli.client(endpoint, timeout: .seconds(30), retries: 0),
               let index = try? client.call(.ingestSnapshot, SnapshotRequest(), as: SnapshotReply.self) else { return [] }
+        let retailers = index.retailers ?? []
+        let started = ContinuousClock.now
+        var nextProgress = started + .seconds(1)
         var locations: [Coordinate] = []
-        for entry in index.retailers ?? [] {
-            guard let reply = try? client.call(.ingestSnapshot, SnapshotRequest(retailer: entry.retailer),
-                                               as: SnapshotReply.self) else { continue }
-            locations += reply.state?.stations.compactMap(\.location) ?? []
+        var unread = 0
+        for (done, entry) in retailers.enumerated() {
+            if let reply = try? client.call(.ingestSnapshot, SnapshotRequest(retailer: entry.retailer),
+                                            as: SnapshotReply.self) {
+                locations += reply.state?.stations.compactMap(\.location) ?? []
+            } else {
+                unread += 1
+            }
+            if ContinuousClock.now >= nextProgress {
+                CLIContext.printStatus(StationPositionsProgress.line(retailersRead: done + 1, of: retailers.count,
+                                                                     positions: locations.count))
+                nextProgress = ContinuousClock.now + .seconds(1)
+            }
         }
+        CLIContext.printStatus(StationPositionsProgress.summary(positions: locations.count, retailers: retailers.count,
+                                                                unread: unread, took: ContinuousClock.now - started))
         return locations
+    }
+}
+
+/// What `fuelboard loadtest` says while it reads the loaded stations' positions.
+enum StationPositionsProgress {
+    static func line(retailersRead: Int, of total: Int, positions: Int) -> String {
+        "reading station positions: \(retailersRead) of \(total) retailers, \(positions) positions so far"
+    }
+
+    static func summary(positions: Int, retailers: Int, unread: Int, took: Duration) -> String {
+        "read \(positions) station positions from \(retailers - unread) of \(retailers) retailers in "
+            + LoadReport.format(duration: took)
+            + (unread == 0 ? "" : " (\(unread) did not answer or could not be read: their stations are left out)")
     }
 }
