@@ -20,6 +20,15 @@ struct RequestClientEndpointsTests {
         defer { first.stop(); second.stop() }
         let client = try RequestClient(context: Context(), endpoint: "\(first.endpoint), \(second.endpoint)",
                                        timeout: .seconds(2), retries: 2)
+        // Only completed connections take requests (`immediate`): on a busy machine the second
+        // handshake can finish after many calls went to the first. Call until both have answered
+        // once (each call has its timeout; 5 s in all), then count how 40 calls are shared.
+        var seen: Set<String> = []
+        let deadline = ContinuousClock.now + .seconds(5)
+        while seen.count < 2 && ContinuousClock.now < deadline {
+            seen.insert(try client.call(.sysPing, EmptyBody(), as: PingBody.self).service)
+        }
+        #expect(seen == ["first", "second"], "both endpoints connected within 5 s")
         var answeredBy: [String: Int] = [:]
         for _ in 0..<40 {
             answeredBy[try client.call(.sysPing, EmptyBody(), as: PingBody.self).service, default: 0] += 1
