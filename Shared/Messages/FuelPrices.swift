@@ -1,5 +1,5 @@
 /// A station's prices, at most one per fuel, held inline: four `Int32` slots and a byte saying
-/// which are set (20 bytes, no allocation).
+/// which are set (17 bytes, no allocation).
 ///
 /// It replaced a `[FuelCode: Price]` dictionary, which cost each station a heap object of about
 /// 100 bytes: 100 MiB of fuel-lookup's resident memory with a million stations. It reads like
@@ -39,8 +39,6 @@ public struct FuelPrices: Sendable, Hashable {
     /// How many fuels have a price.
     public var count: Int { present.nonzeroBitCount }
     public var isEmpty: Bool { present == 0 }
-    /// The fuels that have a price, in `FuelCode.allCases` order.
-    public var fuels: [FuelCode] { map(\.fuel) }
 
     private func tenths(at slot: Int) -> Int32 {
         switch slot {
@@ -68,9 +66,10 @@ extension FuelPrices: Sequence {
 
         public mutating func next() -> (fuel: FuelCode, price: Price)? {
             while slot < FuelCode.allCases.count {
-                let fuel = FuelCode.allCases[slot]
-                slot += 1
-                if let price = prices[fuel] { return (fuel, price) }
+                defer { slot += 1 }
+                if prices.present & (1 << slot) != 0 {
+                    return (FuelCode.allCases[slot], Price(tenths: prices.tenths(at: slot)))
+                }
             }
             return nil
         }
@@ -114,8 +113,8 @@ extension FuelPrices: CustomStringConvertible {
 }
 
 extension FuelCode {
-    /// The fuel's position in `allCases`: its slot in `FuelPrices`.
-    var slot: Int {
+    /// The fuel's position in `allCases`: its slot in `FuelPrices` and in per-fuel arrays.
+    public var slot: Int {
         switch self {
         case .e10: 0
         case .e5: 1

@@ -32,7 +32,6 @@ struct FuelPricesTests {
         let prices = FuelPrices([.sdv: Price(tenths: 4), .e10: Price(tenths: 1), .b7: Price(tenths: 3)])
         #expect(prices.map(\.fuel) == [.e10, .b7, .sdv])
         #expect(prices.map(\.price.tenths) == [1, 3, 4])
-        #expect(prices.fuels == [.e10, .b7, .sdv])
         #expect(FuelPrices().map(\.fuel).isEmpty)
     }
 

@@ -3,7 +3,7 @@ import Messages
 
 /// Everything a `PriceIndex` holds, built from a station list.
 struct IndexContents: Sendable {
-    /// Fuels in the order of `fuelTrees`.
+    /// Fuels in the order of `fuelTrees`: `FuelCode.allCases`, so a fuel's tree is at its `slot`.
     static let fuels = FuelCode.allCases
 
     /// The input arrays themselves, shared rather than copied; unlocated and superseded records
@@ -41,10 +41,9 @@ struct IndexContents: Sendable {
                                     station: Int32(rank))
             allInputs.append(point)
             for (fuel, price) in station.prices {
-                guard let slot = Self.fuels.firstIndex(of: fuel) else { continue }
                 var priced = point
                 priced.price = price.tenths
-                fuelInputs[slot].append(priced)
+                fuelInputs[fuel.slot].append(priced)
             }
         }
         brandIDs = brands.ids

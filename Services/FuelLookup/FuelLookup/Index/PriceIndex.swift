@@ -96,8 +96,8 @@ public final class PriceIndex: Sendable {
     /// `cheapest`, with each station's rank (its place in id order, stable while the index lives).
     func cheapestRanked(fuel: FuelCode, at point: Coordinate, radiusMiles: Double, limit: Int,
                         filter: LookupFilter) -> [RankedMatch] {
-        guard let slot = IndexContents.fuels.firstIndex(of: fuel),
-              let query = makeQuery(point, radiusMiles, limit, ranksByPrice: true, filter) else { return [] }
+        let slot = fuel.slot
+        guard let query = makeQuery(point, radiusMiles, limit, ranksByPrice: true, filter) else { return [] }
         let tree = fuelTrees[slot]
         return TreeSearch.run(query, in: tree, stations: records) { ranked($0, in: tree, fuelSlot: slot) }
     }
@@ -105,13 +105,7 @@ public final class PriceIndex: Sendable {
     /// `nearest`, with each station's rank.
     func nearestRanked(fuel: FuelCode?, at point: Coordinate, radiusMiles: Double, limit: Int,
                        filter: LookupFilter) -> [RankedMatch] {
-        let slot: Int?
-        if let fuel {
-            guard let fuelSlot = IndexContents.fuels.firstIndex(of: fuel) else { return [] }
-            slot = fuelSlot
-        } else {
-            slot = nil
-        }
+        let slot = fuel?.slot
         let tree = slot.map { fuelTrees[$0] } ?? allStationsTree
         guard let query = makeQuery(point, radiusMiles, limit, ranksByPrice: false, filter) else { return [] }
         return TreeSearch.run(query, in: tree, stations: records) { ranked($0, in: tree, fuelSlot: slot) }

@@ -38,8 +38,7 @@ struct RetailerMedians {
         let fuels = IndexContents.fuels
         for station in input {
             for (fuel, price) in station.prices {
-                guard let slot = fuels.firstIndex(of: fuel) else { continue }
-                pricesByRetailer[station.retailer, default: Array(repeating: [], count: fuels.count)][slot]
+                pricesByRetailer[station.retailer, default: Array(repeating: [], count: fuels.count)][fuel.slot]
                     .append(price.tenths)
             }
         }
@@ -56,8 +55,8 @@ struct RetailerMedians {
         guard let slots = medians[station.retailer] else { return .none }
         var flags = PriceOutlierFlags.none
         for (fuel, price) in station.prices {
-            guard let slot = IndexContents.fuels.firstIndex(of: fuel), let median = slots[slot] else { continue }
-            flags[slot] = PriceOutlier.judge(price.tenths, median: median)
+            guard let median = slots[fuel.slot] else { continue }
+            flags[fuel.slot] = PriceOutlier.judge(price.tenths, median: median)
         }
         return flags
     }
