@@ -148,6 +148,20 @@ struct StationStoreFailureTests {
         }
     }
 
+    @Test func recordFeedFailure_withoutCreatingFeeds_updatesOnlyAKnownRetailer() throws {
+        try withTemporaryDirectory { directory in
+            let store = try seededStore(directory)
+            let before = try store.feeds()
+            try store.recordFeedFailure("mfg", message: "not JSON", at: fetched, source: nil, createsFeed: false)
+            #expect(try store.feeds() == before)
+            try store.recordFeedFailure("asda", message: "no stations", at: fetched.addingTimeInterval(600), source: nil,
+                                        createsFeed: false)
+            let asda = try #require(try store.feeds().first { $0.retailer == "asda" })
+            #expect(asda.isFailing && asda.lastError == "no stations")
+            #expect(try store.feeds().count == before.count)
+        }
+    }
+
     @Test func replaceRetailer_afterAFailure_keepsTheErrorButIsNoLongerFailing() throws {
         try withTemporaryDirectory { directory in
             let store = try StationStore(directory: directory)

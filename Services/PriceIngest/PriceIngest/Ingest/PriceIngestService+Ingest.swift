@@ -8,17 +8,22 @@ extension PriceIngestService {
     /// Parses, validates, commits and publishes one feed. Nothing is stored if it fails.
     ///
     /// A feed older than the stored one is refused with `conflict` (recorded in the feed's status,
-    /// logged, nothing published) when `refusesOlder` (a poll), else applied with an `older_feed`
-    /// warning (an ingest.feed request replaces the stations, as the contract says); see `FeedOrder`.
-    func ingest(_ data: Data, retailer: String, source: String?, requestID: String, refusesOlder: Bool)
+    /// logged, nothing published) when `polled` (a configured feed's poll), else applied with an
+    /// `older_feed` warning (an ingest.feed request replaces the stations, as the contract says); see
+    /// `FeedOrder`. A failure is recorded in the feed's status; a request's only for a retailer
+    /// already stored (a poll's creates its configured feed's status).
+    func ingest(_ data: Data, retailer: String, source: String?, requestID: String, polled: Bool)
         throws(ServiceError) -> IngestFeedReply
     {
+        let noteFailure = { (message: String) in
+            self.recordFailure(retailer: retailer, message: message, source: source, polled: polled)
+        }
         let fetchedAt = Date()
         let parsed: ParsedFeed
         do {
             parsed = try parser.parse(data, retailer: retailer, fetchedAt: fetchedAt)
         } catch {
-            recordFailure(retailer: retailer, message: error.message, source: source)
+            noteFailure(error.message)
             logRefusal(["svc.request.id": requestID, "retailer": retailer, "reason": error.message])
             throw error.serviceError
         }
@@ -28,14 +33,14 @@ extension PriceIngestService {
             let message = parsed.refusedCount > 0
                 ? "none of the feed's \(parsed.refusedCount) records could be used; nothing was changed"
                 : "the feed lists no stations; nothing was changed"
-            recordFailure(retailer: retailer, message: message, source: source)
+            noteFailure(message)
             logRefusal(["svc.request.id": requestID, "retailer": retailer, "reason": message,
                         "summary": parsed.summary])
             // The records' reasons; a feed with none has nothing to explain (its staleness is moot).
             let reasons = parsed.refusedCount > 0 ? Self.sentences(parsed) : []
             throw ServiceError.badRequest(message + (reasons.isEmpty ? "" : " (" + reasons.joined(separator: "; ") + ")"))
         }
-        let replacedNewer = try checkOrder(parsed, refusesOlder: refusesOlder, source: source, requestID: requestID)
+        let replacedNewer = try checkOrder(parsed, refusesOlder: polled, source: source, requestID: requestID)
         guard store.isStillItsFile else {
             // Deleted (or another file put in its place) while running: commits would go to a file
             // nobody will open again, and be acknowledged; the restart would not find them.
@@ -52,7 +57,7 @@ extension PriceIngestService {
         } catch {
             let cause = (error as? SQLiteError)?.message ?? "\(error)"
             noteCommitFailure(cause, retailer: retailer)
-            recordFailure(retailer: retailer, message: "could not be stored: \(cause)", source: source)
+            noteFailure("could not be stored: \(cause)")
             throw ServiceError(.internal, "the feed could not be stored (\(cause)); nothing was changed")
         }
         publisher.publish(RetailerState(version: version, retailer: retailer, updated: parsed.updated,
@@ -108,7 +113,7 @@ extension PriceIngestService {
         guard let storedTime = order.storedTimeNewer(than: parsed, stored: stored) else { return nil }
         if !refusesOlder { return storedTime }
         let refusal = FeedOrder.refusal(retailer: parsed.retailer, feedTime: parsed.updated, storedTime: storedTime)
-        recordFailure(retailer: parsed.retailer, message: refusal.message, source: source)
+        recordFailure(retailer: parsed.retailer, message: refusal.message, source: source, polled: true)
         var metadata = ["svc.request.id": requestID, "retailer": parsed.retailer, "reason": refusal.message]
         if let source { metadata["source"] = source }
         logRefusal(metadata)
@@ -128,9 +133,11 @@ extension PriceIngestService {
         logger.warning("feed refused", metadata: metadata)
     }
 
-    func recordFailure(retailer: String, message: String, source: String?) {
+    /// Records a failed feed in its status (`StationStore.recordFeedFailure`): a configured feed's
+    /// poll creates the status of a retailer not stored yet, a request does not.
+    func recordFailure(retailer: String, message: String, source: String?, polled: Bool) {
         do {
-            try store.recordFeedFailure(retailer, message: message, at: Date(), source: source)
+            try store.recordFeedFailure(retailer, message: message, at: Date(), source: source, createsFeed: polled)
         } catch {
             logger.error("could not record feed failure", metadata: ["retailer": retailer, "error": "\(error)"])
         }

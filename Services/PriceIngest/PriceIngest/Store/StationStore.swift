@@ -50,6 +50,7 @@ public final class StationStore {
     private let insertStation: Statement
     private let recordSuccess: Statement
     private let recordFailure: Statement
+    private let recordKnownFailure: Statement
     let selectAll: Statement
     let selectRetailer: Statement
 
@@ -102,6 +103,9 @@ public final class StationStore {
             ON CONFLICT (retailer) DO UPDATE SET last_error_at = excluded.last_error_at,
                 last_error = excluded.last_error, last_error_source = excluded.last_error_source
             """, persistent: true)
+        recordKnownFailure = try database.prepare(
+            "UPDATE feeds SET last_error_at = ?2, last_error = ?3, last_error_source = ?4 WHERE retailer = ?1",
+            persistent: true)
         selectAll = try database.prepare(StationRowCoding.selectSQL + " ORDER BY id", persistent: true)
         selectRetailer = try database.prepare(
             StationRowCoding.selectSQL + " WHERE retailer = ? ORDER BY id", persistent: true)
@@ -156,13 +160,18 @@ public final class StationStore {
     }
 
     /// Records that fetching or parsing `retailer`'s feed failed. Stations and version are untouched.
-    public func recordFeedFailure(_ retailer: String, message: String, at time: Date, source: String?) throws {
+    /// A retailer with no feed yet gets a failing one when `createsFeed` (a configured feed's poll:
+    /// the operator asked for it), and nothing otherwise (a request naming a retailer nobody knows
+    /// must not leave a feed behind, failing for ever).
+    public func recordFeedFailure(_ retailer: String, message: String, at time: Date, source: String?,
+                                  createsFeed: Bool = true) throws {
         guard !retailer.isEmpty else { throw StationStoreError.emptyRetailer }
-        try recordFailure.bind(retailer, at: 1)
-        try recordFailure.bind(time.timeIntervalSinceReferenceDate, at: 2)
-        try recordFailure.bind(message, at: 3)
-        try recordFailure.bind(source, at: 4)
-        try recordFailure.run()
+        let statement = createsFeed ? recordFailure : recordKnownFailure
+        try statement.bind(retailer, at: 1)
+        try statement.bind(time.timeIntervalSinceReferenceDate, at: 2)
+        try statement.bind(message, at: 3)
+        try statement.bind(source, at: 4)
+        try statement.run()
     }
 
     /// The fingerprint of the bytes `retailer`'s stored stations were read from (as given to
