@@ -29,6 +29,19 @@ struct FuelboardCommandTests {
         #expect(run.stdout.hasPrefix("Usage: fuelboard loadtest"))
     }
 
+    /// A word a command does not take is refused before anything runs (`stats lookup` printed every
+    /// service's figures, `lookup extra` looked up without it).
+    @Test(arguments: [["stats", "lookup"], ["health", "extra"], ["plugins", "extra"],
+                      ["lookup", "extra", "--fuel", "B7", "--at", "53.8,-1.5"], ["loadtest", "extra"],
+                      ["generate", "extra", "--out", "/nonexistent-generate-dir"]])
+    func aCommand_thatTakesNoWords_refusesAStrayOne(_ arguments: [String]) throws {
+        let run = try CommandRun.fuelboard(arguments + ["--timeout", "100ms"])
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderrLines == ["fuelboard: unexpected argument '\(arguments[1])' "
+            + "(\(arguments[0]) takes options only: see --help)"])
+    }
+
     @Test func fuelboard_whenHelpAsked_printsUsageOnStdoutAndExits0() throws {
         let run = try CommandRun.fuelboard(["--help"])
         #expect(run.status == 0)

@@ -32,6 +32,11 @@ struct CLIContext {
         }
     }
 
+    /// The commands that take words besides options (`ask` an utterance, `ingest` a feed); the others
+    /// refuse a stray word (exit 64) rather than run without it: `stats lookup` used to print every
+    /// service's figures.
+    static let takesArguments: Set<String> = ["ask", "ingest"]
+
     /// Options every subcommand accepts.
     static let commonOptions: [OptionSpec] = Topology.options + [
         OptionSpec("--json", help: "print results as JSON"),
@@ -49,6 +54,9 @@ struct CLIContext {
             print(HelpText(usage: "fuelboard \(command) \(spec.usage)", summary: spec.summary,
                            options: Self.shownOptions(spec.options, command: command)).rendered, terminator: "")
             throw HelpRequested.help
+        }
+        if !Self.takesArguments.contains(command), let stray = parsed.positionals.first {
+            throw ConfigurationError("unexpected argument '\(stray)' (\(command) takes options only: see --help)")
         }
         self.arguments = parsed
         topology = try Topology(arguments: parsed, environment: ProcessInfo.processInfo.environment)

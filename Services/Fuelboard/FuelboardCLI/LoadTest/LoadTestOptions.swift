@@ -23,9 +23,6 @@ struct LoadTestOptions {
     /// Reads and checks every option; `lookup` and `router` are the endpoints of the topology.
     init(_ arguments: ParsedArguments, lookup: String, router: String,
          timeout: Duration) throws(ConfigurationError) {
-        if let stray = arguments.positionals.first {
-            throw ConfigurationError("unexpected argument '\(stray)' (loadtest takes options only: see --help)")
-        }
         guard let target = LoadPlan.Target(rawValue: arguments.value("--target") ?? "lookup") else {
             throw ConfigurationError("--target: expected lookup or router, got '\(arguments.value("--target") ?? "")'")
         }
