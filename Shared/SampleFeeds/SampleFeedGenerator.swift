@@ -71,7 +71,7 @@ public struct SampleFeedGenerator: Sendable {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw SampleFeedError.writeFailed(path: directory.path, reason: error.localizedDescription)
+            throw SampleFeedError.writeFailed(FileErrorText.describe(error, path: directory.path))
         }
         let batchSize = max(1, ProcessInfo.processInfo.activeProcessorCount)
         var urls: [URL] = []
@@ -86,7 +86,7 @@ public struct SampleFeedGenerator: Sendable {
                     try feed.json.write(to: url, options: .atomic)
                     outcomes.set(slot, .success(url))
                 } catch {
-                    outcomes.set(slot, .failure(.writeFailed(path: url.path, reason: error.localizedDescription)))
+                    outcomes.set(slot, .failure(.writeFailed(FileErrorText.describe(error, path: url.path))))
                 }
             }
             for outcome in outcomes.all {
@@ -126,7 +126,7 @@ private final class BatchOutcomes: @unchecked Sendable {
     var all: [Result<URL, SampleFeedError>] {
         lock.lock()
         defer { lock.unlock() }
-        return slots.map { $0 ?? .failure(.writeFailed(path: "", reason: "feed was not generated")) }
+        return slots.map { $0 ?? .failure(.writeFailed("a feed was not generated")) }
     }
 }
 

@@ -63,12 +63,13 @@ public struct SampleFeedOptions: Sendable, Hashable {
 /// Why sample feeds could not be generated or written.
 public enum SampleFeedError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidOptions(String)
-    case writeFailed(path: String, reason: String)
+    /// `<path>: <why>`, as `FileErrorText` says it.
+    case writeFailed(String)
 
     public var description: String {
         switch self {
         case .invalidOptions(let reason): "invalid sample feed options: \(reason)"
-        case .writeFailed(let path, let reason): "could not write \(path): \(reason)"
+        case .writeFailed(let problem): "could not write \(problem)"
         }
     }
 }

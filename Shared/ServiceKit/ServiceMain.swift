@@ -1,4 +1,5 @@
 import Foundation
+import Messages
 import ZeroMQ
 
 /// The shared start-up of every binary: parse flags and environment, print `--help`, exit 64 on

@@ -1,5 +1,6 @@
 import Foundation
 import ServiceTesting
+import TestSupport
 import Testing
 import ZeroMQ
 
@@ -40,6 +41,34 @@ struct FuelboardCommandTests {
         #expect(run.stdout.isEmpty)
         #expect(run.stderrLines == ["fuelboard: unexpected argument '\(arguments[1])' "
             + "(\(arguments[0]) takes options only: see --help)"])
+    }
+
+    @Test func generate_withJSON_printsWhatItWrote() throws {
+        try withTemporaryDirectory { directory in
+            let out = directory.appendingPathComponent("feeds").path
+            let run = try CommandRun.fuelboard(["generate", "--out", out, "--stations", "40", "--seed", "7",
+                                                "--as-of", "2026-11-29T06:30:00Z", "--json"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+            let feeds = try #require(report["feeds"] as? [String])
+            #expect(!feeds.isEmpty && feeds.allSatisfy { $0.hasSuffix(".json") })
+            #expect(Set(feeds) == Set(try FileManager.default.contentsOfDirectory(atPath: out)))
+            #expect(report["stations"] as? Int == 40 && report["seed"] as? Int == 7)
+            #expect(report["asOf"] as? String == "2026-11-29T06:30:00Z" && report["directory"] as? String == out)
+        }
+    }
+
+    /// Where the feeds cannot go: one line naming the path and why, exit 73 (a CocoaError's dump before).
+    @Test func generate_intoAPathUnderAFile_saysWhyInOneLine_andExits73() throws {
+        try withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("plain")
+            try Data("x".utf8).write(to: file)
+            let run = try CommandRun.fuelboard(["generate", "--out", file.appendingPathComponent("feeds").path,
+                                                "--stations", "5"])
+            #expect(run.status == 73)
+            #expect(run.stdout.isEmpty)
+            #expect(run.stderrLines == ["fuelboard: could not write \(file.path)/feeds: Not a directory"])
+        }
     }
 
     @Test func fuelboard_whenHelpAsked_printsUsageOnStdoutAndExits0() throws {

@@ -19,7 +19,8 @@ struct CLIHelpOptionsTests {
     @Test func generateHelp_listsNoEndpoint() {
         let names = Set(shown("generate"))
         #expect(names.isDisjoint(with: Topology.options.map(\.name)))
-        #expect(names.contains("--out"))
+        #expect(names.contains("--out") && names.contains("--json"))
+        #expect(!names.contains("--timeout"), "generate sends no request")
     }
 
     @Test func everyCommand_listsOnlyTopologyFlagsItUses_andTheyAreStillAccepted() throws {

@@ -15,7 +15,7 @@ struct CLIContext {
     let zmq = Context()
 
     /// The services each command talks to, by their topology flag: its `--help` lists those only
-    /// (`generate` talks to none; nothing in the CLI uses `--data-dir` or `--ingest-pub`). Every
+    /// (`generate` talks to none, nor shows `--timeout`; nothing in the CLI uses `--data-dir` or `--ingest-pub`). Every
     /// topology flag is still accepted by every command, so one environment or wrapper serves all.
     static let endpointFlags: [String: Set<String>] = {
         let everyService: Set<String> = ["--router", "--ingest", "--lookup", "--location", "--dialog"]
@@ -28,7 +28,8 @@ struct CLIContext {
     static func shownOptions(_ own: [OptionSpec], command: String) -> [OptionSpec] {
         let used = endpointFlags[command] ?? Set(Topology.options.map(\.name))
         return own + commonOptions.filter { option in
-            !Topology.options.contains { $0.name == option.name } || used.contains(option.name)
+            if option.name == "--timeout" { return !used.isEmpty }
+            return !Topology.options.contains { $0.name == option.name } || used.contains(option.name)
         }
     }
 

@@ -11,10 +11,11 @@ enum GenerateCommand {
             Writes realistic UK-like fuel price feeds in the CMA format (one <retailer>.json per feed),
             deterministically from a seed: stations around towns weighted by population, a real brand
             mix and price spreads, and (unless --no-quirks) a few of the real feeds' quirks.
+            Exit status: 0 written; 64 a bad option; 73 the feeds could not be written.
             """,
         options: [
             OptionSpec("--out", value: "DIR", help: "directory to write the feeds into (created if missing)"),
-            OptionSpec("--stations", value: "N", help: "how many stations in all (default 3000, up to 1000000)"),
+            OptionSpec("--stations", value: "N", help: "how many stations in all (default 3000, up to 2000000)"),
             OptionSpec("--seed", value: "S", help: "random seed (default 1)"),
             OptionSpec("--as-of", value: "TIME", help: "feed time, ISO-8601 (default: now)"),
             OptionSpec("--no-quirks", help: "clean feeds only (no sentinel prices, bad coordinates...)"),
@@ -45,14 +46,40 @@ enum GenerateCommand {
         let directory = URL(fileURLWithPath: out, isDirectory: true)
         let started = ContinuousClock.now
         var lastReport = ContinuousClock.now
-        let files = try SampleFeedGenerator(options: options).write(to: directory) { written, total in
-            if ContinuousClock.now - lastReport > .seconds(1) || written == total {
-                lastReport = .now
-                CLIContext.printStatus("generated \(written)/\(total) stations")
+        let files: [URL]
+        do {
+            files = try SampleFeedGenerator(options: options).write(to: directory) { written, total in
+                if ContinuousClock.now - lastReport > .seconds(1) || written == total {
+                    lastReport = .now
+                    CLIContext.printStatus("generated \(written)/\(total) stations")
+                }
             }
+        } catch SampleFeedError.writeFailed(let problem) {
+            CLIContext.printError("could not write \(problem)")
+            return cantWriteExitCode
         }
-        let elapsed = ContinuousClock.now - started
-        print("Wrote \(files.count) feed(s) with \(stations) stations to \(out) in \(elapsed.formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow))).")
+        let seconds = (ContinuousClock.now - started) / .seconds(1)
+        if cli.json {
+            try cli.printJSON(Written(directory: out, feeds: files.map(\.lastPathComponent), stations: stations,
+                                      seed: seed, asOf: asOf, quirks: options.quirks, seconds: seconds))
+        } else {
+            print("Wrote \(files.count) feed(s) with \(stations) stations to \(out) in "
+                + (seconds < 1 ? String(format: "%.0f ms", seconds * 1000) : String(format: "%.1f s", seconds)) + ".")
+        }
         return ServiceMain.ExitCode.success
+    }
+
+    /// The feeds could not be written (EX_CANTCREAT).
+    static let cantWriteExitCode: Int32 = 73
+
+    /// What `--json` prints.
+    struct Written: Encodable {
+        var directory: String
+        var feeds: [String]
+        var stations: Int
+        var seed: UInt64
+        var asOf: Date
+        var quirks: Bool
+        var seconds: Double
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Messages
 import PriceIngest
 import ServiceKit
 import SQLite

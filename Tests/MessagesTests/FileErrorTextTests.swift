@@ -1,5 +1,5 @@
 import Foundation
-import ServiceKit
+import Messages
 import Testing
 
 /// Foundation's file errors read as one line a person understands, never as a dump of user info.

@@ -1,5 +1,4 @@
 import Foundation
-import Messages
 
 extension ServiceError {
     /// Any error as a wire error: a `ServiceError` as is, anything else `internal`.
@@ -17,11 +16,22 @@ extension ServiceError {
         }
         switch error {
         case .keyNotFound(let key, let context): return "missing field \"\(key.stringValue)\"\(path(context))"
-        case .typeMismatch(_, let context): return "wrong type\(path(context)): \(context.debugDescription)"
+        case .typeMismatch(let type, let context): return "wrong type\(path(context)): expected \(expected(type))"
         case .valueNotFound(_, let context): return "missing value\(path(context))"
         case .dataCorrupted(let context):
             return context.codingPath.isEmpty ? context.debugDescription : "invalid value\(path(context))"
         @unknown default: return "undecodable"
         }
+    }
+
+    /// A JSON kind for a Swift type a decoder wanted ("an object", not `Dictionary<String, Any>`).
+    static func expected(_ type: Any.Type) -> String {
+        let name = String(describing: type)
+        if name.hasPrefix("Dictionary") { return "an object" }
+        if name.hasPrefix("Array") { return "an array" }
+        if type == String.self || type == Substring.self { return "a string" }
+        if type == Bool.self { return "true or false" }
+        if type is any Numeric.Type { return "a number" }
+        return "a value of another type"
     }
 }

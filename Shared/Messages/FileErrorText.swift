@@ -1,5 +1,4 @@
 import Foundation
-import Messages
 
 /// A file error in one line for a person: `<path>: No such file or directory`. Foundation's own
 /// description of a `CocoaError` is a dump of its domain, code and user info.
