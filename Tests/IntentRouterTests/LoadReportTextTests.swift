@@ -7,7 +7,7 @@ import Testing
 struct LoadReportTextTests {
     private static func report(replies: Int, unanswered: Int = 0, timeouts: Int = 0, warmup: Int = 0,
                                rate: Double? = nil, target: LoadPlan.Target = .lookup, stalled: Int = 0,
-                               run: LoadReport.RunInfo = .init()) -> LoadReport {
+                               seconds: [LoadRunner.Second] = [], run: LoadReport.RunInfo = .init()) -> LoadReport {
         var settings = LoadRunner.Settings(endpoint: "tcp://127.0.0.1:5599")
         settings.concurrency = 5
         settings.rate = rate
@@ -19,6 +19,7 @@ struct LoadReportTextTests {
         result.timeouts = timeouts
         result.warmupCompleted = warmup
         result.stalledSeconds = stalled
+        result.seconds = seconds
         result.elapsed = .seconds(3)
         let type = target == .lookup ? "lookup.cheapest" : "assistant.ask"
         return LoadReport(settings: settings, plan: LoadPlan(target: target, bodies: [[]], typeName: type),
@@ -121,9 +122,16 @@ struct LoadReportTextTests {
         let calm = Self.report(replies: 100, unanswered: 3).text
         #expect(calm.contains("unanswered  3 still in flight at the end, sent within the timeout: normal up to 5 in a "
             + "closed loop, not failures of their own"), "\(calm)")
-        let stalled = Self.report(replies: 100, unanswered: 5, stalled: 2).text
+        let silentEnd = [LoadRunner.Second(second: 1, requests: 100, errors: 0, timeouts: 0, p50: 100, p99: 199),
+                         LoadRunner.Second(second: 2, requests: 0, errors: 0, timeouts: 0, p50: nil, p99: nil,
+                                           waited: true, stalled: true)]
+        let stalled = Self.report(replies: 100, unanswered: 5, stalled: 1, seconds: silentEnd).text
         #expect(stalled.contains("waiting on a server that had stopped answering (the stall is the failure)"), "\(stalled)")
         #expect(!stalled.contains("normal up to"))
+        // A stall the server recovered from: the requests out at the end are the normal last few.
+        let recovered = Self.report(replies: 100, unanswered: 5, stalled: 1, seconds: silentEnd.reversed()).text
+        #expect(recovered.contains("normal up to 5 in a closed loop"), "\(recovered)")
+        #expect(!recovered.contains("waiting on a server"))
     }
 
     @Test func anOpenLoopReport_claimsNoConcurrency_andStaysDecodable() throws {

@@ -287,6 +287,12 @@ struct LoadReport: Codable {
         return reasons
     }
 
+    /// The server had stopped answering when the run ended: stalled seconds, the last without a reply.
+    var stalledAtTheEnd: Bool {
+        guard stalledSeconds > 0, let last = perSecond.last else { return false }
+        return last.requests + last.errors + last.invalid == 0
+    }
+
     /// "1 request", "3 requests".
     static func count(_ number: Int, _ one: String, _ many: String? = nil) -> String {
         "\(number) " + (number == 1 ? one : many ?? one + "s")

@@ -100,9 +100,10 @@ extension LoadReport {
             }
             lines.append(line)
         }
-        // Behind a stall they are the stall's (a failure already), not the normal last few.
+        // Behind a stall that lasted to the end they are the stall's (a failure already), not the
+        // normal last few; after one the server recovered from, they are the normal last few.
         lines.append("unanswered  \(unanswered) still in flight at the end, sent within the timeout: "
-            + (stalledSeconds > 0 && unanswered > 0 ? "waiting on a server that had stopped answering (the stall is "
+            + (stalledAtTheEnd && unanswered > 0 ? "waiting on a server that had stopped answering (the stall is "
                 + "the failure), " : concurrency.map { "normal up to \($0) in a closed loop, " }
                 ?? "in the latencies at their age, ")
             + "not failures of their own")
