@@ -41,6 +41,18 @@ struct ReplicaWatchTests {
         #expect(try cheapestB7(stack)?.station.id == "bp/dear")
     }
 
+    /// A replica that never got a snapshot holds no prices: its silence warning says lookups answer
+    /// unavailable (it said "answering from the index held", version 0).
+    @Test func lookup_startedWhilePriceIngestIsDown_saysItHoldsNoPrices() throws {
+        let stack = try DataPathStack(startLookup: false)
+        try stack.ingest.kill()
+        try stack.startLookup()
+        try stack.lookup?.waitForLog(timeout: .seconds(20), after: 0) {
+            $0.contains("price-ingest silent; no prices held yet, lookups answer unavailable")
+        }
+        #expect(stack.lookup?.log.contains("answering from the index held") == false)
+    }
+
     /// price-ingest dies: the replica warns, reports itself out of step, keeps answering from what
     /// it holds, and catches up once price-ingest is back.
     @Test func lookup_whenPriceIngestFallsSilent_saysSo_keepsAnswering_andCatchesUpWhenItIsBack() throws {
@@ -52,7 +64,9 @@ struct ReplicaWatchTests {
 
         let beforeKill = stack.lookup?.logLength ?? 0
         try stack.ingest.kill()
-        try stack.lookup?.waitForLog(timeout: .seconds(20), after: beforeKill) { $0.contains("price-ingest silent") }
+        try stack.lookup?.waitForLog(timeout: .seconds(20), after: beforeKill) {
+            $0.contains("price-ingest silent; answering from the index held")
+        }
         let silent = try replicaDetails(stack)
         #expect(silent["inStep"] == .bool(false))
         #expect(silent["synced"] == .bool(true))

@@ -300,8 +300,13 @@ public final class ReplicaSync {
         let silentFor = "\(Int((now - lastHeard).inSeconds))s"
         if heardOnSubscription || store == nil {
             // Heard before, or no snapshot either: price-ingest itself is away.
-            logger.warning("price-ingest silent; answering from the index held", metadata: [
-                "endpoint": publishEndpoint, "silentFor": silentFor, "version": "\(version)"])
+            if store == nil {
+                logger.warning("price-ingest silent; no prices held yet, lookups answer unavailable", metadata: [
+                    "endpoint": publishEndpoint, "silentFor": silentFor])
+            } else {
+                logger.warning("price-ingest silent; answering from the index held", metadata: [
+                    "endpoint": publishEndpoint, "silentFor": silentFor, "version": "\(version)"])
+            }
         } else {
             logger.warning("nothing ever came from price-ingest's publisher; not ready", metadata: [
                 "endpoint": publishEndpoint, "silentFor": silentFor,
