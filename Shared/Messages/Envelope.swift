@@ -64,4 +64,17 @@ public struct Reply<Body: Codable & Sendable>: Codable, Sendable {
 /// An empty body, for requests like `sys.ping` that carry none.
 public struct EmptyBody: Codable, Sendable, Hashable {
     public init() {}
+
+    /// Any object, its members ignored; anything else (`[]`, `5`) is refused, as every other body
+    /// that is not an object is (the synthesized decoder read nothing, so took any JSON at all).
+    public init(from decoder: any Decoder) throws {
+        _ = try decoder.container(keyedBy: AnyMember.self)
+    }
+
+    private struct AnyMember: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
 }

@@ -317,6 +317,14 @@ def test_ingestSnapshot_withWrongTypes_getsBadRequest(clients, body):
     assert_error(clients["price-ingest"].request("ingest.snapshot", body), "bad_request")
 
 
+@pytest.mark.parametrize("body", [[], "all", 5], ids=["array", "string", "number"])
+def test_ingestStatus_withABodyThatIsNoObject_getsBadRequest(clients, body):
+    """Its body takes no members, but is an object all the same (an array was answered as `{}`)."""
+    reply = clients["price-ingest"].request("ingest.status", body)
+    assert_error(reply, "bad_request")
+    assert "expected an object" in reply["error"]["message"], reply
+
+
 LOOKUP_CHANGES = {
     "fuel-number": {"fuel": 7},
     "fuel-null": {"fuel": None},
