@@ -24,6 +24,17 @@ struct AskCommandTests {
         #expect(run.stderrLines == ["fuelboard: --at: latitude 91 is outside -90...90"])
     }
 
+    /// A user id every service would refuse is the command line's mistake (64), found before asking.
+    @Test(arguments: [("", "1 to 128 characters"), (String(repeating: "u", count: 129), "1 to 128 characters"),
+                      ("tab\there", "control characters")])
+    func ask_whenTheUserIdIsInvalid_refusesItBeforeAsking(user: String, rule: String) throws {
+        let run = try CommandRun.fuelboard(["ask", "hi", "--user", user, "--router", try unservedEndpoint(),
+                                            "--timeout", "200ms"])
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderrLines.count == 1 && run.stderr.hasPrefix("fuelboard: --user: user must"))
+        #expect(run.stderr.contains(rule))
+    }
+
     @Test func askHelp_showsSessionAndJSONInTheUsage_andSaysAtIsSentEveryTurn() throws {
         let run = try CommandRun.fuelboard(["ask", "--help"])
         #expect(run.status == 0)

@@ -29,6 +29,11 @@ enum AskCommand {
     static func run(_ cli: CLIContext) throws -> Int32 {
         let arguments = cli.arguments
         let user = arguments.value("--user") ?? ProcessInfo.processInfo.environment["USER"] ?? "cli"
+        do {
+            try UserID.check(user)
+        } catch {
+            throw ConfigurationError("--user: \(error.message)")
+        }
         let location = try arguments.value("--at").map { text throws(ConfigurationError) in
             try CLIContext.coordinate(text, option: "--at")
         }
