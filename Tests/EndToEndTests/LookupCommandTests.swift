@@ -37,6 +37,21 @@ struct LookupCommandTests {
         }
     }
 
+    /// LNG,LAT typed by mistake finds nothing (a point off Somalia); stderr says which way round
+    /// `--at` reads, as `ask` does. Nothing found inside the UK gets no such hint.
+    @Test func lookup_withItsCoordinatesSwapped_findsNothing_andSaysWhichWayRoundAtReads() throws {
+        let stack = try Self.stack()
+        let point = FeedFixtures.selbyPoint
+        let swapped = try CommandRun.fuelboard(["lookup", "--at", "\(point.lng),\(point.lat)", "--fuel", "B7",
+                                                "--lookup", stack.lookupEndpoint ?? ""])
+        #expect(swapped.status == 0)
+        #expect(swapped.stdout.hasPrefix("No station selling B7"))
+        #expect(swapped.stderrLines == ["--at is LAT,LNG (latitude first): did you mean --at \(point.lat),\(point.lng)?"])
+        let farAway = try CommandRun.fuelboard(["lookup", "--at", "51.5,-0.12", "--fuel", "B7", "--radius", "1",
+                                                "--lookup", stack.lookupEndpoint ?? ""])
+        #expect(farAway.stdout.hasPrefix("No station selling B7") && farAway.stderr.isEmpty)
+    }
+
     /// A price far from its retailer's others is marked, and the mark explained under the table.
     @Test func lookup_marksOutlierPrices_andSaysWhatTheMarksMean() throws {
         let stack = try DataPathStack()

@@ -123,9 +123,8 @@ enum AskCommand {
             hints.append("give your location with --at LAT,LNG (for example --at 53.7997,-1.5492)")
         }
         if reply.outcome == .outsideCoverage, let at = request.location,
-           UKArea.includesUser(at: Coordinate(lat: at.lng, lng: at.lat)) {
-            let swapped = Coordinate(lat: at.lng, lng: at.lat)
-            hints.append("--at is LAT,LNG (latitude first): did you mean --at \(Self.text(swapped))?")
+           let hint = CLIContext.swappedCoordinatesHint(at) {
+            hints.append(hint)
         }
         return hints
     }

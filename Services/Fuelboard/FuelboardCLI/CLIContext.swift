@@ -133,4 +133,12 @@ struct CLIContext {
         }
         return point
     }
+
+    /// The hint for a point given LNG,LAT by mistake: outside the UK, and inside with its two
+    /// numbers swapped (nil otherwise).
+    static func swappedCoordinatesHint(_ point: Coordinate, option: String = "--at") -> String? {
+        let swapped = Coordinate(lat: point.lng, lng: point.lat)
+        guard !UKArea.includesUser(at: point), UKArea.includesUser(at: swapped) else { return nil }
+        return "\(option) is LAT,LNG (latitude first): did you mean \(option) \(swapped.lat),\(swapped.lng)?"
+    }
 }

@@ -47,6 +47,9 @@ enum LookupCommand {
         } else {
             print(render(reply, fuel: request.fuel, radius: request.radiusMiles ?? 5))
         }
+        if reply.results.isEmpty, let hint = CLIContext.swappedCoordinatesHint(Coordinate(lat: request.lat, lng: request.lng)) {
+            CLIContext.printStatus(hint)
+        }
         return ServiceMain.ExitCode.success
     }
 
