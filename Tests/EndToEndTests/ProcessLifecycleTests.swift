@@ -2,6 +2,7 @@ import Foundation
 import ServiceTesting
 import TestSupport
 import Testing
+import ZeroMQ
 
 /// The binaries as an operator meets them: --help, bad configuration, clean stop.
 struct ProcessLifecycleTests {
@@ -150,6 +151,20 @@ struct ProcessLifecycleTests {
         let process = try ServiceProcess(binary, arguments, environment: environment)
         #expect(try process.waitForExit() == 64)
         #expect(process.log.contains(message) && !process.log.contains("configuration ok"), "\(process.log)")
+    }
+
+    /// A plug-in endpoint another process holds stops intent-router's start, as its own endpoint
+    /// does (it ran on without it, taking no intent service, after one log line).
+    @Test func intentRouter_whosePluginEndpointIsTaken_exits1NamingIt() throws {
+        let context = Context()
+        defer { context.shutdown() }
+        let holder = try Socket(context, .router)
+        defer { holder.close() }
+        let taken = try holder.bind("tcp://127.0.0.1:*")
+        let router = try ServiceProcess("intent-router", ["--bind", "tcp://127.0.0.1:*", "--plugins", taken])
+        #expect(try router.waitForExit() == 1)
+        #expect(router.log.contains("cannot start") && router.log.contains(taken)
+                && router.log.contains("Address already in use"), "\(router.log)")
     }
 
     /// One price-ingest per data directory: a second on the same one refused to start nowhere, took

@@ -80,16 +80,9 @@ public final class IntentRouterService {
         }
         runner = ActionRunner(backends: backends)
         speaker = Speaker(dialog: backends.dialog, appName: configuration.appName)
-        let relay: PluginRelay
-        do {
-            relay = try PluginRelay(context: context, bind: configuration.plugins)
-        } catch {
-            // Built-in intents must keep working: run with an endpoint nobody can reach.
-            logger.error("plugins endpoint unavailable: intent services cannot connect",
-                         metadata: ["svc.plugins": configuration.plugins, "error": "\(error)"])
-            let unbound = "inproc://fuelboard-plugins-unbound-\(UUID().uuidString)"
-            relay = try PluginRelay(context: context, bind: unbound)
-        }
+        // An endpoint it cannot bind stops the start, as its own endpoint does: a replica running on
+        // without it took no intent service and said so in one line nobody might read.
+        let relay = try PluginRelay(context: context, bind: configuration.plugins)
         let registry = PluginRegistry(appName: configuration.appName, builtIns: recognizer.intents)
         let broker = PluginBroker(registry: registry, relay: relay, logger: logger,
                                   schedule: { [unowned server] action in server.after(.zero, action) })
