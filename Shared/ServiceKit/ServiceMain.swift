@@ -118,7 +118,7 @@ public struct ServiceMain {
 
     /// Whether `path`, or the nearest directory above it that exists, can be written by this user.
     static func writableByThisUser(_ path: String) -> Bool {
-        FileManager.default.isWritableFile(atPath: nearestExisting(path).path)
+        WriteProbe.probe(nearestExisting(path).path) == .writable
     }
 
     /// `90s`, `1800s`, `0.5s`: a duration as `--check-config` prints it.
@@ -207,6 +207,10 @@ public struct ServiceMain {
             // A read-only file system stops every user alike: refused as the start would refuse it.
             if Self.isOnReadOnlyFileSystem(existing.path) {
                 dataDirectoryFailure("cannot write in data directory", "\(topology.dataDir): Read-only file system")
+            }
+            // So does a directory no entry can be made in (`/proc`, whatever its permission bits say).
+            if case .impossible(let reason) = WriteProbe.probe(existing.path) {
+                dataDirectoryFailure("cannot create data directory", "\(topology.dataDir): \(reason)")
             }
             return url
         }

@@ -153,6 +153,22 @@ struct ProcessLifecycleTests {
         #expect(process.log.contains(message) && !process.log.contains("configuration ok"), "\(process.log)")
     }
 
+    /// A data directory under `/proc`: its permission bits let root write, but nothing can be made
+    /// there. The check said "data-dir-writable=yes" and exit 0, then the start exited 73.
+    @Test(arguments: ["price-ingest", "location-cache"])
+    func checkConfig_withADataDirectoryNothingCanBeMadeIn_saysSoAsTheStartWould(binary: String) throws {
+        let check = try ServiceProcess(binary, ["--check-config", "--data-dir", "/proc/fuelboard-nope"])
+        let status = try check.waitForExit()
+        if geteuid() == 0 {
+            #expect(status == 73, "\(check.log)")
+            #expect(check.log.contains("cannot create data directory") && check.log.contains("/proc/fuelboard-nope"),
+                    "\(check.log)")
+        } else {
+            // Another user might, as far as this one can tell: said, not refused.
+            #expect(status == 0 && check.log.contains("data-dir-writable=no"), "\(check.log)")
+        }
+    }
+
     /// A plug-in endpoint another process holds stops intent-router's start, as its own endpoint
     /// does (it ran on without it, taking no intent service, after one log line).
     @Test func intentRouter_whosePluginEndpointIsTaken_exits1NamingIt() throws {
