@@ -13,6 +13,9 @@ struct AddressTests {
          "Clayton Road, Newcastle-under-Lyme, Staffordshire, ST5 4AE"),
         ("\"A143/A146 ROUNDABOUT\"", "A143/A146 Roundabout"),
         ("\"ST. JOHN'S ROAD, 1ST FLOOR, MFG SITE\"", "St. John's Road, 1st Floor, MFG Site"),
+        // An inward code that reads like an ordinal (8ND, 2ND) stays a postcode.
+        ("\"58 BARNSLEY ROAD, SELBY, YO8 8ND\"", "58 Barnsley Road, Selby, YO8 8ND"),
+        ("\"2ND AVENUE, LEEDS LS1 2ND, WEST YORKSHIRE\"", "2nd Avenue, Leeds LS1 2ND, West Yorkshire"),
     ])
     func address_whenAllCaps_isTitleCased(raw: String, expected: String) throws {
         #expect(try address(raw) == expected)

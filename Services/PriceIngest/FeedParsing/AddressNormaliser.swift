@@ -15,8 +15,24 @@ enum AddressNormaliser {
             address.unicodeScalars.removeLast()
         }
         if TextNormaliser.isAllCaps(address) {
-            address = TextNormaliser.titleCased(address)
+            address = postcodesUpperCased(TextNormaliser.titleCased(address))
         }
         return address
+    }
+
+    /// `address` with every pair of words that makes a valid postcode in capitals again: title case
+    /// read the inward half `8ND` of `YO8 8ND` as an ordinal (`8nd`).
+    static func postcodesUpperCased(_ address: String) -> String {
+        var words = address.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        guard words.count >= 2 else { return address }
+        for index in 0..<(words.count - 1) {
+            let outward = words[index].uppercased(), inward = words[index + 1].uppercased()
+            let bareInward = inward.hasSuffix(",") ? String(inward.dropLast()) : inward
+            if Postcode.isValid(outward + " " + bareInward) {
+                words[index] = outward
+                words[index + 1] = inward
+            }
+        }
+        return words.joined(separator: " ")
     }
 }
