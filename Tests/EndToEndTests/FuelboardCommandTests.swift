@@ -71,6 +71,15 @@ struct FuelboardCommandTests {
         }
     }
 
+    /// An empty or unknown --only lists what it takes, short names too, in one line (64).
+    @Test(arguments: [("", "--only: no service named"), ("pricing", "--only: unknown service pricing")])
+    func health_withAnOnlyNamingNoKnownService_listsTheNames(only: String, start: String) throws {
+        let run = try CommandRun.fuelboard(["health", "--only", only])
+        #expect(run.status == 64)
+        #expect(run.stderrLines == ["fuelboard: \(start) (expected some of intent-router, price-ingest, fuel-lookup, "
+            + "location-cache, dialog-renderer, or router, ingest, lookup, location, dialog)"])
+    }
+
     @Test func fuelboard_whenHelpAsked_printsUsageOnStdoutAndExits0() throws {
         let run = try CommandRun.fuelboard(["--help"])
         #expect(run.status == 0)

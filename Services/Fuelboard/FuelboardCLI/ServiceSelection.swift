@@ -30,14 +30,14 @@ enum ServiceSelection {
         guard let only = arguments.value("--only") else { return services }
         let asked = only.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let known = services.map(\.name)
+        let expected = "expected some of \(known.joined(separator: ", ")), or router, ingest, lookup, location, dialog"
         guard !asked.isEmpty else {
-            throw ConfigurationError("--only: no service named (expected some of \(known.joined(separator: ", ")))")
+            throw ConfigurationError("--only: no service named (\(expected))")
         }
         let names = asked.map { shortNames[$0] ?? $0 }
         let unknown = zip(asked, names).filter { !known.contains($0.1) }.map(\.0)
         guard unknown.isEmpty else {
-            throw ConfigurationError("--only: unknown service \(unknown.joined(separator: ", ")) (expected some of "
-                + "\(known.joined(separator: ", ")), or router, ingest, lookup, location, dialog)")
+            throw ConfigurationError("--only: unknown service \(unknown.joined(separator: ", ")) (\(expected))")
         }
         return services.filter { names.contains($0.name) }
     }
