@@ -19,7 +19,7 @@ enum AskCommand {
             OptionSpec("--at", value: "LAT,LNG",
                        help: "the user's location now, sent with every ask (each turn of the prompt too); "
                            + "stored as last-known"),
-            OptionSpec("--now", value: "TIME", help: "render as if it were this ISO-8601 time (reproducible output)"),
+            OptionSpec("--now", value: "TIME", help: "render as if it were this ISO-8601 time (the same words every run)"),
             OptionSpec("--locale", value: "LOCALE", help: "spoken language (default en-GB)"),
             OptionSpec("--session", value: "ID", help: "continue a conversation from an earlier reply"),
             OptionSpec("--card", help: "draw the card and the directions URL even when stdout is not a terminal"),
