@@ -7,6 +7,7 @@ public enum MessageType: String, Sendable, CaseIterable {
     case ingestFeed = "ingest.feed"
     case ingestSnapshot = "ingest.snapshot"
     case ingestStatus = "ingest.status"
+    case ingestRemove = "ingest.remove"
 
     case lookupCheapest = "lookup.cheapest"
     case lookupNearest = "lookup.nearest"

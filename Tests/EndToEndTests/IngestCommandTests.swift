@@ -18,6 +18,37 @@ struct IngestCommandTests {
         #expect(cli.log.contains("could not fetch the x feed"), "\(cli.log)")
     }
 
+    /// `ingest --remove`: the retailer goes from price-ingest and from fuel-lookup's answers; the
+    /// other retailer stays; a second removal finds nothing (1).
+    @Test func remove_takesARetailerOutOfTheLookupsAnswers() throws {
+        let stack = try DataPathStack()
+        let tesco = try stack.ingestFile(try stack.writeFeed(FeedFixtures.feed(FeedFixtures.selby), name: "tesco"),
+                                         retailer: "tesco")
+        var dearer = FeedFixtures.selby
+        for index in dearer.indices { dearer[index].prices["B7"] = 199.9 }
+        let asda = try stack.ingestFile(try stack.writeFeed(FeedFixtures.feed(dearer), name: "asda"), retailer: "asda")
+        try stack.waitForLookupVersion(max(tesco.version, asda.version))
+        #expect(try cheapestB7(stack)?.station.retailer == "tesco")
+
+        let run = try CommandRun.fuelboard(["ingest", "--remove", "tesco", "--ingest", stack.ingestEndpoint])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "Removed tesco: \(FeedFixtures.selby.count) station(s), store version \(asda.version + 1).\n")
+        try stack.waitForLookupVersion(asda.version + 1)
+        #expect(try cheapestB7(stack)?.station.retailer == "asda")
+
+        let again = try CommandRun.fuelboard(["ingest", "--remove", "tesco", "--ingest", stack.ingestEndpoint])
+        #expect(again.status == 1)
+        #expect(again.stderrLines == ["fuelboard: remove failed: no stations or feed stored for retailer 'tesco' [not_found]"])
+        let mixed = try CommandRun.fuelboard(["ingest", "feeds/", "--remove", "tesco", "--ingest", stack.ingestEndpoint])
+        #expect(mixed.status == 64)
+    }
+
+    private func cheapestB7(_ stack: DataPathStack) throws -> LookupResult? {
+        let point = FeedFixtures.selbyPoint
+        return try stack.lookupClient().call(.lookupCheapest,
+            LookupRequest(fuel: "B7", lat: point.lat, lng: point.lng, radiusMiles: 5), as: LookupReply.self).results.first
+    }
+
     @Test func priceIngestNotAnswering_isExitStatus69() throws {
         let cli = try ServiceProcess("fuelboard", ["ingest", "http://127.0.0.1:9/feed.json", "--retailer", "x",
                                                    "--ingest", try unservedEndpoint(), "--timeout", "300ms"])

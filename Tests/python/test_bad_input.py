@@ -325,6 +325,17 @@ def test_ingestStatus_withABodyThatIsNoObject_getsBadRequest(clients, body):
     assert "expected an object" in reply["error"]["message"], reply
 
 
+@pytest.mark.parametrize("body,code", [({}, "bad_request"), ({"retailer": 5}, "bad_request"), ([], "bad_request"),
+                                       ({"retailer": ""}, "bad_request"),
+                                       ({"retailer": "nobody-stored-this"}, "not_found")],
+                         ids=["no-retailer", "retailer-number", "array", "retailer-empty", "unknown"])
+def test_ingestRemove_withoutAStoredRetailer_getsAnErrorAndChangesNothing(clients, body, code):
+    before = clients["price-ingest"].request("ingest.snapshot", {})["body"]
+    assert_error(clients["price-ingest"].request("ingest.remove", body), code)
+    after = clients["price-ingest"].request("ingest.snapshot", {})["body"]
+    assert after["version"] == before["version"] and after["retailers"] == before["retailers"]
+
+
 LOOKUP_CHANGES = {
     "fuel-number": {"fuel": 7},
     "fuel-null": {"fuel": None},

@@ -5,17 +5,19 @@ import ServiceKit
 /// `fuelboard ingest FILE|DIR|URL [--retailer NAME]`: sends feeds to price-ingest.
 enum IngestCommand {
     static let spec = (
-        usage: "FILE|DIRECTORY|URL [--retailer NAME]",
+        usage: "FILE|DIRECTORY|URL [--retailer NAME] | --remove NAME",
         summary: """
             Sends CMA price feeds to price-ingest. A file is sent inline; a directory sends every *.json
             file in it (each file's name is its retailer); an http(s):// or file:// URL is fetched by
             price-ingest itself. Prints one progress line per feed and a summary (a feed older than the one
-            stored for its retailer replaces it, with an older_feed warning). Exits 1 when a feed failed,
-            69 when price-ingest does not answer.
+            stored for its retailer replaces it, with an older_feed warning). --remove takes a retailer
+            out of the store and every replica. Exits 1 when a feed failed (or --remove found no such
+            retailer), 69 when price-ingest does not answer.
             """,
         options: [
             OptionSpec("--retailer", value: "NAME",
                        help: "the retailer (feed) name of one file or URL; default: the file name"),
+            OptionSpec("--remove", value: "NAME", help: "remove this retailer's stations and feed record instead"),
         ]
     )
 
@@ -34,6 +36,12 @@ enum IngestCommand {
     }
 
     static func run(_ cli: CLIContext) throws -> Int32 {
+        if let retailer = cli.arguments.value("--remove") {
+            guard cli.arguments.positionals.isEmpty, !cli.arguments.has("--retailer") else {
+                throw ConfigurationError("--remove NAME takes nothing else (no FILE, DIRECTORY, URL or --retailer)")
+            }
+            return try remove(retailer, cli)
+        }
         guard let target = cli.arguments.positionals.first, cli.arguments.positionals.count == 1 else {
             throw ConfigurationError("ingest needs exactly one FILE, DIRECTORY or URL (see --help)")
         }
@@ -79,6 +87,25 @@ enum IngestCommand {
         }
         if failed == 0 { return ServiceMain.ExitCode.success }
         return outcomes.contains(where: \.unanswered) ? ServiceMain.ExitCode.unavailable : ServiceMain.ExitCode.failure
+    }
+
+    /// `--remove NAME`: one `ingest.remove`, its reply or error in one line.
+    static func remove(_ retailer: String, _ cli: CLIContext) throws -> Int32 {
+        let client = try cli.client(cli.topology.ingest)
+        let reply: RemoveRetailerReply
+        do {
+            reply = try client.call(.ingestRemove, RemoveRetailerRequest(retailer: retailer), as: RemoveRetailerReply.self)
+        } catch {
+            CLIContext.printError("remove failed: \(error.message) [\(error.code.rawValue)]")
+            return error.code == .unavailable ? ServiceMain.ExitCode.unavailable : ServiceMain.ExitCode.failure
+        }
+        if cli.json {
+            try cli.printJSON(reply)
+        } else {
+            print("Removed \(reply.retailer): \(reply.stations) station(s), store version \(reply.version).")
+            for warning in reply.warnings { CLIContext.printStatus("warning: " + warning) }
+        }
+        return ServiceMain.ExitCode.success
     }
 
     /// One feed to send: inline bytes or a URL for price-ingest to fetch.

@@ -17,7 +17,7 @@ public final class PriceIngestService {
     public let server: ReplyServer
     let store: StationStore
     let publisher: PricePublisher
-    private let configuration: PriceIngestConfiguration
+    let configuration: PriceIngestConfiguration
     let logger: Logger
     let parser = FeedParser()
     /// Fetches a client asked for (`ingest.feed` with a URL), two at a time per host: never behind a
@@ -99,6 +99,9 @@ public final class PriceIngestService {
             return reply
         }
         server.on(.ingestStatus, EmptyBody.self) { [unowned self] _, _ in try self.store.feeds() }
+        server.on(.ingestRemove, RemoveRetailerRequest.self) { [unowned self] body, request in
+            try self.remove(body, requestID: request.logID)
+        }
     }
 
     // MARK: - ingest.feed

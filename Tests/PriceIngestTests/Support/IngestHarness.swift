@@ -19,19 +19,21 @@ final class IngestHarness {
 
     /// Runs `body` with the service started on `directory` (its SQLite file is
     /// `directory/price-ingest.sqlite`), and stops it afterwards, even when `body` throws.
-    static func with<Result>(directory: URL, _ body: (IngestHarness) throws -> Result) throws -> Result {
-        let harness = try IngestHarness(directory: directory)
+    static func with<Result>(directory: URL, feeds: FeedList? = nil,
+                             _ body: (IngestHarness) throws -> Result) throws -> Result {
+        let harness = try IngestHarness(directory: directory, feeds: feeds)
         defer { harness.stop() }
         return try body(harness)
     }
 
     /// Starts the service and a subscriber that has seen one heartbeat, so every later update reaches it.
-    private init(directory: URL) throws {
+    private init(directory: URL, feeds: FeedList?) throws {
         self.directory = directory
         let holder = ServiceHolder()
         var configuration = PriceIngestConfiguration(endpoint: "tcp://127.0.0.1:*",
                                                      publishEndpoint: "tcp://127.0.0.1:*", dataDirectory: directory)
         configuration.heartbeatInterval = .milliseconds(20)
+        if let feeds { configuration.feeds = feeds }
         let quiet = Logger(label: "price-ingest-test", level: .critical)
         let service = try InProcessService.start { [configuration] context in
             let service = try PriceIngestService(context: context, configuration: configuration, logger: quiet)
@@ -71,6 +73,17 @@ final class IngestHarness {
     func ingest(url: URL, retailer: String = "asda") throws -> Reply<IngestFeedReply> {
         let body = #"{"retailer":"\#(retailer)","url":"\#(url.absoluteString)"}"#
         return try decodeReply(client.callRaw(MessageType.ingestFeed.rawValue, rawBody: Data(body.utf8)))
+    }
+
+    /// `ingest.remove` of `retailer`.
+    func remove(_ retailer: String) throws -> Reply<RemoveRetailerReply> {
+        try JSONCoding.makeDecoder().decode(Reply<RemoveRetailerReply>.self, from: client.callRaw(
+            MessageType.ingestRemove.rawValue, rawBody: JSONCoding.encode(RemoveRetailerRequest(retailer: retailer))))
+    }
+
+    /// `ingest.snapshot` without a retailer: the index of retailers held.
+    func snapshotIndex() throws -> SnapshotReply {
+        try client.call(.ingestSnapshot, SnapshotRequest(), as: SnapshotReply.self)
     }
 
     /// `ingest.status`: every feed record.

@@ -159,6 +159,30 @@ public final class StationStore {
         return newVersion
     }
 
+    /// Removes `retailer`: its stations and its feed's record, in one transaction, under a new store
+    /// version (replicas drop it when they see that version). Other retailers are untouched.
+    ///
+    /// - Returns: the new version and how many stations went, or nil when the store holds neither
+    ///   stations nor a feed record for `retailer` (nothing changed, no version used).
+    public func removeRetailer(_ retailer: String) throws -> (version: UInt64, stations: Int)? {
+        guard !retailer.isEmpty else { throw StationStoreError.emptyRetailer }
+        let removed: (version: UInt64, stations: Int)? = try database.transaction {
+            try deleteRetailer.bind(retailer, at: 1)
+            try deleteRetailer.run()
+            let stations = database.changes
+            let forget = try database.prepare("DELETE FROM feeds WHERE retailer = ?")
+            try forget.bind(retailer, at: 1)
+            try forget.run()
+            guard stations > 0 || database.changes > 0 else { return nil }
+            return (try nextVersion(), stations)
+        }
+        if let removed {
+            version = removed.version
+            servedMark.write(storeID: storeID, version: removed.version)
+        }
+        return removed
+    }
+
     /// Records that fetching or parsing `retailer`'s feed failed. Stations and version are untouched.
     /// A retailer with no feed yet gets a failing one when `createsFeed` (a configured feed's poll:
     /// the operator asked for it), and nothing otherwise (a request naming a retailer nobody knows
