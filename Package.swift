@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "FeedParsing", dependencies: ["Messages"], path: "Services/PriceIngest/FeedParsing"),
         .target(name: "PriceIngest", dependencies: ["ServiceKit", "Messages", "SQLite", "FeedParsing", "CCurl"],
                 path: "Services/PriceIngest/PriceIngest"),
-        .executableTarget(name: "price-ingest", dependencies: ["PriceIngest", "ServiceKit", "SQLite"],
+        .executableTarget(name: "price-ingest", dependencies: ["PriceIngest", "ServiceKit", "Messages", "SQLite"],
                           path: "Services/PriceIngest/price-ingest"),
 
         // fuel-lookup: a spatial-index replica of price-ingest's state.

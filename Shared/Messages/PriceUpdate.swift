@@ -2,6 +2,8 @@ import Foundation
 
 /// One retailer's whole station set as of a version: what price-ingest publishes after every
 /// accepted feed and what a snapshot returns (the zguide's Clone pattern, keyed by retailer).
+/// Published with no stations, it says the retailer was removed (`ingest.remove`) at that version;
+/// a feed with none is never stored.
 ///
 /// Versions come from one counter that increases by one on every accepted change, so a replica
 /// that sees version N+2 after N knows it missed one and resynchronises.

@@ -16,7 +16,11 @@ extension ServiceError {
         }
         switch error {
         case .keyNotFound(let key, let context): return "missing field \"\(key.stringValue)\"\(path(context))"
-        case .typeMismatch(let type, let context): return "wrong type\(path(context)): expected \(expected(type))"
+        case .typeMismatch(let type, let context):
+            // A decoder's own words when it gave some; Foundation's ("Expected to decode
+            // Dictionary<String, Any>...") name Swift types, so the JSON kind is said instead.
+            let own = context.debugDescription.hasPrefix("Expected to decode") ? nil : context.debugDescription
+            return "wrong type\(path(context)): " + (own ?? "expected \(expected(type))")
         case .valueNotFound(_, let context): return "missing value\(path(context))"
         case .dataCorrupted(let context):
             return context.codingPath.isEmpty ? context.debugDescription : "invalid value\(path(context))"

@@ -99,7 +99,8 @@ public struct ServiceMain {
     }
 
     /// Whether `--check-config` was given: the main reads every option, then calls
-    /// `finishConfigurationCheck` before it binds or writes anything.
+    /// `finishConfigurationCheck` before it binds or keeps anything (the data directory check makes
+    /// an empty directory there and removes it at once).
     public var isCheckingConfiguration: Bool { arguments.has("--check-config") }
 
     /// With `--check-config`: prints `<name>: configuration ok` and `settings` (`key=value`, one a
@@ -195,8 +196,8 @@ public struct ServiceMain {
     public func ensureDataDirectory() -> URL {
         let url = URL(fileURLWithPath: topology.dataDir, isDirectory: true)
         if isCheckingConfiguration {
-            // Nothing is created: the directory, or the nearest one above it that exists, must be
-            // a directory. Whether it can be written depends on the user the service runs as, who
+            // Nothing is left behind: the directory, or the nearest one above it that exists, must
+            // be a directory. Whether it can be written depends on the user the service runs as, who
             // need not be the one checking: that is said (`data-dir-writable`), not refused.
             let existing = Self.nearestExisting(topology.dataDir)
             var isDirectory: ObjCBool = false
@@ -208,9 +209,12 @@ public struct ServiceMain {
             if Self.isOnReadOnlyFileSystem(existing.path) {
                 dataDirectoryFailure("cannot write in data directory", "\(topology.dataDir): Read-only file system")
             }
-            // So does a directory no entry can be made in (`/proc`, whatever its permission bits say).
+            // So does a directory no entry can be made in (`/proc`, whatever its permission bits
+            // say; a full disk): an empty one is made there and removed at once.
             if case .impossible(let reason) = WriteProbe.probe(existing.path) {
-                dataDirectoryFailure("cannot create data directory", "\(topology.dataDir): \(reason)")
+                let exists = existing == URL(fileURLWithPath: topology.dataDir).standardizedFileURL
+                dataDirectoryFailure(exists ? "cannot write in data directory" : "cannot create data directory",
+                                     "\(topology.dataDir): \(reason)")
             }
             return url
         }
@@ -219,9 +223,10 @@ public struct ServiceMain {
         } catch {
             dataDirectoryFailure("cannot create data directory", FileErrorText.describe(error, path: topology.dataDir))
         }
-        guard FileManager.default.isWritableFile(atPath: url.path) else {
-            dataDirectoryFailure("cannot write in data directory", "\(topology.dataDir): "
-                + (Self.isOnReadOnlyFileSystem(url.path) ? "Read-only file system" : "Permission denied"))
+        switch WriteProbe.probe(url.path) {
+        case .writable: break
+        case .denied: dataDirectoryFailure("cannot write in data directory", "\(topology.dataDir): Permission denied")
+        case .impossible(let reason): dataDirectoryFailure("cannot write in data directory", "\(topology.dataDir): \(reason)")
         }
         return url
     }

@@ -58,6 +58,14 @@ struct FuelboardCommandTests {
         }
     }
 
+    @Test func generate_withAnAsOfOutOfRange_isABadOption() throws {
+        let run = try CommandRun.fuelboard(["generate", "--out", "/nonexistent-generate-dir", "--as-of",
+                                            "1969-01-01T00:00:00Z"])
+        #expect(run.status == 64)
+        #expect(run.stderrLines == ["fuelboard: --as-of: expected a time from 1970-01-02 to 9999-12-31, "
+            + "got '1969-01-01T00:00:00Z'"])
+    }
+
     /// Where the feeds cannot go: one line naming the path and why, exit 73 (a CocoaError's dump before).
     @Test func generate_intoAPathUnderAFile_saysWhyInOneLine_andExits73() throws {
         try withTemporaryDirectory { directory in

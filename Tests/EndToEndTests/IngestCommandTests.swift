@@ -41,6 +41,19 @@ struct IngestCommandTests {
         #expect(again.stderrLines == ["fuelboard: remove failed: no stations or feed stored for retailer 'tesco' [not_found]"])
         let mixed = try CommandRun.fuelboard(["ingest", "feeds/", "--remove", "tesco", "--ingest", stack.ingestEndpoint])
         #expect(mixed.status == 64)
+        #expect(mixed.stderrLines == ["fuelboard: --remove NAME takes nothing else (no FILE, DIRECTORY, URL or --retailer)"])
+
+        // A replica that starts now never sees it; the same feed again brings it back to both.
+        let first = try #require(stack.lookup)
+        try stack.startLookup()
+        defer { _ = try? first.terminate() }
+        try stack.waitForLookupVersion(asda.version + 1)
+        #expect(try cheapestB7(stack)?.station.retailer == "asda")
+        let back = try stack.ingestFile(try stack.writeFeed(FeedFixtures.feed(FeedFixtures.selby), name: "tesco"),
+                                        retailer: "tesco")
+        #expect(back.version == asda.version + 2)
+        try stack.waitForLookupVersion(back.version)
+        #expect(try cheapestB7(stack)?.station.retailer == "tesco")
     }
 
     private func cheapestB7(_ stack: DataPathStack) throws -> LookupResult? {

@@ -169,6 +169,18 @@ struct ProcessLifecycleTests {
         }
     }
 
+    /// An existing directory nothing can be made in (as root: `/proc` itself) fails the start as it
+    /// fails the check: 73 and one line (the start took it, then failed opening its store, exit 1).
+    @Test(arguments: ["price-ingest", "location-cache"])
+    func start_inAnExistingDirectoryNothingCanBeMadeIn_exits73(binary: String) throws {
+        // (As another user than root, /proc is refused as Permission denied: 73 all the same.)
+        var arguments = ["--data-dir", "/proc", "--bind", "tcp://127.0.0.1:*"]
+        if binary == "price-ingest" { arguments += ["--bind-pub", "tcp://127.0.0.1:*"] }
+        let start = try ServiceProcess(binary, arguments)
+        #expect(try start.waitForExit() == 73, "\(start.log)")
+        #expect(start.log.contains("cannot write in data directory") && start.log.contains("/proc:"), "\(start.log)")
+    }
+
     /// A plug-in endpoint another process holds stops intent-router's start, as its own endpoint
     /// does (it ran on without it, taking no intent service, after one log line).
     @Test func intentRouter_whosePluginEndpointIsTaken_exits1NamingIt() throws {

@@ -23,8 +23,16 @@ struct StoreFileGoneTests {
             #expect(error.code == .internal)
             #expect(error.message.contains("is gone (deleted or replaced while price-ingest ran)"), "\(error.message)")
         }
+        // A removal too: the retailer would be back after the restart.
+        do {
+            _ = try stack.ingestClient().call(.ingestRemove, RemoveRetailerRequest(retailer: "tesco"),
+                                              as: RemoveRetailerReply.self)
+            Issue.record("a removal from a deleted store was acknowledged")
+        } catch let error as ServiceError {
+            #expect(error.code == .internal && error.message.contains("is gone"), "\(error.message)")
+        }
         let stats = try stack.ingestClient().call(.sysStats, EmptyBody(), as: StatsBody.self)
-        #expect(stats.details["commitFailures"] == .number(1))
+        #expect(stats.details["commitFailures"] == .number(2))
         guard case .string(let cause)? = stats.details["lastCommitError"] else {
             Issue.record("no lastCommitError: \(stats.details)")
             return

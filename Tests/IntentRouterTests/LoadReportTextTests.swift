@@ -132,6 +132,11 @@ struct LoadReportTextTests {
         let recovered = Self.report(replies: 100, unanswered: 5, stalled: 1, seconds: silentEnd.reversed()).text
         #expect(recovered.contains("normal up to 5 in a closed loop"), "\(recovered)")
         #expect(!recovered.contains("waiting on a server"))
+        // A short last second without replies in which nothing waited (a low rate): not a stall.
+        let quietEnd = silentEnd.reversed() + [LoadRunner.Second(second: 3, requests: 0, errors: 0, timeouts: 0,
+                                                                 p50: nil, p99: nil, seconds: 0.2)]
+        let quiet = Self.report(replies: 100, unanswered: 5, stalled: 1, seconds: quietEnd).text
+        #expect(quiet.contains("normal up to 5 in a closed loop"), "\(quiet)")
     }
 
     @Test func anOpenLoopReport_claimsNoConcurrency_andStaysDecodable() throws {

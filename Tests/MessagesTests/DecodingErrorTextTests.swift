@@ -23,6 +23,21 @@ struct DecodingErrorTextTests {
         }
     }
 
+    private struct Strict: Decodable {
+        init(from decoder: any Decoder) throws {
+            throw DecodingError.typeMismatch(String.self, .init(codingPath: [], debugDescription: "a string or a number"))
+        }
+    }
+
+    @Test func aDecodersOwnWords_areKept() {
+        do {
+            _ = try JSONDecoder().decode(Strict.self, from: Data("[]".utf8))
+            Issue.record("decoded")
+        } catch {
+            #expect(ServiceError.describe(error) == "wrong type: a string or a number")
+        }
+    }
+
     @Test(arguments: [
         (#"{"id": 1, "location": []}"#, "wrong type at location: expected an object"),
         (#"{"id": 1, "name": 5}"#, "wrong type at name: expected a string"),

@@ -121,7 +121,7 @@ struct StationStoreFailureTests {
             let before = try Snapshot(store)
             let failedAt = fetched.addingTimeInterval(600)
             try store.recordFeedFailure("asda", message: "HTTP 503 from feed", at: failedAt,
-                                        source: "https://example.invalid/asda.json")
+                                        source: "https://example.invalid/asda.json", createsFeed: true)
 
             #expect(store.version == before.version)
             #expect(try store.allStations() == before.stations)
@@ -139,7 +139,7 @@ struct StationStoreFailureTests {
     @Test func recordFeedFailure_forAnUnknownRetailer_createsAFailingFeedWithoutStations() throws {
         try withTemporaryDirectory { directory in
             let store = try StationStore(directory: directory)
-            try store.recordFeedFailure("mfg", message: "not JSON", at: fetched, source: nil)
+            try store.recordFeedFailure("mfg", message: "not JSON", at: fetched, source: nil, createsFeed: true)
             let feed = try #require(try store.feeds().first)
             #expect(feed == FeedRecord(retailer: "mfg", lastErrorAt: fetched, lastError: "not JSON"))
             #expect(feed.isFailing)
@@ -165,7 +165,7 @@ struct StationStoreFailureTests {
     @Test func replaceRetailer_afterAFailure_keepsTheErrorButIsNoLongerFailing() throws {
         try withTemporaryDirectory { directory in
             let store = try StationStore(directory: directory)
-            try store.recordFeedFailure("bp", message: "timeout", at: fetched, source: nil)
+            try store.recordFeedFailure("bp", message: "timeout", at: fetched, source: nil, createsFeed: true)
             let later = fetched.addingTimeInterval(300)
             try store.replaceRetailer("bp", stations: StoreFixtures.stations("bp", count: 2),
                                       updated: later, fetchedAt: later, source: nil)

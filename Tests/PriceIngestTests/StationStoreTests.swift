@@ -100,7 +100,7 @@ struct StationStoreTests {
             let store = try StationStore(directory: directory)
             try store.replaceRetailer("esso", stations: stations, updated: StoreFixtures.feedTime,
                                       fetchedAt: fetched, source: "file.json")
-            try store.recordFeedFailure("bp", message: "HTTP 503", at: fetched, source: nil)
+            try store.recordFeedFailure("bp", message: "HTTP 503", at: fetched, source: nil, createsFeed: true)
             let feedsBefore = try store.feeds()
             store.close()
 

@@ -49,6 +49,9 @@ public final class ReplicaSync {
     }
 
     private var retailers: [String: RetailerState] = [:]
+    /// Retailers removed (`ingest.remove`) and the version at which they went: an update of one at or
+    /// below it, queued from before, must not bring it back.
+    private var removedAt: [String: UInt64] = [:]
     private var version: UInt64 = 0
     /// The store the held state came from (`SnapshotReply.store`); nil before the first snapshot.
     private var store: String?
@@ -181,9 +184,24 @@ public final class ReplicaSync {
     /// Replaces a retailer's state if `state` is newer than what this replica holds.
     private func apply(_ state: RetailerState) -> Bool {
         if let held = retailers[state.retailer], held.version >= state.version { return false }
-        retailers[state.retailer] = state
+        if retailers[state.retailer] == nil, let removed = removedAt[state.retailer], removed >= state.version {
+            return false
+        }
         status.withLock { $0.updatesApplied += 1 }
+        // price-ingest publishes a retailer without stations only when it removes it.
+        if state.stations.isEmpty {
+            removedAt[state.retailer] = state.version
+            return retailers.removeValue(forKey: state.retailer) != nil
+        }
+        removedAt[state.retailer] = nil
+        retailers[state.retailer] = state
         return true
+    }
+
+    /// Drops `retailer` as removed at `version` (true when it was held).
+    private func drop(_ retailer: String, removedAt version: UInt64) -> Bool {
+        removedAt[retailer] = version
+        return retailers.removeValue(forKey: retailer) != nil
     }
 
     /// Fetches the snapshot index and every retailer whose version differs. Returns true on change.
@@ -196,6 +214,7 @@ public final class ReplicaSync {
                 logger.warning("price-ingest has another store; reloading everything",
                                metadata: ["store": index.store ?? "-", "was": store ?? "-"])
                 retailers.removeAll()
+                removedAt.removeAll()
                 changed = true
             } else if index.version < version, !retailers.isEmpty {
                 // Versions only grow: a store behind ours was put back from an older copy (a whole
@@ -204,13 +223,13 @@ public final class ReplicaSync {
                 logger.warning("price-ingest went back to an older version; reloading everything",
                                metadata: ["version": "\(index.version)", "was": "\(version)"])
                 retailers.removeAll()
+                removedAt.removeAll()
                 changed = true
             }
             store = index.store
             let listed = Set((index.retailers ?? []).map(\.retailer))
             for gone in retailers.keys where !listed.contains(gone) {
-                retailers[gone] = nil
-                changed = true
+                changed = drop(gone, removedAt: index.version) || changed
             }
             // One retailer price-ingest cannot read (a damaged row) does not keep the others from
             // being served: it is asked for again every 30 s, and the status says which it is.
@@ -227,8 +246,12 @@ public final class ReplicaSync {
                             continue
                         }
                         retailers[state.retailer] = state
+                        removedAt[state.retailer] = nil
                         changed = true
                     }
+                } catch where error.code == .notFound {
+                    // Removed between the index and this request: gone, not unreadable.
+                    changed = drop(entry.retailer, removedAt: index.version) || changed
                 } catch where error.code != .unavailable && error.code != .timeout {
                     failed.append((entry.retailer, error.message))
                 }

@@ -6,7 +6,7 @@ public enum Fuelboard {
     /// Every subcommand: name, one-line summary, entry point.
     static let commands: [(name: String, summary: String, run: @Sendable (CLIContext) throws -> Int32)] = [
         ("ask", "ask the assistant something, or open an interactive prompt", AskCommand.run),
-        ("ingest", "send feeds to price-ingest: a file, a URL or a directory of feeds", IngestCommand.run),
+        ("ingest", "send feeds to price-ingest (a file, a URL or a directory of feeds), or remove a retailer", IngestCommand.run),
         ("lookup", "cheapest (or nearest) station selling a fuel near a point", LookupCommand.run),
         ("health", "ping every service of the topology and say which are down", HealthCommand.run),
         ("stats", "print every service's sys.stats counters", StatsCommand.run),

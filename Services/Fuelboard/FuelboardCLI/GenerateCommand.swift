@@ -39,6 +39,9 @@ enum GenerateCommand {
             guard let date = JSONCoding.parseISO8601(text) else {
                 throw ConfigurationError("--as-of: expected an ISO-8601 time with offset, got '\(text)'")
             }
+            guard (86_400.0...253_402_214_400.0).contains(date.timeIntervalSince1970) else {
+                throw ConfigurationError("--as-of: expected a time from 1970-01-02 to 9999-12-31, got '\(text)'")
+            }
             return date
         } ?? Date()
         var options = SampleFeedOptions(stations: stations, seed: seed, asOf: asOf)
@@ -54,6 +57,8 @@ enum GenerateCommand {
                     CLIContext.printStatus("generated \(written)/\(total) stations")
                 }
             }
+        } catch SampleFeedError.invalidOptions(let reason) {
+            throw ConfigurationError(reason)  // each option is checked above; this is a safety net
         } catch SampleFeedError.writeFailed(let problem) {
             CLIContext.printError("could not write \(problem)")
             return cantWriteExitCode

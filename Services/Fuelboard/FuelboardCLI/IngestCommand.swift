@@ -179,7 +179,7 @@ enum IngestCommand {
             return Outcome(source: job.source, retailer: job.retailer, reply: nil, error: error, unanswered: sent)
         } catch {
             return Outcome(source: job.source, retailer: job.retailer, reply: nil,
-                           error: ServiceError(.internal, "unreadable reply: \(error)"))
+                           error: ServiceError(.internal, "unreadable reply: \(ServiceError.describe(error))"))
         }
     }
 

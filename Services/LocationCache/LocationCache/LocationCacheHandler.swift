@@ -109,6 +109,11 @@ public final class LocationCacheHandler {
             log.record(.notice, "user forgotten", requestID: erasure.requestID, user: erasure.user,
                        counts: ["rows": erasure.rows])
         } else if !erasures.isEmpty {
+            // Each one's request at debug, for tracing one erasure; the batch's notice below.
+            for erasure in erasures {
+                log.record(.debug, "user forgotten", requestID: erasure.requestID, user: erasure.user,
+                           counts: ["rows": erasure.rows])
+            }
             log.record(.notice, "users forgotten", counts: ["forgets": erasures.count, "forgotten": forgotten,
                                                              "rows": erasures.reduce(0) { $0 + $1.rows }])
         }

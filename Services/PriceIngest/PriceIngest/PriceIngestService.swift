@@ -183,14 +183,14 @@ public final class PriceIngestService {
                 // A poll's older copy of the stored feed changes nothing; a request's URL is applied.
                 let reply = try ingest(data, retailer: message.retailer, source: source,
                                        requestID: message.ticket.map { "fetch-\($0)" } ?? "poll",
-                                       polled: responder == nil)
+                                       polled: message.ticket == nil)
                 responder?.reply(reply)
             } catch {
                 responder?.fail(error)
             }
         case .failure(let failure):
             let description = failure.description
-            recordFailure(retailer: message.retailer, message: description, source: source, polled: responder == nil)
+            recordFailure(retailer: message.retailer, message: description, source: source, polled: message.ticket == nil)
             if let responder {
                 // One line for the event, the request's own (at most 20 a second: a client looping
                 // on bad URLs wrote a line per request here besides it). A request's not_found

@@ -13,7 +13,7 @@ let main = ServiceMain(
         directory, and publishes every accepted change with a version on the --ingest-pub endpoint.
         An ingest.feed replaces the retailer's stations even with a feed older than the stored one (the
         reply warns older_feed); a polled copy older than the stored feed changes nothing (recorded in
-        ingest.status).
+        ingest.status). ingest.remove takes a retailer out of the store and every replica.
         """,
     options: [
         OptionSpec("--feeds", value: "FILE", help: "feeds to poll: one 'RETAILER URL' per line"),

@@ -287,9 +287,10 @@ struct LoadReport: Codable {
         return reasons
     }
 
-    /// The server had stopped answering when the run ended: stalled seconds, the last without a reply.
+    /// The server had stopped answering when the run ended: stalled seconds, and in the last one no
+    /// reply while requests waited (a short last second without replies at a low rate is not that).
     var stalledAtTheEnd: Bool {
-        guard stalledSeconds > 0, let last = perSecond.last else { return false }
+        guard stalledSeconds > 0, let last = perSecond.last, last.waited == true else { return false }
         return last.requests + last.errors + last.invalid == 0
     }
 

@@ -41,14 +41,7 @@ extension PriceIngestService {
             throw ServiceError.badRequest(message + (reasons.isEmpty ? "" : " (" + reasons.joined(separator: "; ") + ")"))
         }
         let replacedNewer = try checkOrder(parsed, refusesOlder: polled, source: source, requestID: requestID)
-        guard store.isStillItsFile else {
-            // Deleted (or another file put in its place) while running: commits would go to a file
-            // nobody will open again, and be acknowledged; the restart would not find them.
-            let message = "the store's file \(store.fileURL.path) is gone (deleted or replaced while price-ingest "
-                + "ran); nothing can be stored until price-ingest is restarted"
-            noteCommitFailure(message, retailer: retailer)
-            throw ServiceError(.internal, message + "; nothing was changed")
-        }
+        try refuseIfStoreFileGone(retailer: retailer)
         let version: UInt64
         do {
             version = try store.replaceRetailer(retailer, stations: parsed.stations, updated: parsed.updated,
@@ -118,6 +111,17 @@ extension PriceIngestService {
         if let source { metadata["source"] = source }
         logRefusal(metadata)
         throw refusal
+    }
+
+    /// Refuses (`internal`, counted and logged) while the store's file is gone: deleted, or another
+    /// file put in its place, while running. Commits would go to a file nobody will open again, and
+    /// be acknowledged; the restart would not find them.
+    func refuseIfStoreFileGone(retailer: String) throws(ServiceError) {
+        guard !store.isStillItsFile else { return }
+        let message = "the store's file \(store.fileURL.path) is gone (deleted or replaced while price-ingest "
+            + "ran); nothing can be stored until price-ingest is restarted"
+        noteCommitFailure(message, retailer: retailer)
+        throw ServiceError(.internal, message + "; nothing was changed")
     }
 
     /// Counts a commit that failed (shown by `sys.stats`) and logs it.

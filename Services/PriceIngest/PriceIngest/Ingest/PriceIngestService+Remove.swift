@@ -12,6 +12,7 @@ extension PriceIngestService {
         } catch {
             throw error.serviceError
         }
+        try refuseIfStoreFileGone(retailer: retailer)
         let removed: (version: UInt64, stations: Int)?
         do {
             removed = try store.removeRetailer(retailer)

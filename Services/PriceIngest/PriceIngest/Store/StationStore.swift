@@ -188,7 +188,7 @@ public final class StationStore {
     /// the operator asked for it), and nothing otherwise (a request naming a retailer nobody knows
     /// must not leave a feed behind, failing for ever).
     public func recordFeedFailure(_ retailer: String, message: String, at time: Date, source: String?,
-                                  createsFeed: Bool = true) throws {
+                                  createsFeed: Bool) throws {
         guard !retailer.isEmpty else { throw StationStoreError.emptyRetailer }
         let statement = createsFeed ? recordFailure : recordKnownFailure
         try statement.bind(retailer, at: 1)
