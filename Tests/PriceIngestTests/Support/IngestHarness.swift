@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Messages
 import PriceIngest
@@ -112,11 +113,30 @@ final class IngestHarness {
 
     deinit { stop() }
 
+    /// The next message on `topic`, within 10 s (heartbeats come every 20 ms: the receive's own
+    /// timeout alone would never end a wait for an update that is not coming).
     private func nextPublished(topic: String) throws -> Data {
-        while true {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
             let frames = try subscriber.receive()
             if frames.count == 2, String(decoding: frames[0], as: UTF8.self) == topic { return frames[1] }
         }
+        throw NothingPublished(topic: topic)
+    }
+
+    struct NothingPublished: Error, CustomStringConvertible {
+        let topic: String
+        var description: String { "nothing published on \(topic) within 10 s" }
+    }
+
+    /// Waits (up to 10 s) until `ingest.status` lists `retailer` as stored.
+    func waitUntilStored(_ retailer: String) throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if try status().contains(where: { $0.retailer == retailer && $0.version != nil }) { return }
+            _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .milliseconds(20))
+        }
+        throw NothingPublished(topic: "ingest.status for \(retailer)")
     }
 
     private func decodeReply(_ data: Data) throws -> Reply<IngestFeedReply> {
