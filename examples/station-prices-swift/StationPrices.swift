@@ -9,6 +9,9 @@ import ZeroMQ
 /// (`station.get`).
 struct StationPrices: Sendable {
     let lookup: String
+    /// The process's ZeroMQ context, shared by every call (a context per call started and stopped
+    /// an I/O thread each time).
+    let context: Context
 
     /// Towns the example knows, with their centres (a real service would use a gazetteer).
     static let towns: [String: Coordinate] = [
@@ -116,7 +119,7 @@ struct StationPrices: Sendable {
     }
 
     private func client() throws -> RequestClient {
-        try RequestClient(context: Context(), endpoint: lookup, timeout: .milliseconds(600), retries: 0)
+        try RequestClient(context: context, endpoint: lookup, timeout: .seconds(1), retries: 0)
     }
 
     /// "12 Portholme Road, Selby" -> "Portholme Road".

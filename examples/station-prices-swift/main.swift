@@ -14,7 +14,7 @@ let plugins = main.arguments.value("--plugins") ?? ProcessInfo.processInfo.envir
     ?? "tcp://127.0.0.1:5556"
 main.finishConfigurationCheck(["plugins": plugins, "lookup": main.topology.lookup])
 let service = IntentService(name: "station-prices", router: plugins,
-                            intents: [StationPrices(lookup: main.topology.lookup).intent], logger: main.logger)
+                            intents: [StationPrices(lookup: main.topology.lookup, context: main.context).intent], logger: main.logger)
 ShutdownSignals.install(shuttingDown: main.context, logger: main.logger)
 do {
     try service.run(context: main.context)
