@@ -188,6 +188,21 @@ struct FollowUpTests {
         #expect(engine.ask(user: "u1", utterance: "further", session: other).prompt?.outcome == .notUnderstood)
     }
 
+    /// In kilometres too: 64 km doubles to the limit, 80.46 km (80.47 was over 50 miles, refused),
+    /// and from there "further" says the limit.
+    @Test func further_inKilometres_reachesTheLimit_thenRefused() throws {
+        let session = try answered()
+        engine.sessions.remember(RenderRequest(outcome: .nothingInRange, fuel: "B7", radiusMiles: 39.77, unit: .km),
+                                 session: session, user: "u1")
+        let clamped = engine.ask(user: "u1", utterance: "further", session: session)
+        #expect(clamped.action == .findCheapest(.b7, directions: false, within: .km(80.46)), "\(clamped)")
+        let atTheLimit = try answered()
+        engine.sessions.remember(RenderRequest(outcome: .nothingInRange, fuel: "B7", radiusMiles: 80.46 / 1.609344,
+                                               unit: .km), session: atTheLimit, user: "u1")
+        let refused = engine.ask(user: "u1", utterance: "further", session: atTheLimit)
+        #expect(refused.prompt?.outcome == .radiusOutOfRange && refused.session == atTheLimit)
+    }
+
     /// Inside a conversation a whole request needs no app name: "nearest diesel" after an answer
     /// was "didn't catch that" (re-check walkthrough).
     @Test(arguments: [("take me to the nearest petrol station", Action.findNearest(.e10, directions: true)),

@@ -273,10 +273,18 @@ public final class DialogueEngine {
             // refused, saying the limit).
             guard answered?.outcome == .nothingInRange, let miles = answered?.radiusMiles else { return nil }
             let limit = Preferences.radiusRange.upperBound
-            let further = miles >= limit ? miles * 2 : min(miles * 2, limit)
+            // At the limit within rounding: 80.46 km is 49.996 miles.
+            let atTheLimit = miles >= limit - 0.01
+            let further = atTheLimit ? miles * 2 : min(miles * 2, limit)
             intent = .search(nearest: search.searchesNearest, directions: false)
-            radius = answered?.unit == .km ? .km(SpokenRadius.shown(further * Vocabulary.kilometresPerMile))
-                : .miles(SpokenRadius.shown(further))
+            if answered?.unit == .km {
+                // The limit in km rounded down: rounded to the nearest (80.47 km) it was over 50
+                // miles, refused, and a kilometres user never searched at the limit.
+                let km = further * Vocabulary.kilometresPerMile
+                radius = .km(further == limit ? (km * 100).rounded(.down) / 100 : SpokenRadius.shown(km))
+            } else {
+                radius = .miles(SpokenRadius.shown(further))
+            }
         case .cancel, .yes, .no, .unit, .repeat:
             return nil
         }
