@@ -114,6 +114,21 @@ public struct PluginRegister: Codable, Sendable {
         self.intents = intents
         self.heartbeatMs = heartbeatMs
     }
+
+    /// `heartbeatMs` is read as any JSON number, so one far out of range (`1.5e300`) is clamped by
+    /// the router like `-5` is, not refused as "not valid JSON" (an `Int` cannot hold it).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        v = try container.decode(Int.self, forKey: .v)
+        type = try container.decode(String.self, forKey: .type)
+        service = try container.decode(String.self, forKey: .service)
+        instance = try container.decode(String.self, forKey: .instance)
+        intents = try container.decode([PluginIntent].self, forKey: .intents)
+        heartbeatMs = try container.decodeIfPresent(Double.self, forKey: .heartbeatMs).map { milliseconds in
+            guard milliseconds.isFinite else { return Int.max }
+            return Int(max(min(milliseconds, 1e12), -1e12))
+        }
+    }
 }
 
 /// `plugin.registered` (router -> service).
