@@ -188,6 +188,16 @@ struct FollowUpTests {
         #expect(engine.ask(user: "u1", utterance: "further", session: other).prompt?.outcome == .notUnderstood)
     }
 
+    /// A fuel nobody sells here, asked after an answer, is refused and the answer stays to be
+    /// followed up (the session ended, and "what about super" then was "session expired").
+    @Test func aFollowUpForAnUnsupportedFuel_isRefused_andTheConversationStays() throws {
+        let session = try answered()
+        let refused = engine.ask(user: "u1", utterance: "what about hydrogen", session: session)
+        #expect(refused.prompt?.outcome == .unsupportedFuel && refused.session == session, "\(refused)")
+        let next = engine.ask(user: "u1", utterance: "what about petrol", session: session)
+        #expect(next.action == .findCheapest(.e10, directions: false), "\(next)")
+    }
+
     /// In kilometres too: 64 km doubles to the limit, 80.46 km (80.47 was over 50 miles, refused),
     /// and from there "further" says the limit.
     @Test func further_inKilometres_reachesTheLimit_thenRefused() throws {

@@ -222,6 +222,12 @@ public final class DialogueEngine {
                 refusal.session = session.id
                 return refusal
             }
+            if case .unsupported? = call.fuel {
+                // "What about hydrogen" is refused, and the conversation stays for "what about super".
+                var refusal = resolve(call, user: session.user, location: place)
+                refusal.session = session.id
+                return refusal
+            }
             sessions.close(session)
             if call.intent.givesDirections, !search.givesDirections, let answered = session.answered,
                answered.station != nil {
