@@ -24,14 +24,30 @@ struct RunParametersTests {
     /// A parameter the intent does not take is refused naming what it takes (it was ignored: a
     /// NearestFuel run with "radius" searched the default radius and answered success).
     @Test func aParameterTheIntentDoesNotTake_isBadRequest() throws {
-        #expect(throws: ServiceError(.badRequest, "NearestFuel takes no parameter \"radius\" (it takes: fuel, miles)")) {
-            try RunParameters.call(intent: "NearestFuel", parameters: ["fuel": .string("B7"), "radius": .number(1)])
+        #expect(throws: ServiceError(.badRequest,
+                                     "NearestFuel takes no parameter \"distance\" (it takes: fuel, miles, radius)")) {
+            try RunParameters.call(intent: "NearestFuel", parameters: ["fuel": .string("B7"), "distance": .number(1)])
         }
         #expect(throws: ServiceError(.badRequest, "Help takes no parameter \"fuel\" (it takes: none)")) {
             try RunParameters.call(intent: "Help", parameters: ["fuel": .string("B7")])
         }
         #expect(try RunParameters.call(intent: "NearestFuel", parameters: ["fuel": .string("B7"), "miles": .number(20)])
                 == .nearestFuel(.value(.b7), within: .miles(20)))
+    }
+
+    /// A reply gives a bare radius ("within 20 then") as `radius`, in the user's unit: run again,
+    /// it is read as it was said (CheapestFuel refused it, so a reply could not be replayed).
+    @Test func aBareRadius_asARepliesParametersGiveIt_runsInTheUsersUnit() throws {
+        #expect(try RunParameters.call(intent: "CheapestFuel", parameters: ["fuel": .string("B7"), "radius": .number(20)])
+                == .cheapestFuel(.value(.b7), within: .bare(20)))
+        #expect(try RunParameters.call(intent: "SetSearchRadius", parameters: ["radius": .number(8)])
+                == .setSearchRadius(.value(.set(.bare(8)))))
+        #expect(throws: ServiceError(.badRequest, "give \"miles\" or \"radius\", not both")) {
+            try RunParameters.call(intent: "CheapestFuel", parameters: ["miles": .number(5), "radius": .number(8)])
+        }
+        #expect(throws: ServiceError.self) {
+            try RunParameters.call(intent: "CheapestFuel", parameters: ["radius": .string("far")])
+        }
     }
 
     @Test func radius_numberSets_nullClears_absentAsks() throws {

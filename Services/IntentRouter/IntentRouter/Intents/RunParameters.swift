@@ -36,8 +36,8 @@ public enum RunParameters {
     /// The parameters each intent takes.
     static func takenParameters(_ intent: Intent) -> [String] {
         switch intent {
-        case .cheapestFuel, .directionsToCheapestFuel, .nearestFuel, .directionsToNearestFuel: ["fuel", "miles"]
-        case .setSearchRadius: ["miles"]
+        case .cheapestFuel, .directionsToCheapestFuel, .nearestFuel, .directionsToNearestFuel: ["fuel", "miles", "radius"]
+        case .setSearchRadius: ["miles", "radius"]
         case .setDistanceUnit: ["unit"]
         case .forgetMyLocation, .help, .thanks, .mySettings: []
         }
@@ -62,8 +62,21 @@ public enum RunParameters {
         }
     }
 
-    /// A search's own radius: `miles`, a number of miles; absent or null searches the user's radius.
+    /// `radius`: a number in the user's own unit, as a reply gives a bare one ("within 20") before
+    /// the unit is known, so a reply's parameters run again as they were answered. Never with `miles`.
+    static func bareRadius(_ parameters: [String: JSONValue]) throws(ServiceError) -> SpokenRadius? {
+        guard let value = parameters["radius"] else { return nil }
+        guard parameters["miles"] == nil else { throw .badRequest("give \"miles\" or \"radius\", not both") }
+        guard case .number(let amount) = value, amount.isFinite else {
+            throw .badRequest("parameter \"radius\" must be a number in the user's unit (miles or km)")
+        }
+        return .bare(amount)
+    }
+
+    /// A search's own radius: `miles`, a number of miles, or `radius` in the user's unit; absent or
+    /// null searches the user's radius.
     static func within(_ parameters: [String: JSONValue]) throws(ServiceError) -> SpokenRadius? {
+        if let bare = try bareRadius(parameters) { return bare }
         switch parameters["miles"] {
         case nil, .null?: return nil
         case .number(let miles)? where miles.isFinite: return .miles(miles)
@@ -75,6 +88,7 @@ public enum RunParameters {
     static func miles(_ parameters: [String: JSONValue])
         throws(ServiceError) -> ParameterValue<SettingUpdate<SpokenRadius>>
     {
+        if let bare = try bareRadius(parameters) { return .value(.set(bare)) }
         switch parameters["miles"] {
         case nil: return .missing
         case .null?: return .value(.clear)
