@@ -69,7 +69,7 @@ struct RouterServiceTests {
     /// Paris, New York, 0,0: told FuelBoard covers the UK, not "nothing within 5 miles", and no
     /// lookup is made.
     @Test(arguments: [Coordinate(lat: 48.8566, lng: 2.3522), Coordinate(lat: 40.7128, lng: -74.006),
-                      Coordinate(lat: 0, lng: 0), Coordinate(lat: 50.9513, lng: 1.8587),
+                      Coordinate(lat: 0.0001, lng: 0), Coordinate(lat: 50.9513, lng: 1.8587),
                       Coordinate(lat: 53.3498, lng: -6.2603)])
     func ask_fromOutsideTheUK_saysFuelBoardCoversTheUK(point: Coordinate) throws {
         let down = try unservedEndpoint()

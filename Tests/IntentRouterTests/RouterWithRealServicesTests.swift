@@ -27,6 +27,18 @@ struct RouterWithRealServicesTests {
         #expect(reply.opensURL == nil)
     }
 
+    /// 0,0 is what a device without a fix sends: no location, so the last-known one answers (it was
+    /// stored over it, and this ask and the next ones answered "outside the UK").
+    @Test func anAskFromNullIsland_usesTheLastKnownLocation_andKeepsIt() throws {
+        let services = try RealServices()
+        defer { services.stop() }
+        #expect(try services.ask("Ask FuelBoard for the cheapest diesel near me", at: RealServices.selby).outcome == .found)
+        let noFix = try services.ask("Ask FuelBoard for the cheapest diesel near me", at: Coordinate(lat: 0, lng: 0))
+        #expect(noFix.outcome == .found && noFix.snippet?.id == "test/far", "\(noFix.dialog)")
+        let later = try services.ask("Ask FuelBoard for the cheapest diesel near me")
+        #expect(later.outcome == .found && later.snippet?.id == "test/far", "\(later.dialog)")
+    }
+
     /// The nearest station selling the fuel (lookup.nearest), not the cheapest: said as the
     /// nearest, with its distance, price and the prices' age, and directions to it.
     @Test(arguments: [false, true])

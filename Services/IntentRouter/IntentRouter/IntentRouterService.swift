@@ -116,10 +116,11 @@ public final class IntentRouterService {
 
     private func handleAsk(_ request: IncomingRequest) -> ReplyServer.Outcome {
         let started = ContinuousClock.now
-        let body: AssistantAskRequest
+        var body: AssistantAskRequest
         do {
             body = try request.decodeBody(AssistantAskRequest.self)
             try Self.validate(user: body.user, location: body.location, session: body.session, locale: body.locale)
+            body.location = Self.reported(body.location)
             guard !body.utterance.isBlank else {
                 throw ServiceError.badRequest("utterance is empty")
             }
@@ -144,11 +145,12 @@ public final class IntentRouterService {
 
     private func handleRun(_ request: IncomingRequest) -> ReplyServer.Outcome {
         let started = ContinuousClock.now
-        let body: AssistantRunRequest
+        var body: AssistantRunRequest
         let call: IntentCall
         do {
             body = try request.decodeBody(AssistantRunRequest.self)
             try Self.validate(user: body.user, location: body.location, session: body.session, locale: body.locale)
+            body.location = Self.reported(body.location)
             if Intent(rawValue: body.intent) == nil, let registered = plugins.registry.intent(named: body.intent) {
                 let parameters = try registered.grammar.runParameters(body.parameters ?? [:])
                 let (outcome, ask) = pluginAsk(request, user: body.user, locale: body.locale, now: body.now,
@@ -164,6 +166,14 @@ public final class IntentRouterService {
                                   location: body.location)
         return begin("run", request, user: body.user, locale: body.locale, now: body.now, location: body.location,
                      decision: decision, started: started)
+    }
+
+    /// The location an ask reports, or nil for 0,0: what a device without a fix sends ("null island",
+    /// in the Gulf of Guinea). Stored, it replaced the user's last-known location, and every later
+    /// ask without one answered "outside the UK".
+    static func reported(_ location: Coordinate?) -> Coordinate? {
+        guard let location, location.lat != 0 || location.lng != 0 else { return nil }
+        return location
     }
 
     static func validate(user: String, location: Coordinate?, session: String?, locale: String?) throws(ServiceError) {
