@@ -83,7 +83,7 @@ enum AskCommand {
             let reply = try send(request, client, cli)
             return reply.code == .failure ? ServiceMain.ExitCode.failure : ServiceMain.ExitCode.success
         } catch let error as ServiceError {
-            return error.code == .unavailable ? ServiceMain.ExitCode.unavailable : ServiceMain.ExitCode.failure
+            return CLIContext.exitCode(for: error)
         }
     }
 

@@ -118,6 +118,17 @@ struct CLIContext {
         return Coordinate(lat: lat, lng: lng)
     }
 
+    /// The exit status for a request that failed: 69 when the service did not answer, else 1.
+    static func exitCode(for error: ServiceError) -> Int32 {
+        error.code == .unavailable ? ServiceMain.ExitCode.unavailable : ServiceMain.ExitCode.failure
+    }
+
+    /// Says `what` failed with the service's error in one line, and gives its exit status.
+    static func failed(_ what: String, _ error: ServiceError) -> Int32 {
+        printError("\(what) failed: \(error.message) [\(error.code.rawValue)]")
+        return exitCode(for: error)
+    }
+
     /// An option's `LAT,LNG` value, checked as the services check it (lat in -90...90, lng in
     /// -180...180), so a bad one is a usage error here rather than a `bad_request` from a server.
     static func coordinate(_ text: String, option: String) throws(ConfigurationError) -> Coordinate {

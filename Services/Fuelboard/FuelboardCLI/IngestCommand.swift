@@ -96,8 +96,7 @@ enum IngestCommand {
         do {
             reply = try client.call(.ingestRemove, RemoveRetailerRequest(retailer: retailer), as: RemoveRetailerReply.self)
         } catch {
-            CLIContext.printError("remove failed: \(error.message) [\(error.code.rawValue)]")
-            return error.code == .unavailable ? ServiceMain.ExitCode.unavailable : ServiceMain.ExitCode.failure
+            return CLIContext.failed("remove", error)
         }
         if cli.json {
             try cli.printJSON(reply)

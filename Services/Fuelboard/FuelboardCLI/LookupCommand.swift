@@ -39,8 +39,7 @@ enum LookupCommand {
         do {
             reply = try client.call(type, request, as: LookupReply.self)
         } catch {
-            CLIContext.printError("lookup failed: \(error.message) [\(error.code.rawValue)]")
-            return error.code == .unavailable ? ServiceMain.ExitCode.unavailable : ServiceMain.ExitCode.failure
+            return CLIContext.failed("lookup", error)
         }
         if cli.json {
             try cli.printJSON(reply)
