@@ -77,6 +77,9 @@ struct FollowUpTests {
         let again = engine.ask(user: "u1", utterance: "Ask FuelBoard for the nearest diesel within 100 km", location: here)
         #expect(engine.ask(user: "u1", utterance: "what about petrol", session: try #require(again.session) as String).action
             == .findNearest(.e10, directions: false), "the refused radius is not kept")
+        let grouped = engine.ask(user: "u1", utterance: "Ask FuelBoard for the cheapest diesel within 10,000 miles",
+                                 location: here)
+        #expect(grouped.prompt?.outcome == .radiusOutOfRange, "a number written with a thousands separator")
         let noFuel = engine.ask(user: "u1", utterance: "Ask FuelBoard for the cheapest fuel within 60 miles", location: here)
         #expect(noFuel.prompt?.outcome == .radiusOutOfRange && noFuel.session == nil, "no search to follow up yet")
     }

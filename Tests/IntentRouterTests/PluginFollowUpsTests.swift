@@ -26,6 +26,19 @@ struct PluginFollowUpsTests {
         #expect(try Self.number(utterance) == .number(value), "\(utterance)")
     }
 
+    /// The guide says a unit is not checked: one the router does not know is taken as well.
+    @Test(arguments: [("3 washes", 3.0), ("about 3 car washes please", 3), ("twenty five litres", 25),
+                      ("two and a half washes", 2.5)])
+    func aNumber_withAUnitTheRouterDoesNotKnow_isTaken(utterance: String, value: Double) throws {
+        #expect(try Self.number(utterance) == .number(value), "\(utterance)")
+    }
+
+    /// Unknown words after a number are dropped only when they are no number: "twenty five" is not 20.
+    @Test(arguments: ["3 five", "three car washes or so", "20 twenty", "washes"])
+    func unknownWordsThatAreANumberOrTooMany_giveNone(utterance: String) throws {
+        #expect(try Self.number(utterance) == nil, "\(utterance)")
+    }
+
     /// Numbers are read without a sign (the normaliser drops "-"): the guide says so.
     @Test(arguments: ["-5", "minus 5"])
     func aNumberWithASign_isReadWithoutIt_orNotAtAll(utterance: String) throws {

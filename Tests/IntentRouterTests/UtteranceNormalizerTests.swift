@@ -25,6 +25,19 @@ struct UtteranceNormalizerTests {
         #expect(UtteranceNormalizer.words("E10") == ["e10"])
     }
 
+    @Test func words_whenDigitsAreGroupedInThousands_keepOneNumber() {
+        #expect(UtteranceNormalizer.words("within 10,000 miles") == ["within", "10000", "miles"])
+        #expect(UtteranceNormalizer.words("1,234,567") == ["1234567"])
+        #expect(UtteranceNormalizer.words("2,000.") == ["2000"])
+    }
+
+    @Test func words_whenACommaIsNotAThousandsSeparator_breakThere() {
+        #expect(UtteranceNormalizer.words("1,5 miles") == ["1", "5", "miles"])
+        #expect(UtteranceNormalizer.words("1,5000") == ["1", "5000"])
+        #expect(UtteranceNormalizer.words("diesel, 300 yards") == ["diesel", "300", "yards"])
+        #expect(UtteranceNormalizer.words("5,10,15") == ["5", "10", "15"])
+    }
+
     @Test func words_whenHyphenated_splitIntoWords() {
         #expect(UtteranceNormalizer.words("super-unleaded twenty-five") == ["super", "unleaded", "twenty", "five"])
     }

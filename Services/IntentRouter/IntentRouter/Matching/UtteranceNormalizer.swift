@@ -64,8 +64,8 @@ public struct UtteranceNormalizer: Sendable {
     }
 
     /// Lower-cases, folds accents, deletes apostrophes ("what's" -> "whats"), keeps a decimal
-    /// point between digits, splits a number from a unit ("10km" -> "10 km"), and turns every
-    /// other character into a word break.
+    /// point between digits, drops a thousands separator ("10,000" -> "10000"), splits a number
+    /// from a unit ("10km" -> "10 km"), and turns every other character into a word break.
     public static func words(_ text: String) -> [String] {
         let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive],
                                   locale: nil).lowercased()
@@ -82,6 +82,8 @@ public struct UtteranceNormalizer: Sendable {
                 output.append(scalar)
             } else if scalar == ".", let previous, let next, isDigit(previous), isDigit(next) {
                 output.append(scalar)
+            } else if scalar == ",", isThousandsSeparator(at: index, in: scalars) {
+                continue
             } else {
                 output.append(" ")
             }
@@ -90,6 +92,14 @@ public struct UtteranceNormalizer: Sendable {
     }
 
     private static let apostrophes: Set<Unicode.Scalar> = ["'", "\u{2019}", "\u{2018}", "\u{02BC}", "`", "\u{00B4}"]
+
+    /// A comma after a digit and before exactly three digits ("10,000"; not "1,5" or "1,5000").
+    private static func isThousandsSeparator(at index: Int, in scalars: [Unicode.Scalar]) -> Bool {
+        guard index > 0, isDigit(scalars[index - 1]) else { return false }
+        let group = scalars[(index + 1)...].prefix(4)
+        let digits = group.prefix { isDigit($0) }.count
+        return digits == 3
+    }
 
     private static func isDigit(_ scalar: Unicode.Scalar) -> Bool {
         ("0" ... "9").contains(scalar)

@@ -16,6 +16,8 @@ enum PluginFollowUps {
         |week|weeks|litre|litres|liter|liters|gallon|gallons|pound|pounds|quid|pence|p|percent|per cent \
         |times|people|of them|stations|pounds worth|quids worth)
         """]) { $1 }
+    /// Words after a number that may name a unit the router does not know ("car washes").
+    static let maxUnknownUnitWords = 2
     /// Titles longer than this are matched by their words and as a whole, not by every run of words.
     static let maxTitleWordsForRuns = 12
 
@@ -29,9 +31,25 @@ enum PluginFollowUps {
         }
         let renamed = SlotList(name: "answer", kind: list.kind)
         let isNumber = if case .number = list.kind { true } else { false }
-        guard let slot = isNumber ? match(renamed, utterance, template: numberTemplate, rules: numberRules)
-            : match(renamed, utterance) else { return nil }
+        guard let slot = isNumber ? numberMatch(renamed, utterance) : match(renamed, utterance) else { return nil }
         return grammar.value(of: parameter, slot)
+    }
+
+    /// A number as `numberTemplate` reads it, or else followed by up to `maxUnknownUnitWords`
+    /// words the router does not know as a unit ("3 washes", "3 car washes"), so long as those
+    /// words are no number themselves ("twenty five" is never read as 20).
+    private static func numberMatch(_ list: SlotList, _ utterance: NormalizedUtterance) -> SlotMatch? {
+        if let slot = match(list, utterance, template: numberTemplate, rules: numberRules) { return slot }
+        guard let matcher = matcher(list, template: numberTemplate, rules: numberRules),
+              let bare = self.matcher(list, template: "{answer}") else { return nil }
+        for words in [utterance.content, utterance.words] where words.count > 1 {
+            for dropped in 1...min(maxUnknownUnitWords, words.count - 1) {
+                let unit = Array(words.suffix(dropped))
+                guard unit.allSatisfy({ $0.allSatisfy(\.isLetter) }), self.slot(in: unit, bare) == nil else { break }
+                if let slot = self.slot(in: Array(words.dropLast(dropped)), matcher) { return slot }
+            }
+        }
+        return nil
     }
 
     /// The option an utterance picks, or nil when it picks none or fits several. An option is
