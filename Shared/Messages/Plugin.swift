@@ -378,12 +378,17 @@ public struct RegisteredService: Codable, Sendable, Equatable {
     public var locationIntents: [String]?
     /// Live replicas (an empty list: every instance is gone; asks fail at once).
     public var instances: [RegisteredInstance]
+    /// With no instance: milliseconds since the last one went (`router.forget` takes it out).
+    /// Absent while one runs, and from older routers.
+    public var stoppedMs: Int?
 
-    public init(service: String, intents: [String], locationIntents: [String]? = nil, instances: [RegisteredInstance]) {
+    public init(service: String, intents: [String], locationIntents: [String]? = nil, instances: [RegisteredInstance],
+                stoppedMs: Int? = nil) {
         self.service = service
         self.intents = intents
         self.locationIntents = locationIntents
         self.instances = instances
+        self.stoppedMs = stoppedMs
     }
 }
 

@@ -15,7 +15,7 @@ import time
 import pytest
 
 from conftest import REPO_ROOT, ServiceProcess, _LIVE_PROCESSES, _clean_env
-from fbclient import Client
+from fbclient import Client, assert_error
 
 SERVICE = REPO_ROOT / "examples" / "python-intent" / "service.py"
 _PLUGINS_LINE = re.compile(r"\bplugins open\b.*\bsvc\.plugins=(\S+)")
@@ -133,6 +133,25 @@ def test_pythonService_onSIGTERM_saysGoodbyeAndIsDroppedAtOnce(world):
     wait_until(lambda: not instances(client), timeout=5, what="the instance dropped")
     assert time.monotonic() - started < 0.3
     world["router"].wait_for(lambda lines: any("plugin left" in line for line in lines), 5, "the goodbye logged")
+
+
+def test_routerForget_refusesARunningService_andBadBodies_thenForgetsTheStoppedOne(world):
+    client = world["client"]
+    wait_until(lambda: instances(client), what="registration")
+    assert_error(client.request("router.forget", {"service": "fuel-facts"}), "conflict")
+    for body in ([], 5, {"service": 5}, {"name": "fuel-facts"}, {"service": None}):
+        assert_error(client.request("router.forget", body), "bad_request")
+    assert_error(client.request("router.forget", {"service": "nobody"}), "not_found")
+    world["service"].send_signal(signal.SIGTERM)
+    assert world["service"].wait(timeout=5) == 0
+    wait_until(lambda: not instances(client), timeout=5, what="the instance dropped")
+    listed = client.call("router.services", {})["services"]
+    assert listed[0]["service"] == "fuel-facts" and listed[0]["stoppedMs"] >= 0, listed
+    assert client.call("router.forget", {"service": "fuel-facts"}) == {"service": "fuel-facts",
+                                                                        "intents": ["FuelFact"]}
+    assert client.call("router.services", {})["services"] == []
+    world["router"].wait_for(lambda lines: any("plugin service forgotten" in line and 'why=asked' in line
+                                               for line in lines), 5, "the forgetting logged")
 
 
 def test_pythonService_pointedAtTheAskEndpoint_exitsWithAHint(world):

@@ -6,17 +6,25 @@ import ServiceKit
 /// service's intents and live instances, and the endpoint they connect to.
 enum PluginsCommand {
     static let spec = (
-        usage: "",
+        usage: "[--forget SERVICE]",
         summary: """
             Lists the intent services plugged into intent-router: their intents ("(location)" marks one
             that receives the user's location), live instances (heartbeat, when last heard, requests in
-            flight and handled) and the plug-in endpoint. Exits 69 when the router does not answer.
+            flight and handled), how long a service with none has been stopped, and the plug-in endpoint.
+            --forget takes a stopped service out (its phrases and intents go, free for others). Exits 69
+            when the router does not answer, 1 when --forget was refused (no such service, or one still
+            running).
             """,
-        options: [OptionSpec]()
+        options: [
+            OptionSpec("--forget", value: "SERVICE", help: "forget this stopped intent service instead of listing"),
+        ]
     )
 
     static func run(_ cli: CLIContext) throws -> Int32 {
         let client = try cli.client(cli.topology.router, retries: 0)
+        if let service = cli.arguments.value("--forget") {
+            return try forget(service, client, cli)
+        }
         let listing: RouterServicesReply
         do {
             listing = try client.call(routerServicesType, EmptyBody(), as: RouterServicesReply.self)
@@ -38,7 +46,7 @@ enum PluginsCommand {
         for service in listing.services {
             let intents = Self.intents(service)
             guard !service.instances.isEmpty else {
-                table.add([service.service, intents, "(none running)", "", "", "", ""])
+                table.add([service.service, intents, Self.stopped(service), "", "", "", ""])
                 continue
             }
             for instance in service.instances {
@@ -48,6 +56,30 @@ enum PluginsCommand {
         }
         print(table.rendered)
         return ServiceMain.ExitCode.success
+    }
+
+    /// `--forget SERVICE`: one `router.forget`, its reply or error in one line.
+    static func forget(_ service: String, _ client: RequestClient, _ cli: CLIContext) throws -> Int32 {
+        let reply: RouterForgetReply
+        do {
+            reply = try client.call(routerForgetType, RouterForgetRequest(service: service), as: RouterForgetReply.self)
+        } catch {
+            return CLIContext.failed("forget", error)
+        }
+        if cli.json {
+            try cli.printJSON(reply)
+        } else {
+            print("Forgot \(reply.service) (intents \(reply.intents.joined(separator: ",")))")
+        }
+        return ServiceMain.ExitCode.success
+    }
+
+    /// "(none running)", or "(none running for 5 min)" from a router that says since when.
+    static func stopped(_ service: RegisteredService) -> String {
+        guard let milliseconds = service.stoppedMs else { return "(none running)" }
+        let seconds = milliseconds / 1000
+        let span = seconds < 120 ? "\(seconds) s" : seconds < 7200 ? "\(seconds / 60) min" : "\(seconds / 3600) h"
+        return "(none running for \(span))"
     }
 
     /// The service's intents, each that receives the user's location marked "(location)".

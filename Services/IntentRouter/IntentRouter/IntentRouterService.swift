@@ -105,6 +105,14 @@ public final class IntentRouterService {
             request.reply(RouterServicesReply(endpoint: self.plugins.broker.endpoint,
                                               services: self.plugins.registry.listing))
         }
+        server.on(routerForgetType) { request in
+            do throws(ServiceError) {
+                let body = try request.decodeBody(RouterForgetRequest.self)
+                return request.reply(try self.plugins.broker.forget(body, requestID: request.logID))
+            } catch {
+                return request.reply(error: error)
+            }
+        }
         plugins.finish = { ask, reply in self.finishPlugin(ask, reply) }
         logger.info("plugins open", metadata: ["svc.plugins": plugins.broker.endpoint])
         server.every(Self.tick) { self.onTick() }

@@ -178,6 +178,10 @@ final class PluginBroker {
                     "service": replaced.service, "instance": replaced.instance, "requestsFailed": "\(replaced.inFlight)"])
                 failPending(of: replaced, .gone)
             }
+            if let forgotten = admission.forgotten {
+                logger.notice("plugin service forgotten", metadata: [
+                    "service": forgotten, "why": "the longest stopped, to make room for \(message.service)"])
+            }
             registrations += 1
             let instance = admission.instance
             let intents = registry.services[instance.service]?.intents.map(\.name) ?? []
@@ -188,6 +192,22 @@ final class PluginBroker {
                                                         "intents": intents.joined(separator: ",")])
         } catch {
             refuse(routingID, error, service: message.service, instance: message.instance)
+        }
+    }
+
+    /// `router.forget`: a stopped service out of the registry, for an operator.
+    func forget(_ request: RouterForgetRequest, requestID: String) throws(ServiceError) -> RouterForgetReply {
+        let intents = registry.services[request.service]?.intents.map(\.name) ?? []
+        switch registry.forget(service: request.service) {
+        case .forgotten:
+            logger.notice("plugin service forgotten", metadata: ["svc.request.id": requestID, "service": request.service,
+                                                                 "why": "asked"])
+            return RouterForgetReply(service: request.service, intents: intents)
+        case .unknown:
+            throw ServiceError.notFound("no intent service '\(request.service.prefix(60))' is registered")
+        case .running(let instances):
+            throw ServiceError(.conflict, "service '\(request.service)' has \(instances) running instance(s): "
+                + "only a service none of whose instances runs is forgotten")
         }
     }
 

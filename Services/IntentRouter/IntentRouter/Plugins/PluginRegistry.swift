@@ -35,7 +35,11 @@ final class PluginInstance {
 final class PluginServiceEntry {
     let name: String
     var intents: [PluginIntentGrammar]
-    var instances: [PluginInstance] = []
+    var instances: [PluginInstance] = [] {
+        didSet { stoppedAt = instances.isEmpty ? stoppedAt ?? .now : nil }
+    }
+    /// When its last instance went; nil while one runs.
+    private(set) var stoppedAt: ContinuousClock.Instant?
     private var next = 0
 
     init(name: String, intents: [PluginIntentGrammar]) {
@@ -77,6 +81,16 @@ final class PluginRegistry {
     struct Admission {
         let instance: PluginInstance
         let replaced: PluginInstance?
+        /// A stopped service forgotten to make room (the router held `maxServices`).
+        var forgotten: String? = nil
+    }
+
+    /// What `forget(service:)` did.
+    enum Forgetting: Equatable {
+        case forgotten
+        case unknown
+        /// Instances still run; only a stopped service is forgotten.
+        case running(instances: Int)
     }
 
     func register(_ message: PluginRegister, routingID: Data, now: ContinuousClock.Instant)
@@ -106,6 +120,7 @@ final class PluginRegistry {
         // change them, and not one that took its place by instance id (which `router.services`
         // lists): a takeover with the same declarations could otherwise turn on `usesLocation` in
         // its next frame and be sent users' locations.
+        var forgotten: String?
         let others = entry?.instances.filter { $0.routingID != routingID } ?? []
         let own = byRoutingID[routingID].flatMap { $0.service == message.service ? $0 : nil }
         let takesOver = others.contains { $0.instance == message.instance } || own?.tookOver == true
@@ -114,13 +129,17 @@ final class PluginRegistry {
                 throw PluginReplicaCheck.refusal(service: message.service, difference)
             }
         } else {
-            guard entry != nil || services.count < Self.maxServices else {
-                throw .bad("the router holds \(Self.maxServices) services already")
+            guard entry != nil || services.count < Self.maxServices || longestStopped() != nil else {
+                throw .bad("the router holds \(Self.maxServices) running services already")
             }
             let grammars = try message.intents.map { (intent) throws(PluginRefusal) in
                 try PluginIntentGrammar(intent, service: message.service, appName: appName)
             }
             try checkCollisions(grammars, service: message.service)
+            if entry == nil, services.count >= Self.maxServices, let stopped = longestStopped() {
+                _ = forget(service: stopped)
+                forgotten = stopped
+            }
             for grammar in grammars { releaseOrphan(intent: grammar.name, to: message.service) }
             if let entry {
                 entry.intents = grammars
@@ -143,7 +162,23 @@ final class PluginRegistry {
                                       heartbeat: .milliseconds(milliseconds), now: now, tookOver: takesOver)
         services[message.service]?.instances.append(instance)
         byRoutingID[routingID] = instance
-        return Admission(instance: instance, replaced: replaced)
+        return Admission(instance: instance, replaced: replaced, forgotten: forgotten)
+    }
+
+    /// Forgets a stopped service: its intents and phrases go (asks for them are no longer told
+    /// it is not running), and its name and intents are free for anyone.
+    func forget(service name: String) -> Forgetting {
+        guard let entry = services[name] else { return .unknown }
+        guard entry.instances.isEmpty else { return .running(instances: entry.instances.count) }
+        services[name] = nil
+        order.removeAll { $0 == name }
+        return .forgotten
+    }
+
+    /// The service stopped the longest ago, if any is stopped.
+    private func longestStopped() -> String? {
+        let stopped = order.compactMap { name in services[name]?.stoppedAt.map { (name, $0) } }
+        return stopped.min { $0.1 < $1.1 }?.0
     }
 
     /// Takes an instance out (bye, expiry, replacement). Its service and intents stay known.
@@ -193,7 +228,7 @@ final class PluginRegistry {
                 RegisteredInstance(instance: $0.instance, heartbeatMs: $0.heartbeat.wholeMilliseconds,
                                    requestsInFlight: $0.inFlight, requestsHandled: $0.handled,
                                    lastHeardMs: (now - $0.lastHeard).wholeMilliseconds)
-            })
+            }, stoppedMs: entry.stoppedAt.map { (now - $0).wholeMilliseconds })
         }
     }
 
@@ -246,10 +281,7 @@ final class PluginRegistry {
         for other in order where other != service {
             guard let entry = services[other], entry.instances.isEmpty else { continue }
             entry.intents.removeAll { $0.name == name }
-            if entry.intents.isEmpty {
-                services[other] = nil
-                order.removeAll { $0 == other }
-            }
+            if entry.intents.isEmpty { _ = forget(service: other) }
         }
     }
 }
