@@ -32,7 +32,8 @@ public struct ParsedArguments: Sendable {
     public func has(_ flag: String) -> Bool { flags.contains(flag) }
 
     /// Parses `arguments` (without the program name) against `options`.
-    /// Unknown options and missing values throw `ConfigurationError`.
+    /// Unknown options, missing values and an option given twice with different values throw
+    /// `ConfigurationError`.
     public init(_ arguments: [String], options: [OptionSpec]) throws(ConfigurationError) {
         let byName = Dictionary(options.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var index = 0
@@ -55,14 +56,22 @@ public struct ParsedArguments: Sendable {
             if spec.value == nil {
                 guard inline == nil else { throw ConfigurationError("\(name) takes no value") }
                 flags.insert(name)
-            } else if let inline {
-                values[name] = inline
+                continue
+            }
+            let value: String
+            if let inline {
+                value = inline
             } else if index < arguments.count {
-                values[name] = arguments[index]
+                value = arguments[index]
                 index += 1
             } else {
                 throw ConfigurationError("\(name) needs a value (\(spec.value!))")
             }
+            // Which one was meant is anyone's guess: the last one silently won.
+            if let earlier = values[name], earlier != value {
+                throw ConfigurationError("\(name) is given twice ('\(earlier)' and '\(value)'): give it once")
+            }
+            values[name] = value
         }
     }
 }

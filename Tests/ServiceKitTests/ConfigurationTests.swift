@@ -42,6 +42,22 @@ struct ConfigurationTests {
         #expect(throws: ConfigurationError.self) { try ParsedArguments(["--nope"], options: Topology.options) }
     }
 
+    /// The last of two values silently won (`--duration 10s ... --duration 65s`): now refused,
+    /// naming both; the same value twice (a script adding a default again) is one value.
+    @Test func arguments_whenAnOptionIsGivenTwiceWithDifferentValues_throwsNamingBoth() throws {
+        do {
+            _ = try ParsedArguments(["--lookup", "tcp://127.0.0.1:1", "--lookup=tcp://127.0.0.1:2"],
+                                    options: Topology.options)
+            Issue.record("two different values were taken")
+        } catch {
+            #expect(error.description == "--lookup is given twice ('tcp://127.0.0.1:1' and 'tcp://127.0.0.1:2'): "
+                + "give it once")
+        }
+        let same = try ParsedArguments(["--lookup", "tcp://127.0.0.1:1", "--lookup", "tcp://127.0.0.1:1"],
+                                       options: Topology.options)
+        #expect(same.value("--lookup") == "tcp://127.0.0.1:1")
+    }
+
     @Test func arguments_whenValueMissing_throws() {
         #expect(throws: ConfigurationError.self) { try ParsedArguments(["--lookup"], options: Topology.options) }
     }
