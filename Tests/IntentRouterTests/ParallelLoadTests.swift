@@ -18,23 +18,38 @@ struct ParallelLoadTests {
     }
 
     @Test func shares_splitTheLoadAsEvenlyAsWholeNumbersAllow() {
-        let parts = ParallelLoad.shares(of: Self.settings(concurrency: 50, connections: 7, threads: 3, requests: 1000))
+        let parts = ParallelLoad.shares(of: Self.settings(concurrency: 50, connections: 7, threads: 3, requests: 1000),
+                                        planSize: 20_000)
         #expect(parts.map(\.concurrency) == [17, 17, 16])
         #expect(parts.map(\.connections) == [3, 2, 2])
         #expect(parts.map(\.maxRequests) == [334, 333, 333])
         #expect(parts.allSatisfy { $0.threads == 1 && $0.rate == nil })
-        #expect(Set(parts.map(\.firstSequence)).count == 3, "each thread draws its own requests")
+        #expect(Set(parts.map(\.firstSequence)).count == 3, "each thread its own request ids")
+    }
+
+    /// Thread 2 of 2 started 7 requests after thread 1 in the plan (ids 1,000,000,007 apart, a plan
+    /// of 20,000): 193 of 400 requests went out twice (QA). Each thread now starts its own part.
+    @Test(arguments: [2, 3, 4])
+    func shares_startEachThreadAtItsOwnPartOfThePlan_withIdsThatNeverMeet(threads: Int) {
+        let size = 20_000
+        let parts = ParallelLoad.shares(of: Self.settings(threads: threads, requests: 400), planSize: size)
+        let starts = parts.map { $0.firstSequence % size }
+        #expect(starts == (0..<threads).map { $0 * size / threads })
+        let sent = parts.flatMap { part in (part.firstSequence ..< part.firstSequence + part.maxRequests!).map { $0 % size } }
+        #expect(Set(sent).count == 400, "no request of the plan sent twice")
+        let ids = parts.map(\.firstSequence)
+        #expect(zip(ids, ids.dropFirst()).allSatisfy { $1 - $0 > 1_000_000_000 })
     }
 
     @Test func shares_ofAnOpenLoop_splitTheRate_andInterleaveTheSchedules() {
-        let parts = ParallelLoad.shares(of: Self.settings(threads: 4, rate: 1000))
+        let parts = ParallelLoad.shares(of: Self.settings(threads: 4, rate: 1000), planSize: 20_000)
         #expect(parts.map(\.rate) == [250, 250, 250, 250])
         // One request every millisecond overall, each thread's every 4 ms: they start 1 ms apart.
         #expect(parts.map(\.openLoopOffset) == [.zero, .milliseconds(1), .milliseconds(2), .milliseconds(3)])
     }
 
     @Test func oneThread_keepsTheSettingsAsGiven() {
-        let parts = ParallelLoad.shares(of: Self.settings(concurrency: 8, connections: 2, threads: 1))
+        let parts = ParallelLoad.shares(of: Self.settings(concurrency: 8, connections: 2, threads: 1), planSize: 20_000)
         #expect(parts.count == 1 && parts[0].concurrency == 8 && parts[0].connections == 2)
         #expect(parts[0].firstSequence == 0 && parts[0].openLoopOffset == .zero)
     }

@@ -17,18 +17,24 @@ struct ParallelLoad {
     static let maxConnectionsPerThread = Poller.maxSockets - 1
 
     /// Each thread's settings: shares as even as whole numbers allow, the first threads taking the
-    /// remainders; request numbers far apart (so the threads draw different requests from the
-    /// plan), and open-loop schedules interleaved.
-    static func shares(of settings: LoadRunner.Settings) -> [LoadRunner.Settings] {
+    /// remainders; open-loop schedules interleaved; and request numbers far apart that start each
+    /// thread its own part of a plan of `planSize` requests (the plan's request is the number
+    /// modulo its size): thread 2 of 2 starts halfway through it. They were 1,000,000,007 apart,
+    /// which started thread 2 seven requests after thread 1 in a plan of 20,000, and the threads
+    /// sent the same requests at nearly the same moment (QA).
+    static func shares(of settings: LoadRunner.Settings, planSize: Int) -> [LoadRunner.Settings] {
         let threads = max(1, settings.threads)
         func share(_ total: Int, _ index: Int) -> Int { total / threads + (index < total % threads ? 1 : 0) }
+        let size = max(1, planSize)
+        // Whole plans apart (ids never meet: each thread may send 10^9 requests), plus its part.
+        let spacing = size * (1_000_000_000 / size + 1)
         return (0..<threads).map { index in
             var part = settings
             part.threads = 1
             part.concurrency = max(1, share(settings.concurrency, index))
             part.connections = max(1, share(settings.connections, index))
             part.maxRequests = settings.maxRequests.map { max(1, share($0, index)) }
-            part.firstSequence = settings.firstSequence + index * 1_000_000_007
+            part.firstSequence = settings.firstSequence + index * spacing + index * size / threads
             if index > 0 { part.warmupProgress = nil }
             if let rate = settings.rate {
                 part.rate = rate / Double(threads)
@@ -42,7 +48,7 @@ struct ParallelLoad {
     /// the results; `progress` gets each second once every thread has measured it. A thread that
     /// fails stops the others (the run is then lost: its error is thrown).
     func run(progress: @escaping @Sendable (LoadRunner.Second) -> Void) throws -> LoadRunner.Result {
-        let parts = Self.shares(of: settings)
+        let parts = Self.shares(of: settings, planSize: plan.bodies.count)
         let merger = SecondMerger(threads: parts.count, progress: progress)
         var results: [LoadRunner.Result] = []
         if parts.count == 1 {
