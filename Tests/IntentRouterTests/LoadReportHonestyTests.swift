@@ -84,7 +84,7 @@ struct LoadReportHonestyTests {
 
     @Test func aShortRun_saysItsTimeInMilliseconds() {
         let report = Self.report(replies: 3) { $0.elapsed = .milliseconds(4) }
-        #expect(report.text.contains("requests    3 replies in 4.0 ms"), "\(report.text)")
+        #expect(report.text.contains("requests    3 replies in 4.000 ms"), "\(report.text)")
     }
 
     @Test func anOpenLoopThatKeptUp_passesWithExitZero() {

@@ -31,6 +31,20 @@ struct LoadReportTextTests {
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
+    /// A run of 5 requests in 0.3 ms said "in 0.0 ms" and `"seconds": 0` beside 16,924 req/s (QA).
+    @Test func aVeryShortRun_keepsItsTime_toTheMicrosecond() {
+        var result = LoadRunner.Result()
+        for _ in 0..<5 { result.histogram.record(microseconds: 50) }
+        result.completed = 5
+        result.elapsed = .microseconds(295)
+        let report = LoadReport(settings: LoadRunner.Settings(endpoint: "tcp://127.0.0.1:5599"),
+                                plan: LoadPlan(target: .lookup, bodies: [[]], typeName: "lookup.cheapest"),
+                                result: result)
+        #expect(report.seconds == 0.000295)
+        #expect(report.throughput == (5 / 0.000295).rounded())
+        #expect(report.text.contains("5 replies in 0.295 ms"), "\(report.text)")
+    }
+
     @Test func noReplyAtAll_failsAndSaysSo_withoutZeroLatencies() {
         let report = Self.report(replies: 0, unanswered: 5)
         #expect(report.failed)

@@ -187,7 +187,9 @@ struct LoadReport: Codable {
         rate = settings.rate
         connections = settings.connections
         threads = settings.threads
-        self.seconds = (seconds * 1000).rounded() / 1000
+        // To the microsecond: to the millisecond, a run of 5 requests in 0.3 ms had 0 seconds
+        // beside a throughput of 16,924/s (QA).
+        self.seconds = (seconds * 1e6).rounded() / 1e6
         requests = result.completed
         // Whole requests a second, but hundredths below 100 (an open loop at 0.5/s is not "1").
         let rateMeasured = seconds > 0 ? Double(result.completed) / seconds : 0

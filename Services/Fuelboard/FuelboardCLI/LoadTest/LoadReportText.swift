@@ -24,7 +24,7 @@ extension LoadReport {
                 + (threads == 1 ? "" : " from \(threads) generator threads"),
             "workload    \(workload)",
             "requests    \(Self.count(requests, "reply", "replies")) in "
-                + (seconds < 0.1 ? String(format: "%.1f ms", seconds * 1000) : String(format: "%.2f s", seconds))
+                + (seconds < 0.1 ? String(format: "%.3f ms", seconds * 1000) : String(format: "%.2f s", seconds))
                 + (interrupted ? " (interrupted: a signal, Ctrl-C or SIGTERM, ended the run early)" : "")
                 + (rate != nil && !interruptedDuringWarmup
                     ? "; \(Self.count(scheduled, "request")) due on the schedule, \(sent) sent"
