@@ -29,7 +29,22 @@ struct LoadTestValidationTests {
         #expect(try cli.waitForExit(timeout: .seconds(30)) == 0, "\(cli.log.suffix(900))")
         let report = try jsonReport(in: cli.log)
         #expect(report["requests"] as? Int == 200 && report["invalidReplies"] as? Int == 0, "\(report)")
-        #expect(report["contentChecked"] as? Int == 200)
+        #expect(report["contentChecked"] as? Int == 200 && report["okReplies"] as? Int == 200)
+    }
+
+    /// Error replies spent the second's 1,000 full checks: with two replies in three errors, 874 of
+    /// some 13,900 ok replies were checked (QA). Only ok replies, which have content, count now.
+    @Test func errorReplies_doNotSpendTheChecks_andTheLineCountsOkReplies() throws {
+        let server = try RawLookupServer { id, body in
+            (Int(id.filter(\.isNumber)) ?? 0) % 3 == 0 ? #"{"v":1,"ok":true,"id":\#(id),"body":{"results":[\#(Self.result(body))]}}"#
+                : #"{"v":1,"ok":false,"id":\#(id),"error":{"code":"unavailable","message":"busy"}}"#
+        }
+        defer { server.stop() }
+        let cli = try Self.loadtest(server, ["--concurrency", "4", "--requests", "3000"])
+        #expect(try cli.waitForExit(timeout: .seconds(30)) == 1, "errors fail the run: \(cli.log.suffix(900))")
+        let report = try jsonReport(in: cli.log)
+        #expect(report["okReplies"] as? Int == 1000 && report["contentChecked"] as? Int == 1000, "\(report)")
+        #expect((report["errorsByCode"] as? [String: Int])?["unavailable"] == 2000, "\(report)")
     }
 
     @Test(arguments: [("wrong fuel", "a result for another fuel"),

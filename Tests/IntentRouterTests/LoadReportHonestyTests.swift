@@ -180,6 +180,7 @@ struct LoadReportHonestyTests {
         result.invalidReplies = 3094
         result.invalidByReason = [LookupCheck.Problem.wrongFuel.rawValue: 3094]
         result.contentChecked = 3094
+        result.okReplies = 9000
         result.elapsed = .seconds(3)
         let query = LookupQuery(fuel: "B7", point: Coordinate(lat: 53.7, lng: -1.07), radiusMiles: 5, limit: 1)
         let report = LoadReport(settings: settings, plan: LoadPlan(target: .lookup, bodies: [[]],

@@ -94,8 +94,11 @@ struct LoadReport: Codable {
     var invalidReplies: Int
     /// Why replies failed validation, by reason.
     var invalidByReason: [String: Int]
-    /// Lookup replies whose content was checked against their query; `contentCheck` says which.
-    var contentChecked: Int
+    /// Lookup replies whose content was checked against their query, of `okReplies` (those with
+    /// `"ok": true`: an error reply has no content to check); `contentCheck` says which. All three
+    /// absent for the router.
+    var contentChecked: Int?
+    var okReplies: Int?
     var contentCheck: String?
     /// Replies that came after their request had been counted as timed out (not invalid).
     var lateReplies: Int
@@ -166,7 +169,8 @@ struct LoadReport: Codable {
         unansweredInLatency = result.unansweredInLatency
         timeoutsInLatency = result.timeoutsInLatency
         invalidByReason = result.invalidByReason
-        contentChecked = result.contentChecked
+        contentChecked = plan.queries.isEmpty ? nil : result.contentChecked
+        okReplies = plan.queries.isEmpty ? nil : result.okReplies
         contentCheck = plan.queries.isEmpty ? nil
             : "lookups: fuel, radius, price \(Int(LookupCheck.plausiblePence.lowerBound))-"
                 + "\(Int(LookupCheck.plausiblePence.upperBound))p, order and limit; every reply up to "

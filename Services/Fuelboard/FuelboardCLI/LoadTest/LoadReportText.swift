@@ -88,12 +88,12 @@ extension LoadReport {
             + (reasons.isEmpty ? "" : " (" + reasons.joined(separator: ", ") + ")") + ", "
             + "\(timeouts) timed out (no reply within the \(Self.format(seconds: timeoutSeconds)) --timeout)"
             + (lateReplies > 0 ? ", \(lateReplies) of them answered later" : ""))
-        if contentCheck != nil {
-            var line = "checked     content of \(contentChecked) of \(requests + invalidReplies - duplicateReplies) replies (fuel, radius, "
+        if contentCheck != nil, let contentChecked, let okReplies {
+            var line = "checked     content of \(contentChecked) of \(okReplies) ok replies (fuel, radius, "
                 + "price, order; all up to \(LoadSession.checkAllUpTo)/s per thread, then every "
                 + "\(LoadSession.sampleEvery)th)"
             let wrong = invalidByReason.filter { LookupCheck.Problem(rawValue: $0.key) != nil }.values.reduce(0, +)
-            if wrong > 0 && contentChecked > 0 && contentChecked < requests + invalidReplies - duplicateReplies {
+            if wrong > 0 && contentChecked > 0 && contentChecked < okReplies {
                 // Replies past the sample were counted as answered: say what the sample suggests of them.
                 line += String(format: "; %d of those checked (%.0f%%) were wrong: the replies not checked, counted "
                     + "as answered, are likely wrong alike", wrong, Double(wrong) / Double(contentChecked) * 100)

@@ -108,8 +108,10 @@ struct LoadRunner {
         /// Measured requests that timed out, in the latencies at the timeout (a lower bound of
         /// theirs) or, for a reply that came too late, at its real latency.
         var timeoutsInLatency = 0
-        /// Replies whose content was checked against their query (lookups), and why replies failed validation.
+        /// Replies whose content was checked against their query (lookups), of `okReplies` (the
+        /// measured replies with `"ok": true`, which have a content to check); why replies failed validation.
         var contentChecked = 0
+        var okReplies = 0
         var invalidByReason: [String: Int] = [:]
         /// Replies to warm-up requests that came after the warm-up (in `warmupCompleted` too).
         var warmupRepliesAfter = 0

@@ -51,7 +51,7 @@ extension LoadSession {
         result.seconds.append(closed)
         progress(closed, second.histogram)
         second = SecondTally(index: second.index + 1)
-        repliesThisSecond = 0
+        okRepliesThisSecond = 0
         nextSecond += .seconds(1)
     }
 

@@ -58,10 +58,10 @@ struct LoadSession {
     var second = SecondTally()
     var nextSecond: ContinuousClock.Instant
     var nextWarmupLine: ContinuousClock.Instant
-    /// Whether lookup replies' content is checked (see `checksContent`), and the replies seen this second.
+    /// Whether lookup replies' content is checked (see `checksContent`), and the ok replies seen this second.
     let readsContent: Bool
     let nearest: Bool
-    var repliesThisSecond = 0
+    var okRepliesThisSecond = 0
     /// When the last reply of any kind came, and since when some request has been waiting
     /// without a break (for the longest gap without a reply).
     var lastReply: ContinuousClock.Instant
@@ -137,7 +137,7 @@ struct LoadSession {
             let now = ContinuousClock.now
             if cpuAtMeasureStart == nil && now >= measureFrom {
                 cpuAtMeasureStart = ProcessCPU.used()
-                repliesThisSecond = 0
+                okRepliesThisSecond = 0
             }
             if LoadRunner.stopRequested.load(ordering: .relaxed) {
                 result.interrupted = true
@@ -175,7 +175,7 @@ struct LoadSession {
             if checked >= nextWarmupLine && checked < measureFrom {
                 settings.warmupProgress?(LoadRunner.warmupReplies.load(ordering: .relaxed), measureFrom - checked)
                 nextWarmupLine += .seconds(1)
-                repliesThisSecond = 0
+                okRepliesThisSecond = 0
             }
         }
         finish(progress)

@@ -106,6 +106,7 @@ struct ParallelLoad {
             merged.unansweredInLatency += result.unansweredInLatency
             merged.timeoutsInLatency += result.timeoutsInLatency
             merged.contentChecked += result.contentChecked
+            merged.okReplies += result.okReplies
             merged.invalidByReason.merge(result.invalidByReason, uniquingKeysWith: +)
             merged.warmupRepliesAfter += result.warmupRepliesAfter
             if let after = result.interruptedInWarmupAfter {
