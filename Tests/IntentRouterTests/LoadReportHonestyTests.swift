@@ -192,6 +192,28 @@ struct LoadReportHonestyTests {
         #expect(report.exitCode == 1)
     }
 
+    /// A 2.5 s stall with a 1 s --timeout: every request answered, 1,511 of them late, and the server
+    /// back at the rate at once. The run fails on its timeouts, but it was not "BEHIND at 78%" (QA).
+    @Test func anOpenLoopWhoseLateRepliesCameAfterAStall_failsOnTimeouts_butIsNotBehind() {
+        let report = Self.report(replies: 5489, rate: 1000) { result in
+            result.sent = 7000
+            result.timeouts = 1511
+            result.lateReplies = 1511
+            result.timeoutsInLatency = 1511
+            result.elapsed = .seconds(7)
+        }
+        #expect(!report.fellBehind, "\(report.text)")
+        #expect(!report.text.contains("BEHIND"), "\(report.text)")
+        #expect(report.failed && report.exitCode == 1)
+        let slow = Self.report(replies: 5489, rate: 1000) { result in
+            result.sent = 7000
+            result.timeouts = 1511
+            result.timeoutsInLatency = 1511
+            result.elapsed = .seconds(7)
+        }
+        #expect(slow.fellBehind, "never answered: the server did not keep up")
+    }
+
     /// An open loop says how late its own sends went out: a generator paused for a second put
     /// that second into the latencies, and nothing said whose it was (load-tester walkthrough).
     @Test func anOpenLoop_saysHowLateItsSendsWent_andSuspectsItselfPast10ms() throws {
