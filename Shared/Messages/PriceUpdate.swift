@@ -86,6 +86,10 @@ public struct IngestFeedRequest: Codable, Sendable {
     public var feed: JSONValue?
     public var url: String?
 
+    /// The largest feed document price-ingest takes, however it comes (inline, a file, an HTTP
+    /// body): 32 MiB, past the largest real feed (~22 MB for 100,000 stations).
+    public static let maxFeedBytes = 32 << 20
+
     public init(retailer: String, feed: JSONValue? = nil, url: String? = nil) {
         self.retailer = retailer
         self.feed = feed

@@ -161,9 +161,12 @@ public final class RequestClient {
                 }
                 guard let payload = frames.last else { continue }
                 guard let id else { return .reply(payload) }
-                if let head = try? JSONCoding.makeDecoder().decode(RequestHead.self, from: payload),
-                   head.id == .string(id) {
-                    return .reply(payload)
+                if let head = try? JSONCoding.makeDecoder().decode(RequestHead.self, from: payload) {
+                    if head.id == .string(id) { return .reply(payload) }
+                    // The service could not read the request's id (one over its size limit is
+                    // refused unread): with one request out at a time, the refusal is this one's.
+                    // Dropped, it left `fuelboard ingest` waiting 120 s for nothing (QA).
+                    if head.id == nil || head.id == .null { return .reply(payload) }
                 }
                 // A late reply to an earlier attempt: drop it and keep waiting.
             } else if let drops, ready.contains(drops), monitor?.takeDisconnects() == true {

@@ -18,6 +18,38 @@ struct IngestCommandTests {
         #expect(cli.log.contains("could not fetch the x feed"), "\(cli.log)")
     }
 
+    /// A file over the feed limit is refused before sending: one over price-ingest's request limit
+    /// got a reply without an id, and the CLI waited 120 s, then called price-ingest down (QA).
+    /// The stand-in answers pings and nothing else, so a feed sent would wait out the test.
+    @Test func aFileOverTheFeedLimit_isRefusedBeforeSending_exitStatus1() throws {
+        let silent = try RawLookupServer { _, _ in nil }
+        defer { silent.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("big-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let big = directory.appendingPathComponent("big.json")
+        #expect(FileManager.default.createFile(atPath: big.path, contents: Data("{}".utf8)))
+        let handle = try FileHandle(forWritingTo: big)
+        try handle.truncate(atOffset: UInt64(IngestFeedRequest.maxFeedBytes + 1))  // sparse: no 32 MiB written
+        try handle.close()
+        let run = try CommandRun.fuelboard(["ingest", big.path, "--retailer", "x", "--ingest", silent.endpoint])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("big.json is \(IngestFeedRequest.maxFeedBytes + 1) bytes, over the 32 MiB a feed "
+            + "may be [too_large]"), "\(run.stderr)")
+    }
+
+    /// `--timeout` bounds each feed's wait when given: it was ignored for at least 120 s (QA).
+    @Test func timeout_whenGiven_boundsEachFeedsWait() throws {
+        let silent = try RawLookupServer { _, _ in nil }
+        defer { silent.stop() }
+        let started = ContinuousClock.now
+        let run = try CommandRun.fuelboard(["ingest", "http://127.0.0.1:9/feed.json", "--retailer", "x",
+                                            "--ingest", silent.endpoint, "--timeout", "1s"])
+        #expect(run.status == 69, "\(run.stderr)")
+        #expect(run.stderr.contains("no reply"), "\(run.stderr)")
+        #expect(ContinuousClock.now - started < .seconds(30))
+    }
+
     /// `ingest --remove`: the retailer goes from price-ingest and from fuel-lookup's answers; the
     /// other retailer stays; a second removal finds nothing (1).
     @Test func remove_takesARetailerOutOfTheLookupsAnswers() throws {
@@ -39,9 +71,11 @@ struct IngestCommandTests {
         let again = try CommandRun.fuelboard(["ingest", "--remove", "tesco", "--ingest", stack.ingestEndpoint])
         #expect(again.status == 1)
         #expect(again.stderrLines == ["fuelboard: remove failed: no stations or feed stored for retailer 'tesco' [not_found]"])
-        let mixed = try CommandRun.fuelboard(["ingest", "feeds/", "--remove", "tesco", "--ingest", stack.ingestEndpoint])
-        #expect(mixed.status == 64)
-        #expect(mixed.stderrLines == ["fuelboard: --remove NAME takes nothing else (no FILE, DIRECTORY, URL or --retailer)"])
+        for mixed in [["feeds/"], ["--retailer", "asda"]] {
+            let run = try CommandRun.fuelboard(["ingest", "--remove", "tesco"] + mixed + ["--ingest", stack.ingestEndpoint])
+            #expect(run.status == 64, "\(mixed)")
+            #expect(run.stderrLines == ["fuelboard: --remove NAME takes nothing else (no FILE, DIRECTORY, URL or --retailer)"])
+        }
 
         // A replica that starts now never sees it; the same feed again brings it back to both.
         let first = try #require(stack.lookup)

@@ -171,6 +171,24 @@ struct ReplyServerTests {
         #expect(reply["id"] is NSNull)
     }
 
+    /// The refusal of a request too large to read has no id; a client with one request out takes it
+    /// as that request's answer instead of waiting out its timeout (QA: 120 s, then "unavailable").
+    @Test func aRequestClient_takesTheIdlessTooLargeRefusal_atOnce() throws {
+        let service = try startEchoService()
+        defer { service.stop() }
+        let client = try RequestClient(context: service.context, endpoint: service.endpoint, timeout: .seconds(20),
+                                       retries: 0)
+        let started = ContinuousClock.now
+        do {
+            _ = try client.call(.ingestStatus, EchoBody(text: String(repeating: "a", count: 5000)), as: EchoBody.self)
+            Issue.record("an oversized request was answered")
+        } catch {
+            #expect(error.code == .tooLarge, "\(error.message)")
+        }
+        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(try client.call(.ingestStatus, EchoBody(text: "fine"), as: EchoBody.self) == EchoBody(text: "fine"))
+    }
+
     @Test func dealerWithoutDelimiter_getsReplyToo() throws {
         let service = try startEchoService()
         defer { service.stop() }

@@ -11,7 +11,8 @@ enum IngestCommand {
             file in it (each file's name is its retailer); an http(s):// or file:// URL is fetched by
             price-ingest itself. Prints one progress line per feed and a summary (a feed older than the one
             stored for its retailer replaces it, with an older_feed warning). --remove takes a retailer
-            out of the store and every replica. Exits 1 when a feed failed (or --remove found no such
+            out of the store and every replica. Each feed waits up to 120 s for its reply (a URL's fetch
+            included), or --timeout when given. Exits 1 when a feed failed (or --remove found no such
             retailer), 69 when price-ingest does not answer.
             """,
         options: [
@@ -35,9 +36,12 @@ enum IngestCommand {
         private enum CodingKeys: String, CodingKey { case source, retailer, reply, error }
     }
 
+    /// How long each feed waits for price-ingest's reply without `--timeout`.
+    static let defaultFeedTimeout: Duration = .seconds(120)
+
     static func run(_ cli: CLIContext) throws -> Int32 {
         if let retailer = cli.arguments.value("--remove") {
-            guard cli.arguments.positionals.isEmpty, !cli.arguments.has("--retailer") else {
+            guard cli.arguments.positionals.isEmpty, cli.arguments.value("--retailer") == nil else {
                 throw ConfigurationError("--remove NAME takes nothing else (no FILE, DIRECTORY, URL or --retailer)")
             }
             return try remove(retailer, cli)
@@ -46,14 +50,16 @@ enum IngestCommand {
             throw ConfigurationError("ingest needs exactly one FILE, DIRECTORY or URL (see --help)")
         }
         let jobs = try plan(target, retailer: cli.arguments.value("--retailer"))
-        // A large feed may take price-ingest minutes, so the ingest waits long; a silent
-        // endpoint is found by a ping within --timeout instead.
+        // A large feed may take price-ingest minutes, so each feed waits up to 120 s unless
+        // --timeout is given (it was ignored: a script's bound did not hold); a silent endpoint
+        // is found by a ping within --timeout instead.
         guard cli.answers(cli.topology.ingest) else {
             CLIContext.printStatus("fuelboard: price-ingest does not answer at \(cli.topology.ingest) within "
                 + "--timeout (down, or busy ingesting a large feed: raise --timeout)")
             return ServiceMain.ExitCode.unavailable
         }
-        let client = try cli.client(cli.topology.ingest, timeout: max(cli.timeout, .seconds(120)), retries: 0)
+        let wait = cli.arguments.value("--timeout") != nil ? cli.timeout : Self.defaultFeedTimeout
+        let client = try cli.client(cli.topology.ingest, timeout: wait, retries: 0)
         var outcomes: [Outcome] = []
         for (number, job) in jobs.enumerated() {
             let outcome = send(job, client)
@@ -152,6 +158,13 @@ enum IngestCommand {
                 replyData = try client.callRaw(MessageType.ingestFeed.rawValue,
                                                rawBody: try JSONCoding.encode(IngestFeedRequest(retailer: job.retailer, url: url)))
             } else if let file = job.file {
+                // Refused here, not sent: price-ingest would refuse it, and one over its request
+                // limit (64 MiB) got a reply without an id, which left this waiting 120 s (QA).
+                if let size = try? file.resourceValues(forKeys: [.fileSizeKey]).fileSize,
+                   size > IngestFeedRequest.maxFeedBytes {
+                    throw ServiceError(.tooLarge, "\(file.lastPathComponent) is \(size) bytes, over the "
+                        + "\(IngestFeedRequest.maxFeedBytes >> 20) MiB a feed may be")
+                }
                 let feed: Data
                 do {
                     feed = try Data(contentsOf: file)

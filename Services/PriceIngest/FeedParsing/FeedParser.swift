@@ -8,9 +8,8 @@ import Messages
 /// every other oddity is repaired or flagged (see `FeedWarning`) and the station kept. The parser prints
 /// nothing and holds no state between calls.
 public struct FeedParser: Sendable {
-    /// The largest feed document taken, however it comes (inline, a file, an HTTP body): 32 MiB,
-    /// past the largest real feed (~22 MB for 100,000 stations).
-    public static let maxFeedBytes = 32 << 20
+    /// The largest feed document taken (`IngestFeedRequest.maxFeedBytes`).
+    public static let maxFeedBytes = IngestFeedRequest.maxFeedBytes
     /// Documents larger than this many bytes are refused (`FeedError.tooLarge`).
     public var maxBytes = FeedParser.maxFeedBytes
     /// Documents listing more stations than this are refused (`FeedError.tooManyStations`).
