@@ -1,3 +1,4 @@
+import FeedParsing
 import Foundation
 
 /// The feeds price-ingest polls: one `retailer URL` pair per line of a text file.
@@ -22,15 +23,39 @@ public struct FeedList: Sendable, Equatable {
         try self.init(text: text)
     }
 
+    /// The URL schemes a feed may be fetched with (`FeedFetcher`).
+    public static let schemes: Set<String> = ["http", "https", "file"]
+
+    /// Reads the list, refusing a line that is not `RETAILER URL`, a retailer name that is no
+    /// retailer's, a scheme the fetcher cannot fetch, and two lines for one retailer (each poll
+    /// would replace the other's stations): each was taken, and failed at every poll.
     public init(text: String) throws {
         var entries: [Entry] = []
+        var lineOf: [String: Int] = [:]
         for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
             if fields.isEmpty { continue }
-            guard fields.count == 2, fields[1].contains("://") else {
-                throw FeedListError(line: number + 1, text: String(rawLine))
+            func refuse(_ reason: String) -> FeedListError {
+                FeedListError(line: number + 1, text: String(rawLine), reason: reason)
             }
+            guard fields.count == 2, let schemeEnd = fields[1].range(of: "://") else {
+                throw refuse("expected 'RETAILER URL'")
+            }
+            let scheme = fields[1][..<schemeEnd.lowerBound].lowercased()
+            guard Self.schemes.contains(scheme) else {
+                throw refuse("unsupported URL scheme '\(scheme.prefix(20))' (use http, https or file)")
+            }
+            let retailer: String
+            do {
+                retailer = try RetailerName.slug(String(fields[0]))
+            } catch {
+                throw refuse(error.description)
+            }
+            if let earlier = lineOf[retailer] {
+                throw refuse("retailer '\(retailer)' is listed on line \(earlier) too: one feed per retailer")
+            }
+            lineOf[retailer] = number + 1
             entries.append(Entry(retailer: String(fields[0]), url: String(fields[1])))
         }
         self.entries = entries
@@ -40,7 +65,8 @@ public struct FeedList: Sendable, Equatable {
 public struct FeedListError: Error, CustomStringConvertible {
     public let line: Int
     public let text: String
+    public var reason = "expected 'RETAILER URL'"
     public var description: String {
-        "feeds list line \(line): expected 'RETAILER URL', got '\(text.prefix(80))'"
+        "feeds list line \(line): \(reason), got '\(text.prefix(80))'"
     }
 }
