@@ -118,12 +118,25 @@ struct FeedFreshnessTests {
         }
     }
 
-    /// Within a day ahead (a clock or time zone out) it is kept, with the warning.
-    @Test func parse_whenLastUpdatedLessThanADayAfterTheFetch_isKeptAndWarned() throws {
+    /// Within a day ahead (a clock or time zone out) it is kept, with the warning, and dated by its
+    /// fetch: it was said as "prices as of" a time still to come (QA).
+    @Test func parse_whenLastUpdatedLessThanADayAfterTheFetch_isKeptWarnedAndDatedByTheFetch() throws {
         let feed = try FeedFixtures.parse(FeedFixtures.feed([FeedFixtures.station()],
                                                             lastUpdated: "\"10/10/2025 10:00:00\""))
         #expect(feed.count(.futureLastUpdated) == 1)
         #expect(feed.stations.count == 1)
+        #expect(feed.updated == FeedFixtures.fetchedAt)
+    }
+
+    /// A few minutes ahead (clocks a little apart) is no warning, but still no time to come.
+    @Test func parse_whenLastUpdatedMinutesAfterTheFetch_isDatedByTheFetchWithoutWarning() throws {
+        let feed = try FeedFixtures.parse(FeedFixtures.feed([FeedFixtures.station()],
+                                                            lastUpdated: "\"09/10/2025 15:10:00\""))
+        #expect(feed.count(.futureLastUpdated) == 0)
+        #expect(feed.updated == FeedFixtures.fetchedAt)
+        let earlier = try FeedFixtures.parse(FeedFixtures.feed([FeedFixtures.station()],
+                                                               lastUpdated: "\"09/10/2025 14:50:00\""))
+        #expect(earlier.updated == FeedFixtures.fetchedAt.addingTimeInterval(-600), "a time before the fetch is kept")
     }
 
     @Test func parse_whenLastUpdatedAfterFetch_warnsFuture() throws {

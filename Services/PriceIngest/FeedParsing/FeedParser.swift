@@ -58,8 +58,8 @@ public struct FeedParser: Sendable {
         }
     }
 
-    /// The feed's time from `last_updated`, or the fetch time when there is none (warned); flags
-    /// age. A `last_updated` it cannot read is refused: dated by its fetch time instead, prices of
+    /// The feed's time from `last_updated`, or the fetch time when there is none (warned) or the
+    /// time is after the fetch; flags age. A `last_updated` it cannot read is refused: dated by its fetch time instead, prices of
     /// any age were said to be fresh ("as of midnight" for a 14-month-old feed whose date was
     /// written another way).
     private func feedTime(_ value: LenientValue?, fetchedAt: Date, report: inout IssueLog) throws(FeedError) -> Date {
@@ -77,8 +77,12 @@ public struct FeedParser: Sendable {
             throw .futureLastUpdated(text, hoursAhead: Int(-age / 3_600))
         } else if -age > futureTolerance {
             report.note(FeedWarning.futureLastUpdated.rawValue,
-                        "last_updated \(TextClip.clip(text)) is \(Int(-age / 60)) minutes after the fetch")
+                        "last_updated \(TextClip.clip(text)) is \(Int(-age / 60)) minutes after the fetch: "
+                            + "the fetch time is the feed's time")
         }
-        return updated
+        // No price is from the future: a feed dated ahead of its fetch (a clock or time zone out)
+        // is dated by the fetch. Kept, it was said as "prices as of" tomorrow's time, and a
+        // correct copy dated before it was refused as older (QA).
+        return min(updated, fetchedAt)
     }
 }
