@@ -172,7 +172,7 @@ struct LoadTestRunEndTests {
     @Test func aSecondCtrlC_whileUsersAreForgotten_stopsAtOnce_afterTheReport() throws {
         let (router, cli) = try Self.routerRun(duration: "60s")
         defer { router.stop() }
-        try cli.waitForLog(timeout: .seconds(20)) { $0.hasPrefix("[  1s]") }
+        try cli.waitForLog(timeout: .seconds(20)) { $0.hasPrefix("[    1s]") }
         kill(cli.pid, SIGINT)
         try cli.waitForLog(timeout: .seconds(10)) { $0.contains(#""interrupted" : true"#) }
         let second = ContinuousClock.now
@@ -199,7 +199,7 @@ struct LoadTestRunEndTests {
         let server = try Self.server(answered: .max, holdFor: nil)
         defer { server.stop() }
         let cli = try Self.loadtest(server.endpoint, ["--concurrency", "2", "--duration", "60s"])
-        try cli.waitForLog(timeout: .seconds(20)) { $0.hasPrefix("[  1s]") }
+        try cli.waitForLog(timeout: .seconds(20)) { $0.hasPrefix("[    1s]") }
         kill(cli.pid, SIGINT)
         #expect(try cli.waitForExit(timeout: .seconds(10)) == 130)
         let report = try jsonReport(in: cli.log)
@@ -268,7 +268,7 @@ struct LoadTestRunEndTests {
         let server = try Self.server(answered: .max, holdFor: nil)
         defer { server.stop() }
         let cli = try Self.loadtest(server.endpoint, ["--rate", "2000", "--duration", "4s", "--timeout", "500ms"])
-        try cli.waitForLog(timeout: .seconds(20)) { $0.hasPrefix("[  1s]") }
+        try cli.waitForLog(timeout: .seconds(20)) { $0.hasPrefix("[    1s]") }
         kill(cli.pid, SIGSTOP)
         Thread.sleep(forTimeInterval: 1.2)  // the hold-up itself, not a wait for something to happen
         kill(cli.pid, SIGCONT)

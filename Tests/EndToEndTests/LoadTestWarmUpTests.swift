@@ -62,7 +62,7 @@ struct LoadTestWarmUpTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let cli = try ServiceProcess("fuelboard", ["loadtest", "--lookup", server.endpoint, "--points", "uniform",
                                                    "--warmup", "0s", "--duration", "2s", "--svg", directory + "/x.svg"])
-        try cli.waitForLog(timeout: .seconds(20)) { $0.hasPrefix("[  1s]") }
+        try cli.waitForLog(timeout: .seconds(20)) { $0.hasPrefix("[    1s]") }
         try FileManager.default.removeItem(atPath: directory)
         #expect(try cli.waitForExit(timeout: .seconds(10)) == 73)
         #expect(cli.log.contains("throughput  ") && cli.log.contains("cannot write chart to \(directory)/x.svg"),

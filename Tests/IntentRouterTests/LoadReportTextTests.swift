@@ -165,11 +165,14 @@ struct LoadReportTextTests {
 
     @Test func theProgressLine_showsTimeoutsOnlyWhenThereAreSome_andNoZeroLatencyWithoutReplies() {
         let quiet = LoadRunner.Second(second: 2, requests: 0, errors: 0, timeouts: 7, p50: 0, p99: 0)
-        #expect(LoadReport.progressLine(quiet) == "[  2s]      0 req/s  errors 0  timeouts 7  no measured replies")
+        #expect(LoadReport.progressLine(quiet) == "[    2s]      0 req/s  errors 0  timeouts 7  no measured replies")
         let paused = LoadRunner.Second(second: 4, requests: 0, errors: 0, timeouts: 0, p50: nil, p99: nil, waited: true)
-        #expect(LoadReport.progressLine(paused) == "[  4s]      0 req/s  errors 0  no replies, requests waiting")
+        #expect(LoadReport.progressLine(paused) == "[    4s]      0 req/s  errors 0  no replies, requests waiting")
         let busy = LoadRunner.Second(second: 3, requests: 1500, errors: 1, timeouts: 0, p50: 250, p99: 1200)
-        #expect(LoadReport.progressLine(busy) == "[  3s]   1500 req/s  errors 1  p50 0.250 ms  p99 1.200 ms")
+        #expect(LoadReport.progressLine(busy) == "[    3s]   1500 req/s  errors 1  p50 0.250 ms  p99 1.200 ms")
+        // The last partial second is as wide as a whole one: the columns stayed one character out (QA).
+        let last = LoadRunner.Second(second: 13, requests: 750, errors: 0, timeouts: 0, p50: 250, p99: 1200, seconds: 0.5)
+        #expect(LoadReport.progressLine(last) == "[ 12.5s]   1500 req/s  errors 0  p50 0.250 ms  p99 1.200 ms")
     }
 
     @Test func unknownTypeErrors_askWhetherTheEndpointIsTheRightService() {

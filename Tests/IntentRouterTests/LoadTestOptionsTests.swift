@@ -63,6 +63,22 @@ struct LoadTestOptionsTests {
         #expect(refusal?.contains("\n") != true)
     }
 
+    @Test func appName_isTheRoutersOnly_fromTheFlagOrTheEnvironment() throws {
+        let parsed = { (arguments: [String]) in
+            try ParsedArguments(arguments, options: LoadTestCommand.spec.options + CLIContext.commonOptions)
+        }
+        let flag = try LoadTestOptions(parsed(["--target", "router", "--app-name", "Petrolhead"]), lookup: "tcp://127.0.0.1:1",
+                                       router: "tcp://127.0.0.1:2", timeout: .seconds(5))
+        #expect(flag.appName == "Petrolhead")
+        let environment = try LoadTestOptions(parsed(["--target", "router"]), lookup: "tcp://127.0.0.1:1",
+                                              router: "tcp://127.0.0.1:2", timeout: .seconds(5),
+                                              environment: ["FUELBOARD_APP_NAME": "Pumpwise"])
+        #expect(environment.appName == "Pumpwise")
+        #expect(try Self.options(["--target", "router"]).appName == "FuelBoard")
+        #expect(Self.refusal(["--app-name", "Petrolhead"])?.hasPrefix("--app-name: applies only to --target router") == true)
+        #expect(Self.refusal(["--target", "router", "--app-name", " "]) == "--app-name: ' ' cannot be the app name")
+    }
+
     @Test func aChartPathThatIsADirectory_isRefused() {
         let directory = FileManager.default.temporaryDirectory.path
         #expect(Self.refusal(["--svg", directory]) == "--svg: \(directory) is a directory")

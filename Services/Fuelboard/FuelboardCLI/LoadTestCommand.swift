@@ -56,7 +56,8 @@ enum LoadTestCommand {
             OptionSpec("--spin", help: "open loop: poll through the last millisecond before each send"),
             OptionSpec("--keep-users", help: "router: leave the load test's users in location-cache (forgotten "
                            + "at --location after the run by default)"),
-            OptionSpec("--duration", value: "DURATION", help: "measured time, more than 0 (default 10s)"),
+            OptionSpec("--duration", value: "DURATION", help: "measured time, more than 0 (default 10s; with "
+                           + "--requests, none: the run ends with the last request)"),
             OptionSpec("--warmup", value: "DURATION", help: "unmeasured time first (default 1s)"),
             OptionSpec("--requests", value: "N", help: "stop after N measured requests"),
             OptionSpec("--points", value: "KIND", help: "stations (near loaded stations, default) or uniform (UK box)"),
@@ -64,7 +65,10 @@ enum LoadTestCommand {
                            + "or mixed (default B7)"),
             OptionSpec("--radius", value: "MILES",
                        help: "lookup only: radius, at most \(Int(LookupRequest.maxRadiusMiles)) (default 5)"),
-            OptionSpec("--seed", value: "S", help: "seed for query points (default 1)"),
+            OptionSpec("--seed", value: "S", help: "seed of the plan: query points, and the router's utterances and "
+                           + "users (default 1)"),
+            OptionSpec(AppNameSetting.flag, value: "NAME", help: "router only: the app name the asks say, as the "
+                           + "router was given it [$\(AppNameSetting.environment), default \(AppNameSetting.defaultName)]"),
             OptionSpec("--svg", value: "FILE", help: "SVG chart: latency over time, replies and failures per second, "
                            + "latency by percentile"),
         ]
@@ -75,7 +79,7 @@ enum LoadTestCommand {
 
     static func run(_ cli: CLIContext) throws -> Int32 {
         let options = try LoadTestOptions(cli.arguments, lookup: cli.topology.lookup, router: cli.topology.router,
-                                          timeout: cli.timeout)
+                                          timeout: cli.timeout, environment: ProcessInfo.processInfo.environment)
         let settings = options.settings
         // A dead endpoint fails at once, not after the warm-up and the whole duration.
         guard cli.answers(settings.endpoint, within: .seconds(2)) else {
@@ -92,7 +96,8 @@ enum LoadTestCommand {
         }
         let queryPoints = LoadPlan.points(pointsUsed, stations: stations, count: 20_000, seed: options.seed)
         let plan = try LoadPlan.make(target: options.target, type: options.type, points: queryPoints, count: 20_000,
-                                     seed: options.seed, radius: options.radius, fuel: options.fuel)
+                                     seed: options.seed, radius: options.radius, fuel: options.fuel,
+                                     appName: options.appName)
         CLIContext.printStatus("loading \(settings.endpoint) with \(options.type.rawValue): "
             + (settings.rate.map { "\(LoadReport.format(rate: $0)) req/s open loop" }
                 ?? "\(settings.concurrency) in flight")
@@ -100,8 +105,8 @@ enum LoadTestCommand {
             + (settings.threads == 1 ? "" : " from \(settings.threads) threads")
             + ", warm-up \(LoadReport.format(duration: settings.warmup)), then "
             + (settings.maxRequests.map { requests in
-                settings.duration == LoadTestOptions.longestDuration ? "\(requests) requests"
-                    : "\(requests) requests (at most \(LoadReport.format(duration: settings.duration)))"
+                settings.duration == LoadTestOptions.longestDuration ? LoadReport.count(requests, "request")
+                    : "\(LoadReport.count(requests, "request")) (at most \(LoadReport.format(duration: settings.duration)))"
             } ?? LoadReport.format(duration: settings.duration))
             + "; Ctrl-C ends it early")
         // Ctrl-C ends the run and reports what was measured; a second one stops at once.

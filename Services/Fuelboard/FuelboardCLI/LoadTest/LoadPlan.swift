@@ -1,6 +1,7 @@
 import Foundation
 import Messages
 import SampleFeeds
+import ServiceKit
 
 /// The requests a load test sends: pre-encoded frames, so the generator spends its CPU on
 /// sending and timing, not on JSON.
@@ -30,7 +31,7 @@ struct LoadPlan {
     static let longitudes = UKArea.longitudes
 
     static func make(target: Target, type: MessageType, points: [Coordinate], count: Int, seed: UInt64,
-                     radius: Double, fuel: String) throws -> LoadPlan {
+                     radius: Double, fuel: String, appName: String = AppNameSetting.defaultName) throws -> LoadPlan {
         var random = SeededRandom(seed: seed)
         let fuels = ["E10", "B7", "E5", "SDV"]
         let fuelWords = Self.fuelWords
@@ -50,7 +51,8 @@ struct LoadPlan {
                 let word = fuelWords[random.below(fuelWords.count)]
                 let phrasing = Self.askPhrasings[random.below(Self.askPhrasings.count)]
                 let ask = AssistantAskRequest(user: Self.user(index % Self.users),
-                                              utterance: phrasing.replacingOccurrences(of: "{fuel}", with: word),
+                                              utterance: phrasing.replacingOccurrences(of: "{fuel}", with: word)
+                                                  .replacingOccurrences(of: AppNameSetting.defaultName, with: appName),
                                               location: point)
                 body = try JSONCoding.encode(ask)
             }

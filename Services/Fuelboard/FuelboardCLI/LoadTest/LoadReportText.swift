@@ -186,8 +186,9 @@ extension LoadReport {
     /// The line printed after each measured second (or the run's last part of one, its rate
     /// scaled to a second); timeouts appear when there were some.
     static func progressLine(_ second: LoadRunner.Second) -> String {
-        let label = second.seconds.map { String(format: "[%4.1fs]", Double(second.second - 1) + $0) }
-            ?? String(format: "[%3ds]", second.second)
+        // One width for whole and partial seconds ("[   3s]", "[ 12.5s]"), so the columns stay in line.
+        let label = second.seconds.map { String(format: "[%5.1fs]", Double(second.second - 1) + $0) }
+            ?? String(format: "[%5ds]", second.second)
         let rate = second.seconds.map { Double(second.requests) / max($0, 0.001) } ?? Double(second.requests)
         var line = label + String(format: " %6.0f req/s  errors %d", rate, second.errors)
         if second.timeouts > 0 { line += "  timeouts \(second.timeouts)" }

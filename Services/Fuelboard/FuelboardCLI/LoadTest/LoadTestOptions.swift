@@ -15,6 +15,9 @@ struct LoadTestOptions {
     var radius: Double
     /// Where to draw the chart (`--svg`), its directory already checked writable.
     var chartPath: String?
+    /// The name the router's asks say (`--app-name`, else `FUELBOARD_APP_NAME`, as intent-router
+    /// reads it): against a router with another name, every ask was "not understood" (QA).
+    var appName = AppNameSetting.defaultName
 
     /// The most requests in flight or per second one generator thread is asked for.
     static let maxConcurrency = 100_000
@@ -22,7 +25,7 @@ struct LoadTestOptions {
 
     /// Reads and checks every option; `lookup` and `router` are the endpoints of the topology.
     init(_ arguments: ParsedArguments, lookup: String, router: String,
-         timeout: Duration) throws(ConfigurationError) {
+         timeout: Duration, environment: [String: String] = [:]) throws(ConfigurationError) {
         guard let target = LoadPlan.Target(rawValue: arguments.value("--target") ?? "lookup") else {
             throw ConfigurationError("--target: expected lookup or router, got '\(arguments.value("--target") ?? "")'")
         }
@@ -105,6 +108,17 @@ struct LoadTestOptions {
         }
         fuel = try Self.fuel(arguments.value("--fuel"))
         radius = try Self.number(arguments, "--radius", upTo: LookupRequest.maxRadiusMiles) ?? 5
+        let named = arguments.value(AppNameSetting.flag)
+        if named != nil && target != .router {
+            throw ConfigurationError("--app-name: applies only to --target router (a lookup names no app)")
+        }
+        if target == .router, let name = named ?? environment[AppNameSetting.environment] {
+            guard AppNameSetting.isWritable(name) else {
+                throw ConfigurationError("\(named != nil ? AppNameSetting.flag : AppNameSetting.environment): "
+                    + "'\(name.prefix(80))' cannot be the app name")
+            }
+            appName = name
+        }
         chartPath = arguments.value("--svg")
         if let chartPath { try LoadChart.checkWritable(chartPath) }
     }
