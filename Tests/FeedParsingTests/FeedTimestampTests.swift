@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import FeedParsing
+@testable import FeedParsing
 
 struct FeedTimestampTests {
     private func utc(_ text: String) throws -> Date {
@@ -94,7 +94,13 @@ struct FeedFreshnessTests {
                                           fetchedAt: FeedTimestamp.parse("20/10/2025 12:00:00") ?? .distantPast)
         #expect(feed.count(.staleFeed) == 1)
         #expect(feed.updated == FeedTimestamp.parse("16/10/2025 11:00:05"))
-        #expect(feed.examples(.staleFeed) == ["last_updated 16/10/2025 11:00:05 is 96 hours before the fetch"])
+        #expect(feed.examples(.staleFeed) == ["last_updated 16/10/2025 11:00:05 is 4 days before the fetch"])
+    }
+
+    @Test func aStaleFeedsAge_isSaidInHours_thenInDaysFromThreeDays() {
+        #expect(FeedParser.span(50 * 3_600) == "50 hours")
+        #expect(FeedParser.span(71.9 * 3_600) == "71 hours")
+        #expect(FeedParser.span(10_082 * 3_600) == "420 days")
     }
 
     @Test func parse_whenJustUnder48Hours_doesNotWarn() throws {

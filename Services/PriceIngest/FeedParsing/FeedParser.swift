@@ -58,6 +58,12 @@ public struct FeedParser: Sendable {
         }
     }
 
+    /// "50 hours", or "420 days" from three days on (hours alone were "10082 hours").
+    static func span(_ seconds: TimeInterval) -> String {
+        let hours = Int(seconds / 3_600)
+        return hours < 72 ? "\(hours) hours" : "\(hours / 24) days"
+    }
+
     /// The feed's time from `last_updated`, or the fetch time when there is none (warned) or the
     /// time is after the fetch; flags age. A `last_updated` it cannot read is refused: dated by its fetch time instead, prices of
     /// any age were said to be fresh ("as of midnight" for a 14-month-old feed whose date was
@@ -72,9 +78,10 @@ public struct FeedParser: Sendable {
         let age = fetchedAt.timeIntervalSince(updated)
         if age > staleAfter {
             report.note(FeedWarning.staleFeed.rawValue,
-                        "last_updated \(TextClip.clip(text)) is \(Int(age / 3_600)) hours before the fetch")
+                        "last_updated \(TextClip.clip(text)) is \(Self.span(age)) before the fetch")
         } else if -age > futureLimit {
-            throw .futureLastUpdated(text, hoursAhead: Int(-age / 3_600))
+            // Rounded up: "25 hours" refused beside a limit of 24, never "24 hours" (QA).
+            throw .futureLastUpdated(text, hoursAhead: Int((-age / 3_600).rounded(.up)))
         } else if -age > futureTolerance {
             report.note(FeedWarning.futureLastUpdated.rawValue,
                         "last_updated \(TextClip.clip(text)) is \(Int(-age / 60)) minutes after the fetch: "
