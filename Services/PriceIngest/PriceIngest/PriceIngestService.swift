@@ -201,7 +201,8 @@ public final class PriceIngestService {
                 }
                 responder.fail(ServiceError(failure.code, "could not fetch the \(message.retailer) feed: \(description)"))
             } else {
-                logger.warning("fetch failed", metadata: ["retailer": message.retailer, "reason": description])
+                logger.warning("fetch failed", metadata: ["retailer": message.retailer, "source": source,
+                                                          "reason": description])
             }
         }
     }
