@@ -44,7 +44,26 @@ struct FeedPollingTests {
         #expect(byRetailer["gone"]?["lastSuccess"] == nil)
         // A feed that never worked has no age to alert on: `failing` says it (and tesco's does not).
         #expect(byRetailer["gone"]?["failing"] == .bool(true) && byRetailer["tesco"]?["failing"] == .bool(false))
+        #expect(byRetailer["gone"]?["polled"] == .bool(true))
         #expect(try ingest.terminate() == 0)
+
+        // Started again without the list: the failure stays on record, but nobody polls the feed.
+        let unlisted = try ServiceProcess("price-ingest", [
+            "--data-dir", directory.appendingPathComponent("ingest").path, "--bind", "tcp://127.0.0.1:*",
+            "--bind-pub", "tcp://127.0.0.1:*",
+        ])
+        let again = try RequestClient(context: Context(), endpoint: try unlisted.endpoint(), timeout: .seconds(5), retries: 0)
+        guard case .array(let rows)? = try again.call(.sysStats, EmptyBody(), as: StatsBody.self).details["feeds"] else {
+            Issue.record("sys.stats has no feeds")
+            return
+        }
+        let gone = rows.first { if case .object(let row) = $0 { row["retailer"] == .string("gone") } else { false } }
+        guard case .object(let row)? = gone else {
+            Issue.record("no row for gone: \(rows)")
+            return
+        }
+        #expect(row["failing"] == .bool(true) && row["polled"] == .bool(false))
+        #expect(try unlisted.terminate() == 0)
     }
 
     @Test func feedsList_whenMalformed_exits64() throws {

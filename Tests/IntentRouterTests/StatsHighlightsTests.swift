@@ -39,6 +39,21 @@ struct StatsHighlightsTests {
         #expect(line == "    2 feeds, 500 stations, oldest feed 3.0 h old, FAILING: esso", "\(line ?? "")")
     }
 
+    /// A feed no longer in --feeds, whose last fetch failed, stayed FAILING for good (and so did a
+    /// Prometheus alert on it): it is told apart from a polled feed that fails (QA).
+    @Test func priceIngest_tellsAFailingPolledFeedFromAnUnpolledOneWhoseLastIngestFailed() {
+        let feeds: JSONValue = .array([
+            .object(["retailer": .string("tesco"), "stations": .number(500), "failing": .bool(true),
+                     "polled": .bool(true)]),
+            .object(["retailer": .string("dead"), "stations": .number(0), "failing": .bool(true),
+                     "polled": .bool(false)]),
+            .object(["retailer": .string("asda"), "stations": .number(9), "failing": .bool(false),
+                     "polled": .bool(false)]),
+        ])
+        let line = StatsHighlights.line("price-ingest", ["feeds": feeds])
+        #expect(line == "    3 feeds, 509 stations, FAILING: tesco, last ingest failed (not polled): dead", "\(line ?? "")")
+    }
+
     @Test func fuelLookup_whenPriceIngestIsSilentOrResyncing_saysNotInStepAndWhy() {
         let held: [String: JSONValue] = ["version": .number(13), "stations": .number(10000), "synced": .bool(true)]
         let fresh = held.merging(["inStep": .bool(true), "ingestHeardSecondsAgo": .number(0)]) { $1 }

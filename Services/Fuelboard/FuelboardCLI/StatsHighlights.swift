@@ -17,15 +17,22 @@ enum StatsHighlights {
                 if let oldest = readings.compactMap({ $0.number("feedAgeHours") }).max() {
                     part += ", oldest feed " + age(hours: oldest) + " old"
                 }
-                // A feed that never worked has no age: without this it was in no summary at all.
-                let failing = feeds.compactMap { feed -> String? in
-                    guard case .object(let fields) = feed, fields["failing"] == .bool(true) else { return nil }
-                    return fields["retailer"]?.stringValue
+                // A feed that never worked has no age: without this it was in no summary at all. One
+                // price-ingest polls FAILS; one it does not poll only had its last ingest fail, and
+                // stays so until someone ingests it again (from an older price-ingest: all FAILING).
+                func failing(polled: Bool) -> [String] {
+                    feeds.compactMap { feed -> String? in
+                        guard case .object(let fields) = feed, fields["failing"] == .bool(true),
+                              (fields["polled"] != .bool(false)) == polled else { return nil }
+                        return fields["retailer"]?.stringValue
+                    }
                 }
-                if !failing.isEmpty {
-                    part += ", FAILING: " + failing.prefix(5).joined(separator: ", ")
-                        + (failing.count > 5 ? " and \(failing.count - 5) more" : "")
+                func listed(_ names: [String]) -> String {
+                    names.prefix(5).joined(separator: ", ") + (names.count > 5 ? " and \(names.count - 5) more" : "")
                 }
+                let polledFailing = failing(polled: true), lastIngestFailed = failing(polled: false)
+                if !polledFailing.isEmpty { part += ", FAILING: " + listed(polledFailing) }
+                if !lastIngestFailed.isEmpty { part += ", last ingest failed (not polled): " + listed(lastIngestFailed) }
                 parts.append(part)
             }
         case "fuel-lookup":

@@ -249,12 +249,16 @@ public final class PriceIngestService {
     private func statsDetails() -> [String: JSONValue] {
         let now = Date()
         let feeds = (try? store.feeds()) ?? []
+        let polled = Set(configuration.feeds.entries.compactMap { try? RetailerName.slug($0.retailer) })
         let rows: [JSONValue] = feeds.map { feed in
             var row: [String: JSONValue] = [
                 "retailer": .string(feed.retailer),
                 "stations": .number(Double(feed.stationCount)),
                 // Its latest fetch failed (or none ever worked): alertable where no age is.
                 "failing": .bool(feed.isFailing),
+                // In this process's --feeds list: a failing feed nobody polls stays failing until
+                // someone ingests it again, and an alert on it would never clear (QA).
+                "polled": .bool(polled.contains(feed.retailer)),
             ]
             if let version = feed.version { row["version"] = .number(Double(version)) }
             if let success = feed.lastSuccessAt { row["lastSuccess"] = .string(JSONCoding.formatISO8601(success)) }
