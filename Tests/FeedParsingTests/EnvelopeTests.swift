@@ -5,10 +5,36 @@ import Messages
 
 struct EnvelopeTests {
     @Test func parse_whenBytesAreNotJSON_throwsNotJSON() {
-        #expect(throws: FeedError.notJSON) { try FeedFixtures.parse("{\"stations\": [") }
-        #expect(throws: FeedError.notJSON) { try FeedFixtures.parse("") }
-        #expect(throws: FeedError.notJSON) { try FeedParser().parse(Data([0xFF, 0xFE, 0x00]), retailer: "asda",
-                                                                     fetchedAt: FeedFixtures.fetchedAt) }
+        #expect(throws: FeedError.notJSON(hint: nil)) { try FeedFixtures.parse("{\"stations\": [") }
+        #expect(throws: FeedError.notJSON(hint: "it is empty")) { try FeedFixtures.parse(" \n") }
+        #expect(throws: FeedError.notJSON(hint: nil)) { try FeedParser().parse(Data([0xFF, 0xFE, 0x00]), retailer: "asda",
+                                                                                fetchedAt: FeedFixtures.fetchedAt) }
+    }
+
+    /// An HTML error page served with 200, or a gzip body without its Content-Encoding, was only
+    /// "not valid JSON" (QA): the message says what came instead.
+    @Test(arguments: [
+        ("<!DOCTYPE html><html><body>Service Unavailable</body></html>",
+         "the feed is not valid JSON (it is an HTML page, such as a server's error or login page)"),
+        ("  <HTML><body>login</body></HTML>", "the feed is not valid JSON (it is an HTML page, such as a server's error or login page)"),
+        ("<?xml version=\"1.0\"?><stations/>", "the feed is not valid JSON (it starts with '<': XML or HTML, not JSON)"),
+    ])
+    func bytesThatAreNotJSON_sayWhatTheyLookLike(text: String, message: String) {
+        do {
+            _ = try FeedFixtures.parse(text)
+            Issue.record("taken")
+        } catch {
+            #expect(error.message == message)
+        }
+    }
+
+    @Test func aGzipBodyWithoutItsContentEncoding_isSaidToBeGzip() {
+        do {
+            _ = try FeedParser().parse(Data([0x1F, 0x8B, 0x08, 0x00, 0x00]), retailer: "asda", fetchedAt: FeedFixtures.fetchedAt)
+            Issue.record("taken")
+        } catch {
+            #expect(error.message.hasSuffix("(it is gzip-compressed data, sent without its Content-Encoding)"))
+        }
     }
 
     @Test(arguments: ["[]", "\"stations\"", "42", "null", "true"])
@@ -86,7 +112,7 @@ struct EnvelopeTests {
     @Test func feedError_message_isHumanAndMapsToWireCodes() {
         #expect(FeedError.missingStations.message == "the feed has no \"stations\" list")
         #expect(FeedError.tooLarge(bytes: 10, limit: 5).serviceError.code == .tooLarge)
-        #expect(FeedError.notJSON.serviceError.code == .badRequest)
+        #expect(FeedError.notJSON(hint: nil).serviceError.code == .badRequest)
         #expect(FeedError.notAnObject(found: "a list").message.contains("found a list"))
     }
 }

@@ -2,8 +2,9 @@ import Messages
 
 /// Why a whole feed was refused. A refused feed yields no stations at all: the caller stores nothing.
 public enum FeedError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The bytes are not a JSON document.
-    case notJSON
+    /// The bytes are not a JSON document; `hint` says what they look like, when that is telling
+    /// (an HTML error page served with 200, a gzip body without its Content-Encoding).
+    case notJSON(hint: String?)
     /// The document is JSON but its top level is not an object (`found` names what it is).
     case notAnObject(found: String)
     /// The top-level object has no `stations` key.
@@ -24,8 +25,8 @@ public enum FeedError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A human sentence saying what was wrong.
     public var message: String {
         switch self {
-        case .notJSON:
-            "the feed is not valid JSON"
+        case .notJSON(let hint):
+            "the feed is not valid JSON" + (hint.map { " (\($0))" } ?? "")
         case .notAnObject(let found):
             "the feed must be a JSON object with a stations list, found \(found)"
         case .missingStations:

@@ -54,8 +54,21 @@ public struct FeedParser: Sendable {
         } catch let error as FeedError {
             throw error
         } catch {
-            throw .notJSON
+            throw .notJSON(hint: Self.looksLike(data))
         }
+    }
+
+    /// What bytes that are not JSON look like, when it tells an operator why: nil otherwise.
+    static func looksLike(_ data: Data) -> String? {
+        let start = data.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
+        guard let first = start.first else { return "it is empty" }
+        if data.starts(with: [0x1F, 0x8B]) { return "it is gzip-compressed data, sent without its Content-Encoding" }
+        if first == UInt8(ascii: "<") {
+            let head = String(decoding: start.prefix(15), as: UTF8.self).lowercased()
+            return head.hasPrefix("<!doctype html") || head.hasPrefix("<html") ? "it is an HTML page, such as a "
+                + "server's error or login page" : "it starts with '<': XML or HTML, not JSON"
+        }
+        return nil
     }
 
     /// "50 hours", or "420 days" from three days on (hours alone were "10082 hours").
