@@ -189,6 +189,37 @@ struct ReplyServerTests {
         #expect(try client.call(.ingestStatus, EchoBody(text: "fine"), as: EchoBody.self) == EchoBody(text: "fine"))
     }
 
+    /// A client that sends and never reads fills its own queue; past it its replies are dropped at
+    /// once. They were held up to 100,000 (QA: fuel-lookup 123 MB -> 827 MB), and a full queue made
+    /// every reply to it wait 100 ms, which stalled every other client.
+    @Test func aClientThatNeverReads_losesItsOwnReplies_andOthersAreAnsweredAtOnce() throws {
+        let service = try InProcessService.start { context in
+            let server = try ReplyServer(name: "echo", context: context, bind: "tcp://127.0.0.1:*",
+                                         logger: Logger(label: "echo", level: .critical), maxRequestBytes: 16_384,
+                                         queuedPerClient: 20)
+            server.on(.ingestStatus, EchoBody.self) { body, _ in body }
+            return server
+        }
+        defer { service.stop() }
+        let flooder = try Socket(service.context, .dealer)
+        flooder.receiveHighWaterMark = 1
+        flooder.linger = .zero
+        try flooder.connect(service.endpoint)
+        // 12 KB replies, 3,000 of them: far more than the sockets' buffers and the queue of 20 hold.
+        let body = #"{"text":""# + String(repeating: "x", count: 12_000) + #""}"#
+        for index in 0..<3_000 {
+            try flooder.send([Data(), Data(#"{"v":1,"id":"f\#(index)","type":"ingest.status","body":\#(body)}"#.utf8)])
+        }
+        let other = try RequestClient(context: service.context, endpoint: service.endpoint, timeout: .seconds(20),
+                                      retries: 0)
+        let started = ContinuousClock.now
+        for _ in 0..<5 {
+            #expect(try other.call(.ingestStatus, EchoBody(text: "hi"), as: EchoBody.self) == EchoBody(text: "hi"))
+        }
+        #expect(ContinuousClock.now - started < .seconds(5), "answered behind the flood's drops")
+        flooder.close()
+    }
+
     @Test func dealerWithoutDelimiter_getsReplyToo() throws {
         let service = try startEchoService()
         defer { service.stop() }

@@ -81,6 +81,14 @@ struct LoadTestOptions {
             throw ConfigurationError("--connections: at most --concurrency (\(settings.concurrency)) in a closed loop, "
                 + "got \(settings.connections) (a connection with nothing in flight sends nothing)")
         }
+        // The services take in and hold at most this many requests for one client: more in flight
+        // on one connection would wait in this generator's socket, or lose replies when it reads slowly.
+        let perConnection = ReplyServer.defaultQueuedPerClient
+        let connections = settings.connections
+        if settings.rate == nil && (settings.concurrency + connections - 1) / connections > perConnection {
+            throw ConfigurationError("--concurrency: at most \(perConnection) in flight on one connection (the services "
+                + "hold that many for one client), got \(settings.concurrency) over \(connections): raise --connections")
+        }
         settings.duration = try Self.duration(arguments, "--duration") ?? .seconds(10)
         // A request count alone is not cut short by the default duration: it runs until it is done.
         if arguments.value("--requests") != nil && arguments.value("--duration") == nil {
