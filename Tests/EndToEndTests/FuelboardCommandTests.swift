@@ -88,6 +88,14 @@ struct FuelboardCommandTests {
             + "location-cache, dialog-renderer, or router, ingest, lookup, location, dialog)"])
     }
 
+    /// "All 1 services answer." (QA): one service asked is said as one.
+    @Test func health_ofOneServiceThatAnswers_saysSoInTheSingular() throws {
+        let stack = try DataPathStack(startLookup: false)
+        let run = try CommandRun.fuelboard(["health", "--only", "ingest", "--ingest", stack.ingestEndpoint])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.hasSuffix("The service answers.\n"), "\(run.stdout)")
+    }
+
     @Test func fuelboard_whenHelpAsked_printsUsageOnStdoutAndExits0() throws {
         let run = try CommandRun.fuelboard(["--help"])
         #expect(run.status == 0)

@@ -50,8 +50,9 @@ enum HealthCommand {
             }
             print(table.rendered, terminator: "")
             let down = results.filter { !$0.up }.map { ServiceSelection.key($0.service, $0.endpoint, in: checked) }
-            let answering = checked.count == Set(checked.map(\.name)).count ? "services" : "endpoints"
-            print(down.isEmpty ? "All \(results.count) \(answering) answer." : "Down: \(down.joined(separator: ", ")).")
+            let kind = checked.count == Set(checked.map(\.name)).count ? "service" : "endpoint"
+            let all = results.count == 1 ? "The \(kind) answers." : "All \(results.count) \(kind)s answer."
+            print(down.isEmpty ? all : "Down: \(down.joined(separator: ", ")).")
         }
         return results.allSatisfy(\.up) ? ServiceMain.ExitCode.success : ServiceMain.ExitCode.unavailable
     }

@@ -10,7 +10,9 @@ enum StatsCommand {
         summary: """
             Prints each service's sys.stats: requests, errors by code, handling latency and its own figures.
             p50/p99 are the service's own handling latency (from taking a request off its socket to its
-            reply being ready), not network round trips. Exits 0 when every service asked answers, 69 otherwise.
+            reply being ready), not network round trips. Exits 0 when every service asked answers, 69 otherwise;
+            with --prometheus 0 all the same (fuelboard_up 0 says who is down, and a collector's
+            "stats --prometheus > f.tmp && mv f.tmp f.prom" must not keep the last fuelboard_up 1).
             """,
         options: [
             OptionSpec("--only", value: "NAMES", help: "comma-separated services to ask (fuel-lookup or lookup...)"),
@@ -59,6 +61,9 @@ enum StatsCommand {
             print("(p50/p99: each service's own handling latency, from taking a request off its socket to its "
                 + "reply being ready; not network round trips)")
         }
+        // A service down is a metric in Prometheus output: the usual textfile-collector wrapper moves
+        // the file into place only on success, so exiting 69 kept the old "up" for the whole outage (QA).
+        if prometheus { return ServiceMain.ExitCode.success }
         return unreachable.isEmpty ? ServiceMain.ExitCode.success : ServiceMain.ExitCode.unavailable
     }
 
