@@ -118,4 +118,28 @@ struct OlderFeedIngestTests {
             }
         }
     }
+
+    /// Stations that are all at 0,0, or all without a usable price, were kept and emptied the
+    /// retailer from every answer (QA: 499 stations gone): refused like an empty list.
+    @Test(arguments: ["at 0,0", "no price"])
+    func ingestFeed_whenNoStationCouldBeAnswered_isRefusedAndTheStoredFeedStays(kind: String) throws {
+        try withTemporaryDirectory { directory in
+            try IngestHarness.with(directory: directory) { harness in
+                #expect(try harness.ingest(newerFeed).ok)
+                let before = diesel(try harness.state(of: "asda"))
+                let sites = TestFeeds.selby(diesel: 129.9).map { site in
+                    var site = site
+                    if kind == "at 0,0" { (site.lat, site.lng) = (0, 0) } else { site.diesel = 0 }
+                    return site
+                }
+                let reply = try harness.ingest(TestFeeds.document(lastUpdated: Self.newer, sites: sites))
+                #expect(reply.ok == false)
+                #expect(reply.error?.code == .badRequest)
+                #expect(reply.error?.message.hasPrefix("none of the feed's 3 records has both a usable location and "
+                    + "a price; nothing was changed") == true, "\(reply.error?.message ?? "")")
+                #expect(diesel(try harness.state(of: "asda")) == before)
+                #expect(!before.isEmpty)
+            }
+        }
+    }
 }

@@ -40,6 +40,10 @@ public struct ParsedFeed: Sendable, Codable, Hashable {
     public var refusedCount: Int { refused.values.reduce(0, +) }
     /// Kept stations with usable coordinates.
     public var locatedCount: Int { stations.reduce(0) { $0 + ($1.location == nil ? 0 : 1) } }
+    /// Stations a lookup can give: located, with at least one price.
+    public var answerableCount: Int {
+        stations.reduce(0) { $0 + ($1.location != nil && !$1.prices.isEmpty ? 1 : 0) }
+    }
 
     /// How many times `warning` was raised.
     public func count(_ warning: FeedWarning) -> Int { warnings[warning.rawValue, default: 0] }

@@ -28,9 +28,13 @@ extension PriceIngestService {
             throw error.serviceError
         }
         // A feed with no usable station is an outage or a truncated copy far more often than a
-        // retailer closing every forecourt: it never empties the retailer (an empty list did).
-        if parsed.acceptedCount == 0 {
-            let message = parsed.refusedCount > 0
+        // retailer closing every forecourt: it never empties the retailer (an empty list did, and
+        // so did stations all at 0,0 or all without a price: kept, none could be answered (QA)).
+        if parsed.answerableCount == 0 {
+            let message = parsed.acceptedCount > 0
+                ? "none of the feed's \(parsed.acceptedCount + parsed.refusedCount) records has both a usable "
+                    + "location and a price; nothing was changed"
+                : parsed.refusedCount > 0
                 ? "none of the feed's \(parsed.refusedCount) records could be used; nothing was changed"
                 : "the feed lists no stations; nothing was changed"
             noteFailure(message)
