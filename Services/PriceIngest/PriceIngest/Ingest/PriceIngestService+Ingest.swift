@@ -29,8 +29,10 @@ extension PriceIngestService {
         }
         // A feed with no usable station is an outage or a truncated copy far more often than a
         // retailer closing every forecourt: it never empties the retailer (an empty list did, and
-        // so did stations all at 0,0 or all without a price: kept, none could be answered (QA)).
-        if parsed.answerableCount == 0 {
+        // so did stations all at 0,0 or all without a price, which emptied a retailer's answers
+        // (QA)). Records kept but none answerable replace only a retailer with none to lose either
+        // (a real feed's lone station in Gibraltar).
+        if parsed.acceptedCount == 0 || (parsed.answerableCount == 0 && hasAnswerableStations(retailer)) {
             let message = parsed.acceptedCount > 0
                 ? "none of the feed's \(parsed.acceptedCount + parsed.refusedCount) records has both a usable "
                     + "location and a price; nothing was changed"
@@ -74,6 +76,13 @@ extension PriceIngestService {
             retailer: retailer, accepted: parsed.acceptedCount, rejected: parsed.refusedCount,
             withoutLocation: parsed.acceptedCount - parsed.locatedCount, version: version, updated: parsed.updated,
             warnings: warnings, refusedByReason: parsed.refused, warningsByKind: warningsByKind)
+    }
+
+    /// Whether the retailer's stored stations include one a lookup can give (located, priced); an
+    /// unreadable store counts as yes, so nothing is replaced on a guess.
+    private func hasAnswerableStations(_ retailer: String) -> Bool {
+        guard let stored = try? store.stations(retailer: retailer) else { return true }
+        return stored.contains { $0.location != nil && !$0.prices.isEmpty }
     }
 
     /// True when a polled `data` is byte for byte the feed already stored for `retailer`: then only
