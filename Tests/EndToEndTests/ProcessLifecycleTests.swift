@@ -44,6 +44,17 @@ struct ProcessLifecycleTests {
         #expect(process.log.contains("--feeds: \(path): No such file or directory"), "\(process.log)")
     }
 
+    /// Templates it cannot use are a setting to fix: one line and 64, in the check too. It was a
+    /// log line and exit 1, which a systemd unit restarts in a loop (QA).
+    @Test(arguments: [false, true])
+    func dialogRenderer_whenTheTemplatesCannotBeRead_exits64WithOneLine(checking: Bool) throws {
+        let path = "/nonexistent-\(UUID().uuidString)"
+        let process = try ServiceProcess("dialog-renderer", ["--templates", path] + (checking ? ["--check-config"] : []))
+        #expect(try process.waitForExit() == 64)
+        let lines = process.log.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix("dialog-renderer: --templates \(path): "), "\(process.log)")
+    }
+
     @Test func service_whenADurationIsBad_saysWhatItExpects() throws {
         let process = try ServiceProcess("price-ingest", ["--poll-interval", "banana"])
         #expect(try process.waitForExit() == 64)

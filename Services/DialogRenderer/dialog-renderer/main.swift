@@ -23,8 +23,10 @@ do {
         templates: main.arguments.value("--templates").map { URL(fileURLWithPath: $0, isDirectory: true) },
         appName: main.appName(isUsable: AppNameSetting.isWritable))
 } catch {
-    main.logger.error("templates unusable", metadata: ["error": "\(error)"])
-    exit(ServiceMain.ExitCode.failure)
+    // A setting to fix (the directory, or the files in it), said in one line with exit 64, as
+    // the other settings are: exit 1 restarted a systemd unit in a loop (QA).
+    let source = main.arguments.value("--templates").map { "--templates \($0)" } ?? "the bundled templates"
+    ServiceMain.usageFailure(name: main.name, ConfigurationError("\(source): \(error) (see --templates in --help)"))
 }
 main.finishConfigurationCheck([
     "bind": main.bindEndpoint(default: main.topology.dialog),
