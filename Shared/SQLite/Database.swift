@@ -32,6 +32,12 @@ public final class Database {
         guard result == SQLITE_OK, let opened else {
             let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(opened)
+            // A store this process may not even read (put back by root with mode 0600) is the same
+            // fault as one it may only read: said as such, whose it is (it was "unable to open
+            // database file", exit 1, and a restart loop) (QA).
+            if result == SQLITE_CANTOPEN, access(path, F_OK) == 0, access(path, R_OK | W_OK) != 0 {
+                throw SQLiteError(code: SQLITE_READONLY, message: Self.unusableReason(path), operation: "open")
+            }
             throw SQLiteError(code: result, message: "\(message) (\(path))", operation: "open")
         }
         if sqlite3_db_readonly(opened, "main") == 1 {
@@ -66,6 +72,19 @@ public final class Database {
             return "\(name) belongs to uid \(status.st_uid), not this process's uid \(user): chown it to the service's user"
         }
         return "\(name) can be read but not written by this process (its mode, or a read-only file system)"
+    }
+
+    /// Why an existing `path` could not be opened at all: whose it is against who runs.
+    static func unusableReason(_ path: String) -> String {
+        var status = stat()
+        let user = getuid()
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard stat(path, &status) == 0 else { return "\(name) cannot be read and written by this process" }
+        if status.st_uid != user {
+            return "\(name) belongs to uid \(status.st_uid), not this process's uid \(user), which cannot open it: "
+                + "chown it to the service's user"
+        }
+        return "\(name) cannot be read and written by this process (its mode)"
     }
 
     private func configure() throws {

@@ -16,13 +16,23 @@ public final class DataDirectoryLock {
         public let description: String
     }
 
+    /// The lock file cannot be opened (one left by another user, root say): the data directory's
+    /// fault, as a store that cannot be written is (exit 73).
+    public struct Unusable: Error, CustomStringConvertible {
+        public let description: String
+    }
+
     /// Creates the directory when missing, then takes the lock.
     public init(directory: URL, service: String) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("\(service).lock").path
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw Busy(description: "cannot open \(path): \(String(cString: strerror(errno)))")
+            let reason = String(cString: strerror(errno))
+            var status = stat()
+            let owner = stat(path, &status) == 0 && status.st_uid != getuid()
+                ? " (it belongs to uid \(status.st_uid), not this process's uid \(getuid()): chown it or remove it)" : ""
+            throw Unusable(description: "cannot open \(path): \(reason)\(owner)")
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let holder = Self.readPID(descriptor)

@@ -38,5 +38,6 @@ do {
 } catch {
     main.logger.error("cannot start", metadata: ["error": "\(error)"])
     // A store it can read but not write (put back as another user) is the data directory's fault: 73.
-    exit((error as? SQLiteError)?.isReadOnly == true ? ServiceMain.ExitCode.cannotCreate : ServiceMain.ExitCode.failure)
+    let dataDirectoryFault = (error as? SQLiteError)?.isReadOnly == true || error is DataDirectoryLock.Unusable
+    exit(dataDirectoryFault ? ServiceMain.ExitCode.cannotCreate : ServiceMain.ExitCode.failure)
 }
