@@ -88,7 +88,8 @@ public final class ReplyServer {
 
     /// Binds the ROUTER socket. `endpoint` may use a wildcard port; the `endpoint` property tells
     /// the real one. `queuedPerClient` bounds what one client can make the server hold (a
-    /// service with large replies gives a smaller one).
+    /// service with large replies gives a smaller one): it is what one client may have
+    /// outstanding, as a burst of that many replies fills the queue before its I/O thread drains it.
     public init(name: String, context: Context, bind endpoint: String, logger: Logger,
                 maxRequestBytes: Int = 1 << 20, queuedPerClient: Int = defaultQueuedPerClient) throws(ZMQError) {
         self.name = name

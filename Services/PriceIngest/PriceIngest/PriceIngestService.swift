@@ -14,8 +14,9 @@ import ZeroMQ
 /// background queue and hand their bytes back to the loop over an inproc PULL socket, so slow
 /// retailers never block requests. An ingest is acknowledged only after its commit.
 public final class PriceIngestService {
-    /// Requests and replies held for one client at most (`ReplyServer.queuedPerClient`).
-    public static let queuedPerClient = 100
+    /// Requests and replies held for one client at most (`ReplyServer.queuedPerClient`): what one
+    /// client may have outstanding (at 100, a test's 200 file:// fetches sent at once lost replies).
+    public static let queuedPerClient = 1_000
 
     public let server: ReplyServer
     let store: StationStore
@@ -74,7 +75,7 @@ public final class PriceIngestService {
         }
         // Its replies are large (a retailer's snapshot ~200 KB for 500 stations, a feed's request up
         // to 32 MiB): 5,000 snapshot requests never read took it from 41 MB to 929 MB (QA). Its
-        // clients (fuelboard, replicas resyncing) ask one thing at a time.
+        // clients (fuelboard, replicas resyncing) mostly ask one thing at a time.
         server = try ReplyServer(name: "price-ingest", context: context, bind: configuration.endpoint,
                                  logger: logger, maxRequestBytes: configuration.maxRequestBytes,
                                  queuedPerClient: Self.queuedPerClient)
