@@ -101,12 +101,12 @@ public final class ReplyServer {
         // drops the connection (a peer sending that much is not a client).
         socket.maxMessageSize = max(maxRequestBytes * 2, 16 << 20)
         socket.setRouterMandatory(true)
-        // A client whose queue is full loses the reply after 1 ms: waiting 100 ms for it to read let
-        // one client that never read stall every other (QA). Not at once: libzmq learns how far a
-        // client has read from commands it handles while a send waits, and with no wait lookups at
-        // 50 in flight fell from 129-132k/s to 58-99k/s, p99 0.7 -> 1.8-4 ms (bench/run, builds
-        // alternated); at 1 ms, 125k/s and 0.75 ms.
-        socket.sendTimeout = .milliseconds(1)
+        // A client whose queue is full gets its reply if it reads within 100 ms, else loses it. A
+        // shorter wait was tried: libzmq learns how far a client has read from commands it handles
+        // while a send waits, and with none lookups at 50 in flight fell from ~130k/s to 58-99k/s;
+        // at 1 ms the router's asks fell to 13-14k/s (bench/run). A client that never reads still
+        // costs 100 ms per reply past its queue: open work.
+        socket.sendTimeout = .milliseconds(100)
         socket.handshakeInterval = .seconds(5)
         socket.sendHighWaterMark = queuedPerClient
         socket.receiveHighWaterMark = queuedPerClient
