@@ -36,7 +36,7 @@ public final class Database {
             // fault as one it may only read: said as such, whose it is (it was "unable to open
             // database file", exit 1, and a restart loop) (QA).
             if result == SQLITE_CANTOPEN, access(path, F_OK) == 0, access(path, R_OK | W_OK) != 0 {
-                throw SQLiteError(code: SQLITE_READONLY, message: Self.unusableReason(path), operation: "open")
+                throw SQLiteError(code: SQLITE_READONLY, message: Self.accessReason(path, canRead: false), operation: "open")
             }
             throw SQLiteError(code: result, message: "\(message) (\(path))", operation: "open")
         }
@@ -44,7 +44,7 @@ public final class Database {
             // SQLite falls back to reading a file it may not write, and every write fails later
             // ("attempt to write a readonly database"): a store put back as another user, say.
             sqlite3_close_v2(opened)
-            throw SQLiteError(code: SQLITE_READONLY, message: Self.readOnlyReason(path), operation: "open")
+            throw SQLiteError(code: SQLITE_READONLY, message: Self.accessReason(path, canRead: true), operation: "open")
         }
         handle = opened
         sqlite3_extended_result_codes(opened, 1)
@@ -61,30 +61,20 @@ public final class Database {
         close()
     }
 
-    /// Why `path` opened read-only, as far as the file system tells: whose it is against who runs.
-    /// Short, to fit a log line's value: the data directory is in the service's other lines.
-    static func readOnlyReason(_ path: String) -> String {
+    /// Why `path` opened read-only (`canRead`) or not at all, as far as the file system tells:
+    /// whose it is against who runs. Short, to fit a log line's value: the data directory is in
+    /// the service's other lines.
+    static func accessReason(_ path: String, canRead: Bool) -> String {
         var status = stat()
         let user = getuid()
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        guard stat(path, &status) == 0 else { return "\(name) can be read but not written by this process" }
+        let cannot = canRead ? "can be read but not written by this process" : "cannot be read and written by this process"
+        guard stat(path, &status) == 0 else { return "\(name) \(cannot)" }
         if status.st_uid != user {
-            return "\(name) belongs to uid \(status.st_uid), not this process's uid \(user): chown it to the service's user"
+            return "\(name) belongs to uid \(status.st_uid), not this process's uid \(user)"
+                + (canRead ? "" : ", which cannot open it") + ": chown it to the service's user"
         }
-        return "\(name) can be read but not written by this process (its mode, or a read-only file system)"
-    }
-
-    /// Why an existing `path` could not be opened at all: whose it is against who runs.
-    static func unusableReason(_ path: String) -> String {
-        var status = stat()
-        let user = getuid()
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        guard stat(path, &status) == 0 else { return "\(name) cannot be read and written by this process" }
-        if status.st_uid != user {
-            return "\(name) belongs to uid \(status.st_uid), not this process's uid \(user), which cannot open it: "
-                + "chown it to the service's user"
-        }
-        return "\(name) cannot be read and written by this process (its mode)"
+        return "\(name) \(cannot) (its mode\(canRead ? ", or a read-only file system" : ""))"
     }
 
     private func configure() throws {
