@@ -102,8 +102,8 @@ public final class ReplyServer {
         socket.maxMessageSize = max(maxRequestBytes * 2, 16 << 20)
         socket.setRouterMandatory(true)
         // A client whose queue is full gets its reply if it reads within 100 ms, else loses it. A
-        // shorter wait was tried: libzmq learns how far a client has read from commands it handles
-        // while a send waits, and with none lookups at 50 in flight fell from ~130k/s to 58-99k/s;
+        // shorter wait was tried (libzmq likely learns how far a client has read from commands it
+        // handles while a send waits): with none, lookups at 50 in flight fell from ~130k/s to 58-99k/s;
         // at 1 ms the router's asks fell to 13-14k/s (bench/run). A client that never reads still
         // costs 100 ms per reply past its queue: open work.
         socket.sendTimeout = .milliseconds(100)
