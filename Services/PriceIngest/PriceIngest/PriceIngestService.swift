@@ -218,11 +218,7 @@ public final class PriceIngestService {
     private func pollFeeds() {
         logger.info("polling feeds", metadata: ["count": "\(configuration.feeds.entries.count)"])
         for entry in configuration.feeds.entries {
-            guard let retailer = try? RetailerName.slug(entry.retailer) else {
-                logger.warning("feeds list: bad retailer name", metadata: ["retailer": entry.retailer])
-                continue
-            }
-            startFetch(retailer: retailer, url: entry.url, ticket: nil)
+            startFetch(retailer: entry.slug, url: entry.url, ticket: nil)
         }
     }
 
@@ -257,7 +253,7 @@ public final class PriceIngestService {
     private func statsDetails() -> [String: JSONValue] {
         let now = Date()
         let feeds = (try? store.feeds()) ?? []
-        let polled = Set(configuration.feeds.entries.compactMap { try? RetailerName.slug($0.retailer) })
+        let polled = Set(configuration.feeds.entries.map(\.slug))
         let rows: [JSONValue] = feeds.map { feed in
             var row: [String: JSONValue] = [
                 "retailer": .string(feed.retailer),

@@ -28,7 +28,7 @@ extension PriceIngestService {
         // replica that syncs later does not find it in the index at all).
         publisher.publish(RetailerState(version: removed.version, retailer: retailer, updated: Date(), stations: []))
         var warnings: [String] = []
-        if configuration.feeds.entries.contains(where: { (try? RetailerName.slug($0.retailer)) == retailer }) {
+        if configuration.feeds.entries.contains(where: { $0.slug == retailer }) {
             warnings.append("\(retailer) is still in the feed list (--feeds): its next poll stores it again")
         }
         logger.notice("retailer removed", metadata: ["svc.request.id": requestID, "retailer": retailer,

@@ -10,7 +10,10 @@ import Foundation
 /// Blank lines and `#` comments are ignored. A malformed line is a configuration error.
 public struct FeedList: Sendable, Equatable {
     public struct Entry: Sendable, Equatable {
+        /// The name as the list gives it.
         public let retailer: String
+        /// Its slug, the retailer's name in the store (checked when the list is read).
+        public let slug: String
         public let url: String
     }
 
@@ -56,7 +59,7 @@ public struct FeedList: Sendable, Equatable {
                 throw refuse("retailer '\(retailer)' is listed on line \(earlier) too: one feed per retailer")
             }
             lineOf[retailer] = number + 1
-            entries.append(Entry(retailer: String(fields[0]), url: String(fields[1])))
+            entries.append(Entry(retailer: String(fields[0]), slug: retailer, url: String(fields[1])))
         }
         self.entries = entries
     }
