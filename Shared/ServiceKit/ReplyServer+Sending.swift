@@ -26,10 +26,23 @@ extension ReplyServer {
         if heldReplies.count >= Self.replyGroup { sendHeldReplies() }
     }
 
+    /// Sends one reply. A client whose queue is full gets its reply if it reads within the
+    /// socket's send wait (100 ms); one that did not is noted as not reading, and for at least a
+    /// second its replies are offered without waiting (dropped while its queue is full), until one
+    /// is taken: a client that never reads costs the others one wait a second, not one per reply.
     func sendNow(route: [Data], _ reply: [UInt8]) {
+        // The route's first frame is the client's routing id.
+        let notedAt = clientsNotReading.isEmpty ? nil : route.first.flatMap { clientsNotReading[$0] }
         do {
-            try socket.send(route, then: reply)
+            try socket.send(route, then: reply, dontWait: notedAt != nil)
+            if let notedAt, Self.monotonicNanoseconds() &- notedAt >= Self.notReadingNoteNanoseconds {
+                clientsNotReading[route[0]] = nil  // noted: not empty
+                logger.info("client reading again", metadata: ["clients.notReading": "\(clientsNotReading.count)"])
+            }
         } catch {
+            repliesNotDelivered &+= 1
+            if notedAt == nil, error.isTimeout, let client = route.first { noteNotReading(client) }
+            if notedAt != nil, !error.isTimeout { clientsNotReading[route[0]] = nil }  // gone
             // A client gone with requests in flight (a load test that ended) leaves one per request.
             guard undeliveredLines.admit(logging: logger, now: Self.monotonicNanoseconds()) else {
                 flushLogCountsLater()
@@ -37,9 +50,19 @@ extension ReplyServer {
             }
             // The usual cause: the client left before its answer (its connection is gone).
             logger.warning("reply not delivered", metadata: [
-                "svc.request.id": Self.envelopeID(of: reply), "error": "\(error)",
+                "svc.request.id": Self.envelopeID(of: reply),
+                "error": error.isTimeout ? "the client's queue is full: it is not reading its replies" : "\(error)",
             ])
         }
+    }
+
+    /// Notes a client whose reply waited the whole send wait. Past `maxClientsNotReading` notes
+    /// (clients gone while noted) all are forgotten, which costs each of them one more wait at most.
+    private func noteNotReading(_ client: Data) {
+        if clientsNotReading.count >= Self.maxClientsNotReading { clientsNotReading.removeAll() }
+        clientsNotReading[client] = Self.monotonicNanoseconds()
+        logger.warning("client not reading its replies: its replies are dropped while its queue is full",
+                       metadata: ["clients.notReading": "\(clientsNotReading.count)"])
     }
 
     func sendHeldReplies() {

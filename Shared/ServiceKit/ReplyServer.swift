@@ -65,6 +65,14 @@ public final class ReplyServer {
     var failureLines = LogThrottle(perSecond: 20, leftOutEvent: "request failures not logged")
     /// "reply not delivered" lines, likewise.
     var undeliveredLines = LogThrottle(perSecond: 20, leftOutEvent: "replies not delivered not logged")
+    /// Clients noted as not reading their replies, by routing id, with when (see `sendNow`).
+    var clientsNotReading: [Data: UInt64] = [:]
+    static let maxClientsNotReading = 1024
+    /// How long a note lasts at least: a client whose queue filled again within it loses the
+    /// reply at once instead of waiting (its queue can seem to have room as buffers grow).
+    static let notReadingNoteNanoseconds: UInt64 = 1_000_000_000
+    /// Replies that could not be sent: the client gone, or not reading.
+    var repliesNotDelivered: UInt64 = 0
     /// Whether a timer will write the counts of lines left out.
     var logFlushDue = false
     /// A turn's first replies go at once; later ones, and deferred ones, in groups of this many.
@@ -104,8 +112,8 @@ public final class ReplyServer {
         // A client whose queue is full gets its reply if it reads within 100 ms, else loses it. A
         // shorter wait was tried (libzmq likely learns how far a client has read from commands it
         // handles while a send waits): with none, lookups at 50 in flight fell from ~130k/s to 58-99k/s;
-        // at 1 ms the router's asks fell to 13-14k/s (bench/run). A client that never reads still
-        // costs 100 ms per reply past its queue: open work.
+        // at 1 ms the router's asks fell to 13-14k/s (bench/run). A client that never reads
+        // costs that wait once a second: its replies are offered without waiting meanwhile (sendNow).
         socket.sendTimeout = .milliseconds(100)
         socket.handshakeInterval = .seconds(5)
         socket.sendHighWaterMark = queuedPerClient
@@ -117,9 +125,13 @@ public final class ReplyServer {
         }
         on(MessageType.sysStats.rawValue) { [unowned self] request in
             // Requests taken and answered later (a group commit, an ask waiting on backends).
-            let inFlight: [String: JSONValue] = ["requestsInFlight": .number(Double(self.requestsInFlight))]
+            let delivery: [String: JSONValue] = [
+                "requestsInFlight": .number(Double(self.requestsInFlight)),
+                "repliesNotDelivered": .number(Double(self.repliesNotDelivered)),
+                "clientsNotReading": .number(Double(self.clientsNotReading.count)),
+            ]
             return request.reply(self.stats.snapshot(service: self.name,
-                                              extra: self.statsDetails().merging(inFlight) { own, _ in own }))
+                                              extra: self.statsDetails().merging(delivery) { own, _ in own }))
         }
         on(MessageType.sysBatch.rawValue) { [unowned self] request in self.handleBatch(request) }
         batchStatsSlot = stats.slot(for: MessageType.sysBatch.rawValue)

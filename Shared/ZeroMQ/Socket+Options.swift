@@ -32,6 +32,13 @@ extension Socket {
         set { try? setInt32(ZMQ_RCVHWM, Int32(clamping: newValue)) }
     }
 
+    /// The kernel's receive buffer of each of the socket's connections, in bytes (`SO_RCVBUF`);
+    /// 0 (or less) leaves the system's default, which grows as the connection is read.
+    public var kernelReceiveBuffer: Int {
+        get { Int((try? getInt32(ZMQ_RCVBUF)) ?? -1) }
+        set { try? setInt32(ZMQ_RCVBUF, Int32(clamping: newValue)) }
+    }
+
     /// Largest inbound message accepted; a peer that sends more is disconnected. nil: no limit.
     public var maxMessageSize: Int? {
         get {

@@ -27,6 +27,20 @@ struct StatsHighlightsTests {
         #expect(deaf == "    index v2: 5 stations, NOT ready (nothing ever from price-ingest's publisher: check --ingest-pub)")
     }
 
+    /// Any service: replies that never left, and clients noted as not reading theirs (a client
+    /// that never reads used to stall the service unseen).
+    @Test func anyService_countsUndeliveredReplies_andNamesClientsNotReading() {
+        let quiet = StatsHighlights.line("location-cache", ["repliesNotDelivered": .number(0),
+                                                            "clientsNotReading": .number(0), "memory": Self.memory])
+        #expect(quiet == "    RSS 30 MiB")
+        let gone = StatsHighlights.line("location-cache", ["repliesNotDelivered": .number(12),
+                                                           "clientsNotReading": .number(0)])
+        #expect(gone == "    replies not delivered 12")
+        let stuck = StatsHighlights.line("fuel-lookup", ["repliesNotDelivered": .number(70_412),
+                                                         "clientsNotReading": .number(1), "memory": Self.memory])
+        #expect(stuck == "    replies not delivered 70,412 (1 client NOT READING); RSS 30 MiB")
+    }
+
     /// A feed whose fetches all fail has no age: it was in no summary, nor any Prometheus series
     /// an alert could use (operator walkthrough). Now it is named, and `failing` is a figure.
     @Test func priceIngest_namesItsFailingFeeds() {

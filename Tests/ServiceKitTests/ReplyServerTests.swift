@@ -71,6 +71,20 @@ private func startHoldingService(_ held: HeldResponders,
     }
 }
 
+/// Sends up to `count` requests without waiting; stops early when the socket's own queue is full.
+/// Returns how many went.
+private func sendUntilFull(_ socket: Socket, count: Int, _ request: (Int) -> Data) throws -> Int {
+    for index in 0..<count {
+        do {
+            try socket.send([Data(), request(index)], dontWait: true)
+        } catch {
+            guard error.isTimeout else { throw error }
+            return index
+        }
+    }
+    return count
+}
+
 /// The ids of the next `count` replies on `socket`, in the order they came.
 private func receiveIDs(_ socket: Socket, count: Int) throws -> [String] {
     var ids: [String] = []
@@ -201,6 +215,60 @@ struct ReplyServerTests {
         #expect(small.socket.sendHighWaterMark == 1_000 && small.socket.receiveHighWaterMark == 1_000)
         standard.socket.close()
         small.socket.close()
+    }
+
+    /// A client that sends and never reads fills its queue; each reply past it used to wait the
+    /// whole send wait (100 ms), and the other clients with it (fuzzing QA). It now costs one wait:
+    /// its later replies are dropped without waiting, and counted, until it reads again.
+    @Test func aClientThatNeverReads_costsTheOthersOneWait_andIsAnsweredAgainOnceItReads() throws {
+        let service = try InProcessService.start { context in
+            try ReplyServer(name: "queue", context: context, bind: "tcp://127.0.0.1:*",
+                            logger: Logger(label: "queue", level: .critical), queuedPerClient: 100)
+        }
+        defer { service.stop() }
+        let silent = try Socket(service.context, .dealer)
+        silent.receiveHighWaterMark = 1
+        silent.kernelReceiveBuffer = 4096  // what it does not read stays with the server
+        silent.receiveTimeout = .milliseconds(300)
+        silent.linger = .zero
+        try silent.connect(service.endpoint)
+        let other = try RequestClient(context: service.context, endpoint: service.endpoint,
+                                      timeout: .seconds(5), retries: 0)
+        func details() throws -> [String: JSONValue] {
+            try other.call(.sysStats, EmptyBody(), as: StatsBody.self).details
+        }
+        func figure(_ key: String) throws -> Double {
+            guard case .number(let value)? = try details()[key] else { return -1 }
+            return value
+        }
+        // Pings until the server has found it not reading (its reply waited the whole wait).
+        let ping = { (id: String) in Data(#"{"v":1,"id":"\#(id)","type":"sys.ping","body":{}}"#.utf8) }
+        var sent = 0
+        defer { print("silent client: \(sent) requests sent") }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while try figure("clientsNotReading") != 1 {
+            try #require(ContinuousClock.now < deadline, "the server never found the silent client not reading")
+            sent += try sendUntilFull(silent, count: 2_000) { ping("s\(sent + $0)") }
+        }
+        // The other client is answered without waiting behind the silent one's replies: 50 calls,
+        // each behind one of the silent client's requests, took 100 ms each (5 s) before.
+        let dropped = try figure("repliesNotDelivered")
+        let started = ContinuousClock.now
+        for _ in 0..<50 { _ = try other.call(.sysPing, EmptyBody(), as: PingBody.self) }
+        #expect(ContinuousClock.now - started < .milliseconds(2_500), "50 pings took \(ContinuousClock.now - started)")
+        #expect(try figure("repliesNotDelivered") > dropped && dropped >= 1)
+        // Once it reads, it is answered again, and (the note lasting a second at least) no longer noted.
+        while (try? silent.receive()) != nil {}
+        var round = 0, answered = false
+        repeat {  // a reply sent before the server has heard of the reading is still dropped
+            try #require(ContinuousClock.now < deadline, "the client that read is not answered, or still noted")
+            round += 1
+            try silent.send([Data(), ping("again\(round)")])
+            answered = false
+            while !answered, let reply = try? silent.receive() {
+                answered = String(decoding: reply.last ?? Data(), as: UTF8.self).contains(#""id":"again\#(round)""#)
+            }
+        } while try !answered || figure("clientsNotReading") != 0
     }
 
     @Test func dealerWithoutDelimiter_getsReplyToo() throws {

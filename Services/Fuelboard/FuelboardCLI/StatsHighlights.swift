@@ -55,6 +55,12 @@ enum StatsHighlights {
         default:
             break
         }
+        // Replies that never left: clients gone before their answers, or not reading them.
+        if let undelivered = figures.number("repliesNotDelivered"), undelivered > 0 {
+            let notReading = figures.number("clientsNotReading") ?? 0
+            parts.append("replies not delivered \(count(undelivered))"
+                         + (notReading > 0 ? " (\(plural(notReading, "client")) NOT READING)" : ""))
+        }
         if let rss = figures.object("memory")?.number("rssBytes") {
             parts.append(String(format: "RSS %.0f MiB", rss / 1_048_576))
         }
