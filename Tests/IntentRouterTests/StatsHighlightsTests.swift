@@ -21,7 +21,7 @@ struct StatsHighlightsTests {
         #expect(synced == "    index v13: 10,000 stations, in step with price-ingest")
         let behind = StatsHighlights.line("fuel-lookup", ["version": .number(2), "stations": .number(5),
                                                           "synced": .bool(false)])
-        #expect(behind == "    index v2: 5 stations, NOT in step (waiting for price-ingest's first snapshot)")
+        #expect(behind == "    index v2: 5 stations, NOT ready (waiting for price-ingest's first snapshot)")
         let deaf = StatsHighlights.line("fuel-lookup", ["version": .number(2), "stations": .number(5),
                                                         "synced": .bool(false), "ingestHeardSecondsAgo": .number(30)])
         #expect(deaf == "    index v2: 5 stations, NOT ready (nothing ever from price-ingest's publisher: check --ingest-pub)")

@@ -2,14 +2,21 @@ import Foundation
 import Messages
 import ServiceKit
 
-/// `fuelboard health`: pings every service of the topology; exit 0 when all answer.
+/// `fuelboard health`: pings every service of the topology and says which answer, and which of
+/// those cannot serve yet (a fuel-lookup without price-ingest's snapshot); exit 0 when all answer
+/// (a liveness check), with `--ready` only when all can also serve (a readiness check).
 enum HealthCommand {
     static let spec = (
-        usage: "[--only NAMES]",
-        summary: "Pings every service in the topology (sys.ping) and says which answer and which are down.\n"
-            + "Exits 0 when every checked service answers, 69 otherwise.",
+        usage: "[--only NAMES] [--ready]",
+        summary: """
+            Pings every service in the topology (sys.ping) and says which answer and which are down, and
+            which answer but are NOT READY (fuel-lookup before it holds price-ingest's snapshot: it answers
+            lookups 'unavailable'). Exits 0 when every checked service answers, 69 otherwise; with --ready,
+            69 also when one is not ready (use it as a readiness check, without it as a liveness check).
+            """,
         options: [
             OptionSpec("--only", value: "NAMES", help: "comma-separated services to check (price-ingest,fuel-lookup or ingest,lookup)"),
+            OptionSpec("--ready", help: "exit 69 also when a service answers but cannot serve yet"),
         ]
     )
 
@@ -20,6 +27,10 @@ enum HealthCommand {
         let version: String?
         let milliseconds: Double?
         let error: String?
+        /// Whether it can serve: false for a fuel-lookup without price-ingest's snapshot.
+        let ready: Bool
+        /// Why it cannot serve yet, when it answers but is not ready.
+        let notReady: String?
     }
 
     static func run(_ cli: CLIContext) throws -> Int32 {
@@ -32,12 +43,15 @@ enum HealthCommand {
                 let ping = try client.call(.sysPing, EmptyBody(), as: PingBody.self)
                 let elapsed = ContinuousClock.now - started
                 let ms = elapsed.inSeconds * 1000
-                return ServiceHealth(service: name, endpoint: endpoint, up: ping.service == name,
+                let up = ping.service == name
+                let notReady = up ? try notReadyReason(name, client) : nil
+                return ServiceHealth(service: name, endpoint: endpoint, up: up,
                                      version: ping.version, milliseconds: (ms * 10).rounded() / 10,
-                                     error: ping.service == name ? nil : "answered as \(ping.service)")
+                                     error: up ? nil : "answered as \(ping.service)",
+                                     ready: up && notReady == nil, notReady: notReady)
             } catch {
                 return ServiceHealth(service: name, endpoint: endpoint, up: false, version: nil, milliseconds: nil,
-                                     error: ServiceError.from(error).message)
+                                     error: ServiceError.from(error).message, ready: false, notReady: nil)
             }
         }
         if cli.json {
@@ -45,15 +59,27 @@ enum HealthCommand {
         } else {
             var table = TextTable(headers: ["service", "endpoint", "state", "ms"], rightAligned: [3])
             for result in results {
-                table.add([result.service, result.endpoint, result.up ? "up" : "DOWN",
+                table.add([result.service, result.endpoint, result.up ? (result.ready ? "up" : "up, NOT READY") : "DOWN",
                            result.milliseconds.map { String($0) } ?? "-"])
             }
             print(table.rendered, terminator: "")
-            let down = results.filter { !$0.up }.map { ServiceSelection.key($0.service, $0.endpoint, in: checked) }
+            let name = { (result: ServiceHealth) in ServiceSelection.key(result.service, result.endpoint, in: checked) }
+            let down = results.filter { !$0.up }.map(name)
             let kind = checked.count == Set(checked.map(\.name)).count ? "service" : "endpoint"
             let all = results.count == 1 ? "The \(kind) answers." : "All \(results.count) \(kind)s answer."
             print(down.isEmpty ? all : "Down: \(down.joined(separator: ", ")).")
+            let notReady = results.filter { $0.up && !$0.ready }.map { "\(name($0)) (\($0.notReady ?? "not ready"))" }
+            if !notReady.isEmpty { print("Not ready: \(notReady.joined(separator: ", ")).") }
         }
-        return results.allSatisfy(\.up) ? ServiceMain.ExitCode.success : ServiceMain.ExitCode.unavailable
+        let failed = cli.arguments.has("--ready") ? results.contains { !$0.ready } : results.contains { !$0.up }
+        return failed ? ServiceMain.ExitCode.unavailable : ServiceMain.ExitCode.success
+    }
+
+    /// Why a service that answers cannot serve yet, or nil: only fuel-lookup has such a state (its
+    /// `synced`); the others serve once they answer.
+    private static func notReadyReason(_ name: String, _ client: RequestClient) throws -> String? {
+        guard name == "fuel-lookup" else { return nil }
+        let stats = try client.call(.sysStats, EmptyBody(), as: StatsBody.self)
+        return LookupReadiness.notReadyReason(StatsFigures(stats.details))
     }
 }

@@ -69,14 +69,8 @@ enum StatsHighlights {
 
     /// ", in step with price-ingest", or why not: never loaded, price-ingest silent, snapshots failing.
     private static func replicaState(_ figures: StatsFigures) -> String {
-        guard let synced = figures.bool("synced") else { return "" }
-        guard synced else {
-            // Not synced though price-ingest was heard (its snapshot) long ago: its publisher never was.
-            if let silence = figures.number("ingestHeardSecondsAgo"), silence >= 5 {
-                return ", NOT ready (nothing ever from price-ingest's publisher: check --ingest-pub)"
-            }
-            return ", NOT in step (waiting for price-ingest's first snapshot)"
-        }
+        guard figures.bool("synced") != nil else { return "" }
+        if let reason = LookupReadiness.notReadyReason(figures) { return ", NOT ready (\(reason))" }
         // Replicas older than `inStep` said only `synced`.
         guard let inStep = figures.bool("inStep"), !inStep else { return ", in step with price-ingest" }
         if let silence = figures.number("ingestHeardSecondsAgo"), silence >= 5 {

@@ -1,0 +1,16 @@
+import Messages
+
+/// Whether a fuel-lookup replica can answer lookups, read from its `sys.stats` details: it is
+/// ready once it holds price-ingest's snapshot (`synced`); before that it answers lookups
+/// `unavailable`. `fuelboard health` and `fuelboard stats` say it the same way.
+enum LookupReadiness {
+    /// nil when the replica is ready (or too old to say `synced`), else why it is not.
+    static func notReadyReason(_ figures: StatsFigures) -> String? {
+        guard figures.bool("synced") == false else { return nil }
+        // Not synced though price-ingest was heard (its snapshot) long ago: its publisher never was.
+        if let silence = figures.number("ingestHeardSecondsAgo"), silence >= 5 {
+            return "nothing ever from price-ingest's publisher: check --ingest-pub"
+        }
+        return "waiting for price-ingest's first snapshot"
+    }
+}
