@@ -254,6 +254,14 @@ struct DialogueEngineTests {
         #expect(decision.prompt == Prompt(code: .failure, outcome: .radiusOutOfRange, radiusMiles: 60, unit: .miles))
     }
 
+    /// "-5 miles" was taken as 5 miles (QA): a negative radius, written or said, is out of range.
+    @Test(arguments: ["Ask FuelBoard to set my search radius to -5 miles",
+                      "Ask FuelBoard to set my search radius to minus 5 miles"])
+    func radius_whenNegative_isRefusedAsOutOfRange(utterance: String) {
+        let decision = engine.ask(user: "u1", utterance: utterance)
+        #expect(decision.prompt == Prompt(code: .failure, outcome: .radiusOutOfRange, radiusMiles: -5, unit: .miles))
+    }
+
     @Test func radius_inKilometresOutOfRange_explainsInKilometres() {
         let decision = engine.ask(user: "u1", utterance: "Ask FuelBoard to set my search radius to 100 km")
         #expect(decision.prompt == Prompt(code: .failure, outcome: .radiusOutOfRange, radiusMiles: 100 / DistanceUnit.kilometresPerMile, unit: .km))

@@ -117,6 +117,15 @@ struct PhraseMatcherTests {
         #expect(NumberWords.parse(["banana"], at: 0) == nil)
     }
 
+    /// "-5 miles" was read as 5 (QA): "minus" (which a written minus sign becomes) negates.
+    @Test func numbers_afterMinus_areNegative_andMinusAloneIsNoNumber() {
+        #expect(NumberWords.parse(["minus", "5"], at: 0).map { [$0.value, Double($0.length)] } == [-5, 2])
+        #expect(NumberWords.parse(["negative", "two", "and", "a", "half"], at: 0)?.value == -2.5)
+        #expect(NumberWords.parse(["minus"], at: 0) == nil)
+        #expect(NumberWords.parse(["minus", "minus", "5"], at: 0) == nil)
+        #expect(NumberWords.parse(["minus", "zero"], at: 0) == nil)
+    }
+
     @Test(arguments: [
         (["a", "mile"], 1.0, 1), (["an", "hour"], 1, 1), (["a", "hundred"], 100, 2), (["one", "hundred"], 100, 2),
         (["half", "a", "mile"], 0.5, 2), (["half"], 0.5, 1), (["two", "and", "a", "half"], 2.5, 4),

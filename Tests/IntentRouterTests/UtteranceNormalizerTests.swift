@@ -31,6 +31,16 @@ struct UtteranceNormalizerTests {
         #expect(UtteranceNormalizer.words("2,000.") == ["2000"])
     }
 
+    /// A minus sign before a number is said ("-5 miles" was 5 miles); a hyphen between words or
+    /// numbers stays a break.
+    @Test func words_whenAMinusSignPrecedesANumber_sayMinus() {
+        #expect(UtteranceNormalizer.words("within -5 miles") == ["within", "minus", "5", "miles"])
+        #expect(UtteranceNormalizer.words("\u{2212}2.5km") == ["minus", "2.5", "km"])
+        #expect(UtteranceNormalizer.words("5-10 miles") == ["5", "10", "miles"])
+        #expect(UtteranceNormalizer.words("the M4-5 junction") == ["the", "m4", "5", "junction"])
+        #expect(UtteranceNormalizer.words("self-service - 24 hours") == ["self", "service", "24", "hours"])
+    }
+
     @Test func words_whenACommaIsNotAThousandsSeparator_breakThere() {
         #expect(UtteranceNormalizer.words("1,5 miles") == ["1", "5", "miles"])
         #expect(UtteranceNormalizer.words("1,5000") == ["1", "5000"])

@@ -67,7 +67,7 @@ public struct SlotList: Sendable {
 
 /// Numbers said as digits or English words, up to ninety-nine and "a hundred", with "a" / "an"
 /// for one ("within a mile"), "half" / "half a" for a half ("half a mile") and "... and a half"
-/// after a number ("two and a half miles").
+/// after a number ("two and a half miles"), and "minus" before one.
 public enum NumberWords {
     static let units = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
                         "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
@@ -75,9 +75,15 @@ public enum NumberWords {
     static let tens = ["twenty": 20, "thirty": 30, "forty": 40, "fourty": 40, "fifty": 50, "sixty": 60,
                        "seventy": 70, "eighty": 80, "ninety": 90]
     static let articles: Set<String> = ["a", "an"]
+    static let negations: Set<String> = ["minus", "negative"]
 
-    /// The number starting at `position` and how many words it used, or nil.
+    /// The number starting at `position` and how many words it used, or nil. "minus" or
+    /// "negative" before a number makes it negative, for the caller to refuse as out of range.
     public static func parse(_ words: [String], at position: Int) -> (value: Double, length: Int)? {
+        if position < words.count, negations.contains(words[position]),
+           let number = parse(words, at: position + 1), number.value > 0 {
+            return (-number.value, number.length + 1)
+        }
         guard let number = wholeOrHalf(words, at: position) else { return nil }
         let next = position + number.length
         if number.value >= 1, next + 3 <= words.count, words[next] == "and", articles.contains(words[next + 1]),

@@ -64,7 +64,8 @@ public struct UtteranceNormalizer: Sendable {
     }
 
     /// Lower-cases, folds accents, deletes apostrophes ("what's" -> "whats"), keeps a decimal
-    /// point between digits, drops a thousands separator ("10,000" -> "10000"), splits a number
+    /// point between digits, drops a thousands separator ("10,000" -> "10000"), says a minus sign
+    /// before a number ("-5" -> "minus 5"; not between words or numbers, "M4-5"), splits a number
     /// from a unit ("10km" -> "10 km"), and turns every other character into a word break.
     public static func words(_ text: String) -> [String] {
         let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive],
@@ -84,12 +85,17 @@ public struct UtteranceNormalizer: Sendable {
                 output.append(scalar)
             } else if scalar == ",", isThousandsSeparator(at: index, in: scalars) {
                 continue
+            } else if minusSigns.contains(scalar), let next, isDigit(next),
+                      previous.map({ !CharacterSet.alphanumerics.contains($0) }) ?? true {
+                output.append(contentsOf: " minus ".unicodeScalars)  // "-5 miles" is not 5 miles
             } else {
                 output.append(" ")
             }
         }
         return String(output).split(separator: " ").map(String.init)
     }
+
+    private static let minusSigns: Set<Unicode.Scalar> = ["-", "\u{2212}", "\u{2013}"]
 
     private static let apostrophes: Set<Unicode.Scalar> = ["'", "\u{2019}", "\u{2018}", "\u{02BC}", "`", "\u{00B4}"]
 

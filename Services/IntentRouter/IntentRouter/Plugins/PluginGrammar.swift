@@ -68,9 +68,11 @@ final class PluginIntentGrammar {
         return values
     }
 
-    func value(of parameter: String, _ slot: SlotMatch) -> JSONValue {
+    /// A slot's value as the parameter takes it; nil for a negative number ("minus 5", "-5"): a
+    /// plug-in's numbers are 0 or more, as `assistant.run` checks, so it is not a value given.
+    func value(of parameter: String, _ slot: SlotMatch) -> JSONValue? {
         if parameterTypes[parameter]?.type == .number, let text = slot.value, let number = Double(text) {
-            return .number(number)
+            return number < 0 ? nil : .number(number)
         }
         return .string(slot.value ?? slot.text)
     }
