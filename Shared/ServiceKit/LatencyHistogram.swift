@@ -32,6 +32,14 @@ public struct LatencyHistogram: Sendable {
         record(microseconds: new)
     }
 
+    /// Forgets every value, keeping the storage.
+    public mutating func reset() {
+        for index in counts.indices { counts[index] = 0 }
+        count = 0
+        sumMicroseconds = 0
+        maxMicroseconds = 0
+    }
+
     public mutating func merge(_ other: LatencyHistogram) {
         for index in counts.indices { counts[index] += other.counts[index] }
         count += other.count

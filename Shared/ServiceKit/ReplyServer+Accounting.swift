@@ -6,11 +6,12 @@ import ZeroMQ
 extension ReplyServer {
     /// Counts a handled request; `nanoseconds` runs from taking it off the socket to its reply
     /// being ready (the send is left out: on a busy core it can include other threads' turns).
-    func record(_ request: IncomingRequest, nanoseconds: UInt64, error: ServiceError?) {
+    func record(_ request: IncomingRequest, nanoseconds: UInt64, error: ServiceError?,
+                now: UInt64 = monotonicNanoseconds()) {
         if request.statsSlot == batchStatsSlot && request.batch == nil {  // a frame that carried requests
             stats.recordCarrier(slot: request.statsSlot, error: error?.code)
         } else {
-            stats.record(slot: request.statsSlot, error: error?.code, microseconds: Double(nanoseconds) / 1000)
+            stats.record(slot: request.statsSlot, error: error?.code, microseconds: Double(nanoseconds) / 1000, now: now)
         }
         if let error, error.code != .notFound {
             guard failureLines.admit(logging: logger, now: Self.monotonicNanoseconds()) else {

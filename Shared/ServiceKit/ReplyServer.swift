@@ -131,7 +131,8 @@ public final class ReplyServer {
                 "clientsNotReading": .number(Double(self.clientsNotReading.count)),
             ]
             return request.reply(self.stats.snapshot(service: self.name,
-                                              extra: self.statsDetails().merging(delivery) { own, _ in own }))
+                                              extra: self.statsDetails().merging(delivery) { own, _ in own },
+                                              now: Self.monotonicNanoseconds()))
         }
         on(MessageType.sysBatch.rawValue) { [unowned self] request in self.handleBatch(request) }
         batchStatsSlot = stats.slot(for: MessageType.sysBatch.rawValue)
@@ -269,7 +270,7 @@ public final class ReplyServer {
         }
         if case .reply(let data, let error) = outcome {
             let ready = Self.monotonicNanoseconds()
-            record(request, nanoseconds: ready &- start, error: error)
+            record(request, nanoseconds: ready &- start, error: error, now: ready)
             send(route: route, data)
         } else {
             noteDeferred(request, start: start)
@@ -282,7 +283,8 @@ public final class ReplyServer {
             let answered = answeredBeforeNoted.removeValue(forKey: request.deferredID)
             answeredBeforeNoted.removeAll(keepingCapacity: true)  // only the request just handled can be in it
             if let error = answered {
-                return record(request, nanoseconds: Self.monotonicNanoseconds() &- start, error: error)
+                let now = Self.monotonicNanoseconds()
+                return record(request, nanoseconds: now &- start, error: error, now: now)
             }
         }
         deferredStart[request.deferredID] = (request.type, start)
@@ -346,7 +348,7 @@ public final class ReplyServer {
             hold(route: request.route, data)
         }
         if let started = deferredStart.removeValue(forKey: request.deferredID) {
-            record(request, nanoseconds: ready &- started.start, error: error)
+            record(request, nanoseconds: ready &- started.start, error: error, now: ready)
         } else if request.deferredID == nextDeferredID &- 1 {
             // The request being handled, answered before its handler returned (a second answer to
             // an older one is dropped, as its reply is).

@@ -9,6 +9,8 @@ public struct ServiceStats: Sendable {
     private var typeCounts: [UInt64] = [0]
     public private(set) var errorsByCode: [String: UInt64] = [:]
     public private(set) var latency = LatencyHistogram()
+    /// The same over the last one to two minutes.
+    public private(set) var recentLatency = RecentLatency()
     public let startedAt = Date()
 
     public init() {}
@@ -30,12 +32,13 @@ public struct ServiceStats: Sendable {
     }
 
     /// Records one answered request in `slot` (0 for a type nobody serves, so a flood of junk
-    /// types cannot grow the table).
-    public mutating func record(slot: Int, error: ErrorCode?, microseconds: Double) {
+    /// types cannot grow the table), answered at `now` (monotonic nanoseconds).
+    public mutating func record(slot: Int, error: ErrorCode?, microseconds: Double, now: UInt64) {
         requests += 1
         typeCounts[typeCounts.indices.contains(slot) ? slot : 0] += 1
         if let error { errorsByCode[error.rawValue, default: 0] += 1 }
         latency.record(microseconds: microseconds)
+        recentLatency.record(microseconds: microseconds, now: now)
     }
 
     /// Records a frame that carried other requests (`sys.batch`): under its type and its error,
@@ -45,17 +48,17 @@ public struct ServiceStats: Sendable {
         if let error { errorsByCode[error.rawValue, default: 0] += 1 }
     }
 
-    /// The `sys.stats` reply body.
-    public func snapshot(service: String, extra: [String: JSONValue]) -> StatsBody {
-        StatsBody(
+    /// The `sys.stats` reply body as of `now` (monotonic nanoseconds).
+    public func snapshot(service: String, extra: [String: JSONValue], now: UInt64) -> StatsBody {
+        let recent = recentLatency.snapshot(now: now)
+        return StatsBody(
             service: service,
             uptimeSeconds: Date().timeIntervalSince(startedAt),
             requests: requests,
             requestsByType: requestsByType,
             errorsByCode: errorsByCode,
-            latencyMicroseconds: .init(count: latency.count, mean: latency.meanMicroseconds,
-                                       p50: latency.quantile(0.5), p90: latency.quantile(0.9),
-                                       p99: latency.quantile(0.99), max: latency.maxMicroseconds),
+            latencyMicroseconds: .init(latency),
+            recentLatencyMicroseconds: .init(recent.histogram, windowSeconds: (recent.seconds * 10).rounded() / 10),
             details: extra.merging(["memory": .object(ProcessMemory.statsDetails)]) { own, _ in own })
     }
 }
@@ -69,6 +72,14 @@ public struct StatsBody: Codable, Sendable {
         public var p90: Double
         public var p99: Double
         public var max: Double
+        /// The seconds the figures cover, for the recent ones (the last one to two minutes).
+        public var windowSeconds: Double?
+
+        public init(_ histogram: LatencyHistogram, windowSeconds: Double? = nil) {
+            (count, mean, max) = (histogram.count, histogram.meanMicroseconds, histogram.maxMicroseconds)
+            (p50, p90, p99) = (histogram.quantile(0.5), histogram.quantile(0.9), histogram.quantile(0.99))
+            self.windowSeconds = windowSeconds
+        }
     }
 
     public var service: String
@@ -76,7 +87,10 @@ public struct StatsBody: Codable, Sendable {
     public var requests: UInt64
     public var requestsByType: [String: UInt64]
     public var errorsByCode: [String: UInt64]
+    /// Handling latency since the service started.
     public var latencyMicroseconds: Latency
+    /// The same over the last one to two minutes (`windowSeconds`); absent from older services.
+    public var recentLatencyMicroseconds: Latency?
     /// Service-specific figures (feed status for price-ingest, index size for fuel-lookup...).
     public var details: [String: JSONValue]
 }

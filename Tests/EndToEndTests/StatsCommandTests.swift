@@ -20,6 +20,7 @@ struct StatsCommandTests {
         #expect(text.contains(#"fuelboard_up{service="fuel-lookup"} 1"#))
         #expect(text.contains(#"fuelboard_requests_total{service="price-ingest",type="sys.ping"} 1"#))
         #expect(text.contains(#"fuelboard_latency_microseconds{service="price-ingest",quantile="0.99"}"#))
+        #expect(text.contains(#"fuelboard_recent_latency_microseconds{service="price-ingest",quantile="0.99"}"#))
         // A figure given per part (here memory by kind) carries the part as `key`.
         #expect(text.contains(#"fuelboard_detail{service="fuel-lookup",name="memory",key="rssBytes"} "#))
         // Every non-comment line is `name{labels} value`.

@@ -41,6 +41,13 @@ enum PrometheusText {
                    return [("0.5", latency.p50), ("0.9", latency.p90), ("0.99", latency.p99), ("1", latency.max)]
                        .map { (label(service, "quantile=\"\($0.0)\""), $0.1) }
                })
+        family("fuelboard_recent_latency_microseconds", "gauge",
+               "Request latency over the last one to two minutes, by quantile.",
+               services.flatMap { service -> [(String, Double)] in
+                   guard let latency = stats[service]!.recentLatencyMicroseconds else { return [] }
+                   return [("0.5", latency.p50), ("0.9", latency.p90), ("0.99", latency.p99), ("1", latency.max)]
+                       .map { (label(service, "quantile=\"\($0.0)\""), $0.1) }
+               })
         // Service-specific numbers (index size, versions, users stored...) as one gauge family; a
         // figure given per part (memory by kind, the router's per backend) carries the part as `key`.
         family("fuelboard_detail", "gauge", "Numeric service-specific figures from sys.stats details.",
