@@ -193,8 +193,13 @@ public struct ServiceMain {
 
     /// Creates the data directory; exits 73 (EX_CANTCREAT) with one clear line if it cannot, or if
     /// this process cannot write in it.
+    ///
+    /// What the service creates from here on is its user's alone (umask 077), as systemd's
+    /// `UMask=0077` makes it: location-cache's store holds users' locations, and under a shell's
+    /// usual umask (022) it was readable by every account on the host.
     public func ensureDataDirectory() -> URL {
         let url = URL(fileURLWithPath: topology.dataDir, isDirectory: true)
+        if !isCheckingConfiguration { umask(0o077) }
         if isCheckingConfiguration {
             // Nothing is left behind: the directory, or the nearest one above it that exists, must
             // be a directory. Whether it can be written depends on the user the service runs as, who

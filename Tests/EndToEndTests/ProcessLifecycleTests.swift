@@ -100,6 +100,30 @@ struct ProcessLifecycleTests {
         }
     }
 
+    /// A store of users' locations was created world-readable outside systemd (umask 022): what
+    /// a service creates in its data directory is now its user's alone, whatever the shell's umask.
+    @Test(arguments: ["location-cache", "price-ingest"])
+    func service_createsItsDataDirectoryAndStore_forItsUserAlone(service: String) throws {
+        try withTemporaryDirectory { directory in
+            let data = directory.appendingPathComponent("nested/data")
+            var arguments = ["--data-dir", data.path, "--bind", "tcp://127.0.0.1:*"]
+            if service == "price-ingest" { arguments += ["--bind-pub", "tcp://127.0.0.1:*"] }
+            let process = try ServiceProcess(service, arguments)
+            _ = try process.endpoint()  // listening: its store is open
+            let files = try FileManager.default.contentsOfDirectory(atPath: data.path)
+            #expect(files.contains { $0.hasSuffix(".sqlite") }, "\(files)")
+            for name in files {
+                let mode = try #require(try FileManager.default.attributesOfItem(atPath: data.appendingPathComponent(name).path)[.posixPermissions] as? Int)
+                #expect(mode & 0o077 == 0, "\(name) is \(String(mode, radix: 8))")
+            }
+            let modes = try [data, data.deletingLastPathComponent()].map {
+                try #require(try FileManager.default.attributesOfItem(atPath: $0.path)[.posixPermissions] as? Int)
+            }
+            #expect(modes.allSatisfy { $0 == 0o700 }, "\(modes.map { String($0, radix: 8) })")
+            #expect(try process.terminate() == 0)
+        }
+    }
+
     @Test func priceIngest_withAnEmptyFeedsList_warnsThatNothingWillBePolled() throws {
         try withTemporaryDirectory { directory in
             let list = directory.appendingPathComponent("feeds.list")
