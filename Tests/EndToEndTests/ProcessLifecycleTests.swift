@@ -344,6 +344,8 @@ struct ReadOnlyStoreTests {
             for entry in try FileManager.default.contentsOfDirectory(atPath: data.path) where entry != file {
                 #expect(chown(data.appendingPathComponent(entry).path, service, service) == 0)
             }
+            // Readable by all, as `cp` under a usual umask leaves it (the service made it 0600).
+            #expect(chmod(data.appendingPathComponent(file).path, 0o644) == 0)
             let refused = try ServiceProcess(binary, ["--data-dir", data.path] + ports, asUser: service)
             #expect(try refused.waitForExit() == 73, "\(refused.log)")
             #expect(refused.log.contains("\(file) belongs to uid 0, not this process's uid 65534: chown it to the "
