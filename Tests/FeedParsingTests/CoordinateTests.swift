@@ -1,5 +1,5 @@
 import Testing
-import FeedParsing
+@testable import FeedParsing
 import Messages
 
 struct CoordinateTests {
@@ -68,6 +68,38 @@ struct CoordinateTests {
                                         siteId: "\"gcybpmfsw090\"")
         #expect(station.location == Coordinate(lat: 51.42, lng: -1.73))
         #expect(feed.count(.geohashMismatch) == 1)
+    }
+
+    /// Ascona's SR3 3ND: its site id is in Sunderland, its coordinates (the longitude wrong) in
+    /// Galloway, 198 km from the SR area. Directions led there (QA); the site id's position is used.
+    @Test func geohash_whenThePostcodeSidesWithTheSiteId_placesTheStationThere() throws {
+        let (feed, station) = try FeedFixtures.parseOne(FeedFixtures.station(
+            siteId: "\"gcybpmfsw090\"", postcode: "\"SR3 3ND\"",
+            location: #"{"latitude": 54.876111, "longitude": -4.470685}"#))
+        let sunderland = try #require(Geohash.decode("gcybpmfsw090"))
+        #expect(station.location == sunderland)
+        #expect(station.reportedLatitude == 54.876111 && station.reportedLongitude == -4.470685)
+        #expect(feed.count(.geohashMismatch) == 1)
+        #expect(feed.examples(.geohashMismatch).first?.contains("the site id's position is used") == true,
+                "\(feed.examples(.geohashMismatch))")
+    }
+
+    /// Karan's shuffled site ids: the coordinates agree with the postcode (DL), the site id (near
+    /// Cambridge) does not, and an unknown postcode settles nothing: the coordinates stay.
+    @Test(arguments: ["\"DL10 6NT\"", "\"PEREGINE\"", "null"])
+    func geohash_whenThePostcodeDoesNotSideWithTheSiteId_keepsTheCoordinates(postcode: String) throws {
+        let (feed, station) = try FeedFixtures.parseOne(FeedFixtures.station(
+            siteId: "\"u120fwxrh1q2\"", postcode: postcode, location: #"{"latitude": 54.40, "longitude": -1.70}"#))
+        #expect(station.location == Coordinate(lat: 54.40, lng: -1.70))
+        #expect(feed.count(.geohashMismatch) == 1)
+    }
+
+    @Test func postcodeAreas_areReadFromTheOutwardCodesLetters() {
+        #expect(PostcodeAreas.centre(of: "SR3 3ND") != nil)
+        #expect(PostcodeAreas.centre(of: "W1A 1AA") == PostcodeAreas.centre(of: "W2 1AA"))
+        #expect(PostcodeAreas.centre(of: "QQ1 1AA") == nil)
+        #expect(PostcodeAreas.centre(of: "PEREGINE") == nil)
+        #expect(PostcodeAreas.centre(of: "") == nil)
     }
 
     @Test func geohash_whenSiteIdMatchesCoordinates_doesNotWarn() throws {

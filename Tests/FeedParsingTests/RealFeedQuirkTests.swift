@@ -169,12 +169,17 @@ struct RealFeedQuirkTests {
         #expect(feed.updated == (try utc("2025-10-09T09:55:05Z")))
     }
 
-    @Test func ascona_wrongCoordinatesAreFlaggedByGeohashButKept() throws {
+    /// The two wrong coordinates (DATA.md): flagged, and the stations placed where their site ids
+    /// and postcodes agree (directions led to Galloway for a Sunderland station, QA).
+    @Test func ascona_wrongCoordinatesAreFlagged_andTheSiteIdsPositionUsed() throws {
         let feed = try RealFeeds.parse("uk-cma-snapshot-2025-10-09/ascona-group.json")
         #expect(feed.count(.geohashMismatch) == 2)
         #expect(feed.locatedCount == feed.acceptedCount)
         let sunderland = try #require(feed.stations.first { $0.postcode == "SR3 3ND" })
-        #expect(sunderland.location?.lng == -4.470685)
+        #expect(sunderland.reportedLongitude == -4.470685)
+        #expect(abs((sunderland.location?.lng ?? 0) - -1.4355) < 0.001, "\(String(describing: sunderland.location))")
+        let marlborough = try #require(feed.stations.first { $0.postcode == "SN8 1PU" })
+        #expect(abs((marlborough.location?.lat ?? 0) - 51.42) < 0.05, "\(String(describing: marlborough.location))")
     }
 
     @Test func shell_rawBodyAndReserialisedCaptureAgree() throws {

@@ -17,7 +17,7 @@ struct StationFields {
         let brand = brand(raw.brand)
         let address = address(raw.address)
         let postcode = postcode(raw.postcode)
-        let (location, latitude, longitude) = location(raw.location, siteId: siteId)
+        let (location, latitude, longitude) = location(raw.location, siteId: siteId, postcode: postcode)
         let prices = prices(raw.prices)
         return Station(id: id, retailer: retailer, siteId: siteId, brand: brand,
                        name: StationName.make(brand: brand, address: address), address: address,
@@ -61,7 +61,7 @@ struct StationFields {
         return String(postcode.prefix(16))
     }
 
-    private mutating func location(_ raw: RawLocation?, siteId: String)
+    private mutating func location(_ raw: RawLocation?, siteId: String, postcode: String)
         -> (location: Coordinate?, latitude: Double?, longitude: Double?) {
         guard case .coordinates(let rawLatitude, let rawLongitude)? = raw else {
             if case .notAnObject(let found)? = raw {
@@ -75,8 +75,7 @@ struct StationFields {
         let pair = "(\(latitude.map(TextClip.number) ?? "?"), \(longitude.map(TextClip.number) ?? "?"))"
         switch CoordinateRules.judge(latitude: latitude, longitude: longitude) {
         case .usable(let coordinate):
-            flagGeohashMismatch(siteId: siteId, coordinate: coordinate)
-            return (coordinate, latitude, longitude)
+            return (position(coordinate, siteId: siteId, postcode: postcode), latitude, longitude)
         case .bad:
             let isZero = latitude == 0 && longitude == 0
             warn(.badCoordinates, isZero ? "coordinates are 0,0" : "coordinates \(pair) are missing or not numbers")
@@ -88,12 +87,20 @@ struct StationFields {
         return (nil, latitude, longitude)
     }
 
-    private mutating func flagGeohashMismatch(siteId: String, coordinate: Coordinate) {
-        guard let cell = Geohash.decodeSiteId(siteId) else { return }
-        let kilometres = Geohash.kilometres(cell, coordinate)
-        guard kilometres > Geohash.mismatchKilometres else { return }
-        let shown = (kilometres * 10).rounded() / 10
-        warn(.geohashMismatch, "site id read as a geohash lies \(shown) km from the coordinates")
+    /// Where the station is: its coordinates, unless its site id (a geohash) lies elsewhere and the
+    /// postcode sides with the site id (`SitePosition`). Any disagreement is warned.
+    private mutating func position(_ coordinate: Coordinate, siteId: String, postcode: String) -> Coordinate {
+        guard let cell = Geohash.decodeSiteId(siteId) else { return coordinate }
+        let apart = Geohash.kilometres(cell, coordinate)
+        guard apart > Geohash.mismatchKilometres else { return coordinate }
+        let shown = { (kilometres: Double) in "\((kilometres * 10).rounded() / 10)" }
+        if let area = SitePosition.siteIdSide(coordinate: coordinate, siteId: cell, postcode: postcode) {
+            warn(.geohashMismatch, "coordinates lie \(shown(area.fromCoordinates)) km from postcode area "
+                 + "\(area.letters) and the site id's geohash \(shown(area.fromSiteId)) km: the site id's position is used")
+            return cell
+        }
+        warn(.geohashMismatch, "site id read as a geohash lies \(shown(apart)) km from the coordinates")
+        return coordinate
     }
 
     private mutating func prices(_ raw: RawPrices?) -> FuelPrices {
