@@ -72,6 +72,17 @@ struct FoundDialogTests {
         #expect(reply.value == "Tesco Selby: £1.399, 2.3 miles")
     }
 
+    /// Out of date and low: "may be out of date" was said twice in a row (QA).
+    @Test func found_withALowOutlierPriceThatIsStale_saysOutOfDateOnce() throws {
+        var request = try Fixtures.stationRequest(updated: "2025-10-03T11:00:00+01:00")
+        request.priceOutlier = .low
+        let reply = try Fixtures.render(request)
+        #expect(reply.dialog.hasSuffix("These prices may be out of date. "
+            + "That price is also much lower than at the retailer's other stations."), "\(reply.dialog)")
+        #expect(reply.dialog.components(separatedBy: "out of date").count == 2, "\(reply.dialog)")
+        #expect(reply.snippet?.priceOutlier == .low && reply.snippet?.stale == true)
+    }
+
     @Test(arguments: [DialogOutcome.found, .directions, .nearestFound, .nearestDirections])
     func stationAnswers_withAHighOutlierPrice_sayItIsHigh_afterTheStaleNote(outcome: DialogOutcome) throws {
         var request = try Fixtures.stationRequest(outcome, updated: "2025-10-03T11:00:00+01:00")
@@ -93,8 +104,8 @@ struct FoundDialogTests {
         request.priceOutlier = .low
         request.defaultSettings = true
         let reply = try Fixtures.render(request)
-        #expect(reply.dialog.hasSuffix("These prices may be out of date. That price is much lower than at the "
-            + "retailer's other stations, so it may be out of date. I couldn't reach your saved settings just now, "
+        #expect(reply.dialog.hasSuffix("These prices may be out of date. That price is also much lower than at the "
+            + "retailer's other stations. I couldn't reach your saved settings just now, "
             + "so I used the standard ones."), "\(reply.dialog)")
         #expect(reply.value == "Tesco Selby: £1.399, 2.3 miles")
     }

@@ -50,8 +50,7 @@ struct StationPricesExampleTests {
         let again = try harness.ask("Ask FuelBoard what does unleaded cost at the Tesco in Selby")
         let doubtful = try harness.ask("Doncaster Road", session: again.session)
         #expect(doubtful.dialog == "Unleaded costs £0.959 at Tesco, Doncaster Road — prices as of 29 Nov 2025 at 6:30 AM. "
-            + "These prices may be out of date. That price is much lower than at the retailer's other stations, "
-            + "so it may be out of date.")
+            + "These prices may be out of date. That price is also much lower than at the retailer's other stations.")
     }
 
     /// Two Tesco stations in Selby and a Jet, as an inline CMA feed; returns its version. Doncaster

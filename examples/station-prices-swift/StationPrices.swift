@@ -102,9 +102,11 @@ struct StationPrices: Sendable {
         let freshness = "prices " + PriceAgeWords.phrase(reply.updated, now: now)
         let stale = PriceAgeWords.isStale(reply.updated, now: now)
         let said = "\(fuelName.prefix(1).uppercased() + fuelName.dropFirst()) costs \(pounds) at \(place) — \(freshness)."
-        // A price far below the retailer's others is likely one it stopped updating: say so.
-        let doubtful = reply.priceOutliers?[fuel] == .low
-            ? " That price is much lower than at the retailer's other stations, so it may be out of date." : ""
+        // A price far below the retailer's others is likely one it stopped updating: say so (once,
+        // after the out-of-date note).
+        let doubtful = reply.priceOutliers?[fuel] != .low ? ""
+            : stale ? " That price is also much lower than at the retailer's other stations."
+            : " That price is much lower than at the retailer's other stations, so it may be out of date."
         return .success(said + (stale ? " These prices may be out of date." : "") + doubtful,
                         value: "\(place): \(pounds)",
                         snippet: Snippet(title: place, subtitle: fuelName, freshness: freshness, price: pounds,

@@ -42,7 +42,9 @@ extension LocalePhrases {
         let outlier = outcome.isStationAnswer ? input.priceOutlier : nil
         if let outlier {
             scratch.append(byte: UInt8(ascii: " "))
-            let note = outlier == .low ? outlierLowNote : outlierHighNote
+            // After the out-of-date note, the low note does not say "out of date" a second time.
+            let note = outlier == .high ? outlierHighNote
+                : stale ? outlierLowAfterStaleNote ?? outlierLowNote : outlierLowNote
             dialog = dialog.lowerBound..<pool.render(note, into: &scratch).upperBound
         }
         if input.defaultSettings && outcome.speaksOfTheSearch {

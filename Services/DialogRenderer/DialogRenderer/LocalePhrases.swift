@@ -12,6 +12,7 @@ final class LocalePhrases: Sendable {
     let snippetFreshness: CompiledTemplate
     let staleNote: CompiledTemplate
     let outlierLowNote: CompiledTemplate
+    let outlierLowAfterStaleNote: CompiledTemplate?
     let outlierHighNote: CompiledTemplate
     let defaultSettingsNote: CompiledTemplate
     let freshnessToday: CompiledTemplate
@@ -68,6 +69,7 @@ final class LocalePhrases: Sendable {
         snippetFreshness = required(TemplateKeys.snippetFreshness)
         staleNote = required(TemplateKeys.staleNote)
         outlierLowNote = required(TemplateKeys.outlierLowNote)
+        outlierLowAfterStaleNote = optional(TemplateKeys.outlierLowAfterStaleNote)
         outlierHighNote = required(TemplateKeys.outlierHighNote)
         defaultSettingsNote = required(TemplateKeys.defaultSettingsNote)
         freshnessToday = required(TemplateKeys.freshnessToday)

@@ -24,6 +24,9 @@ public enum TemplateKeys {
     static let staleNote = "freshness.stale"
     /// Said after a station's price that is an outlier in its retailer's feed (`PriceOutlier`).
     static let outlierLowNote = "outlier.low"
+    /// The low note after the out-of-date note, which has already said "may be out of date"
+    /// (optional: without it the low note is said).
+    static let outlierLowAfterStaleNote = "outlier.lowAfterStale"
     static let outlierHighNote = "outlier.high"
     /// Said after a search's answer made with the default radius and unit (`defaultSettings`).
     static let defaultSettingsNote = "settings.defaultsUsed"
@@ -91,6 +94,7 @@ public enum TemplateKeys {
         add(snippetFreshness, stationFacts)
         add(staleNote)
         add(outlierLowNote)
+        add(outlierLowAfterStaleNote, required: false)
         add(outlierHighNote)
         add(defaultSettingsNote)
         add(freshnessToday, ["time"])

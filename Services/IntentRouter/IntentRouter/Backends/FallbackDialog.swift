@@ -99,9 +99,11 @@ public enum FallbackDialog {
         request.defaultSettings == true ? " I couldn't reach your saved settings just now, so I used the standard ones." : ""
     }
 
-    /// What the renderer's `priceOutlier` notes say (en-GB).
-    private static func outlierNote(_ outlier: PriceOutlier) -> String {
+    /// What the renderer's `priceOutlier` notes say (en-GB); after the out-of-date note, the low
+    /// one does not say "out of date" again.
+    private static func outlierNote(_ outlier: PriceOutlier, stale: Bool) -> String {
         switch outlier {
+        case .low where stale: "That price is also much lower than at the retailer's other stations."
         case .low: "That price is much lower than at the retailer's other stations, so it may be out of date."
         case .high: "That price is much higher than at the retailer's other stations."
         }
@@ -118,7 +120,7 @@ public enum FallbackDialog {
         let stale = request.updated.map { PriceAgeWords.isStale($0, now: now) }
         let place = PriceAgeWords.place(observedAt: request.locationAt, now: now)
         let said = (freshness.map { " — \($0)." } ?? ".") + (stale == true ? " These prices may be out of date." : "")
-            + (request.priceOutlier.map { " " + outlierNote($0) } ?? "") + defaultSettingsNote(request)
+            + (request.priceOutlier.map { " " + outlierNote($0, stale: stale == true) } ?? "") + defaultSettingsNote(request)
         let nearest = request.outcome == .nearestFound || request.outcome == .nearestDirections
         let value = nearest ? "\(station.name): \(away), \(price)" : "\(station.name): \(price), \(away)"
         let snippet = Snippet(title: station.name, subtitle: "\(fuel.capitalizedFirst) · \(away)", freshness: freshness,
