@@ -96,6 +96,21 @@ struct MisheardFuelTests {
         #expect(distance("", "abc") == 3 && distance("abc", "") == 3)
     }
 
+    /// "pertol" was heard as a fuel FuelBoard has no prices for (QA): two letters swapped are one edit.
+    @Test func editDistance_countsTwoSwappedLettersAsOneEdit() {
+        #expect(MisheardFuel.editDistance(Array("pertol".utf8), Array("petrol".utf8)) == 1)
+        #expect(MisheardFuel.editDistance(Array("cheepest".utf8), Array("cheapest".utf8)) == 1)
+        #expect(MisheardFuel.editDistance(Array("premier".utf8), Array("premium".utf8)) == 2)
+        #expect(MisheardFuel.editDistance(Array("abc".utf8), Array("ca".utf8)) == 3)
+    }
+
+    @Test func anUnpricedFuelCode_isNamedInCapitals_otherWordsAsHeard() {
+        #expect(FuelCode.unpricedName("b10") == "B10")
+        #expect(FuelCode.unpricedName("hvo") == "HVO")
+        #expect(FuelCode.unpricedName("plutonium") == "plutonium")
+        #expect(FuelCode.unpricedName("10") == "10")
+    }
+
     @Test func consonants_dropVowels_hearZAsS_andSayADoubledLetterOnce() {
         #expect(MisheardFuel.consonants(Array("dizzle".utf8)) == Array("dsl".utf8))
         #expect(MisheardFuel.consonants(Array("diesell".utf8)) == Array("dsl".utf8))

@@ -1,7 +1,7 @@
 import Messages
 
-/// A fuel word a speech recogniser wrote some other way than the vocabulary has it ("disel",
-/// "die sell", "dizzle", "unleded"). Heard as a fuel FuelBoard has no prices for, the answer
+/// A fuel word (or a search word: "cheepest") a speech recogniser wrote some other way than the
+/// vocabulary has it ("disel", "die sell", "dizzle", "unleded", "pertol"). Heard as a fuel FuelBoard has no prices for, the answer
 /// said "FuelBoard doesn't have prices for disel. It has ... diesel" (conversation walkthrough).
 ///
 /// An unknown word (or two, "die sell") is taken for a fuel word when it is one letter off it, or
@@ -43,16 +43,19 @@ enum MisheardFuel {
         return corrected
     }
 
-    /// The fuel words a misheard one is compared with; premium and unleaded only by their letters
-    /// (their consonants are also "prime"'s and "unload"'s).
-    private static let known: [(word: String, code: FuelCode, byConsonants: Bool)] = [
-        ("diesel", .b7, true), ("petrol", .e10, true), ("unleaded", .e10, false), ("premium", .e5, false),
+    /// The words a misheard one is compared with: fuels, and the search words that carry an ask
+    /// ("cheepest" was not understood, QA); premium, unleaded and the search words only by their
+    /// letters (premium's and unleaded's consonants are also "prime"'s and "unload"'s).
+    private static let known: [(word: String, byConsonants: Bool)] = [
+        ("diesel", true), ("petrol", true), ("unleaded", false), ("premium", false),
+        ("cheapest", false), ("nearest", false), ("closest", false),
     ]
 
-    private static func sounds(_ heard: String, like known: (word: String, code: FuelCode, byConsonants: Bool)) -> Bool {
+    private static func sounds(_ heard: String, like known: (word: String, byConsonants: Bool)) -> Bool {
         let a = Array(heard.utf8), b = Array(known.word.utf8)
         guard abs(a.count - b.count) <= 2, a.first == b.first else { return false }
-        // One letter off only: two let real words through ("premier", "unloaded", "unleashed").
+        // One letter off (or two swapped: "pertol") only: two let real words through ("premier",
+        // "unloaded", "unleashed").
         if editDistance(a, b) <= 1 { return true }
         return known.byConsonants && consonants(a) == consonants(b)
     }
@@ -67,17 +70,22 @@ enum MisheardFuel {
         return kept
     }
 
-    /// Levenshtein distance (insertions, deletions, substitutions).
+    /// Edit distance with insertions, deletions, substitutions and swaps of two neighbouring
+    /// letters, each one edit (optimal string alignment).
     static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
         guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
-        var previous = Array(0...b.count)
+        var beforePrevious = Array(0...b.count)
+        var previous = beforePrevious
         var current = previous
         for i in 1...a.count {
             current[0] = i
             for j in 1...b.count {
                 current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = min(current[j], beforePrevious[j - 2] + 1)
+                }
             }
-            swap(&previous, &current)
+            (beforePrevious, previous, current) = (previous, current, beforePrevious)
         }
         return previous[b.count]
     }
