@@ -82,6 +82,12 @@ public struct Preferences: Codable, Sendable, Equatable {
     public static let radiusRange: ClosedRange<Double> = 1...50
     public static let `default` = Preferences(radiusMiles: defaultRadiusMiles, unit: .miles)
 
+    /// Whether a search radius is the largest one, within rounding (80.46 km is 49.996 miles): a
+    /// search that found nothing there cannot look further.
+    public static func isLargestRadius(_ miles: Double) -> Bool {
+        miles >= radiusRange.upperBound - 0.01
+    }
+
     /// `radiusRange` in whole units of `unit`, rounded inward: 1...50 miles, 2...80 km (what the
     /// assistant says a user may choose).
     public static func radiusLimits(in unit: DistanceUnit) -> ClosedRange<Int> {

@@ -69,6 +69,17 @@ struct OutcomeDialogTests {
         #expect(one.dialog == "I don't have diesel prices for any station within 1 mile of you.")
     }
 
+    /// At the largest radius the answer says asking further cannot help, in miles or km.
+    @Test func nothingInRange_atTheLargestRadius_saysThatIsAsFarAsItLooks() throws {
+        for (miles, unit) in [(50.0, DistanceUnit.miles), (80.46 / DistanceUnit.kilometresPerMile, .km)] {
+            let request = RenderRequest(outcome: .nothingInRange, fuel: "B7", radiusMiles: miles, unit: unit)
+            let reply = try Fixtures.render(request)
+            #expect(reply.dialog.hasSuffix(" of you. That's as far as I look."), "\(reply.dialog)")
+        }
+        let short = try Fixtures.render(RenderRequest(outcome: .nothingInRange, fuel: "B7", radiusMiles: 49))
+        #expect(!short.dialog.contains("as far as"))
+    }
+
     @Test func unsupportedFuel_quotesTheWordAndListsTheFuels() throws {
         let reply = try Fixtures.render(RenderRequest(outcome: .unsupportedFuel, word: "  hydrogen\n"))
         #expect(reply.dialog.hasPrefix("FuelBoard doesn't have prices for hydrogen"))

@@ -42,6 +42,18 @@ struct FallbackMatchesTemplatesTests {
         }
     }
 
+    /// "Nothing in range" at the largest radius says it is as far as the assistant looks.
+    @Test func nothingInRange_atTheLargestRadius_isTheTemplatesWords() throws {
+        let handler = try DialogRendererService.makeHandler(templates: nil, appName: "FuelBoard")
+        for unit in [DistanceUnit.miles, .km] {
+            var request = Self.request(.nothingInRange, unit: unit)
+            request.radiusMiles = unit == .km ? 80.46 / DistanceUnit.kilometresPerMile : 50
+            let rendered = try handler.render(request, now: Self.now)
+            #expect(rendered.dialog.contains("That's as far as I look."), "\(rendered.dialog)")
+            #expect(FallbackDialog.render(request, appName: "FuelBoard").dialog == rendered.dialog)
+        }
+    }
+
     /// The default templates name no app themselves: every mention is `{app}`.
     @Test func theTemplates_sayTheAppNameGiven() throws {
         let handler = try DialogRendererService.makeHandler(templates: nil, appName: "Petrol Pal")

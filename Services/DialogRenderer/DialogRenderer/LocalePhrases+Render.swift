@@ -47,6 +47,11 @@ extension LocalePhrases {
                 : stale ? outlierLowAfterStaleNote ?? outlierLowNote : outlierLowNote
             dialog = dialog.lowerBound..<pool.render(note, into: &scratch).upperBound
         }
+        if outcome == .nothingInRange, let note = largestRadiusNote, let miles = input.radiusMiles,
+           Preferences.isLargestRadius(miles) {
+            scratch.append(byte: UInt8(ascii: " "))
+            dialog = dialog.lowerBound..<pool.render(note, into: &scratch).upperBound
+        }
         if input.defaultSettings && outcome.speaksOfTheSearch {
             scratch.append(byte: UInt8(ascii: " "))
             dialog = dialog.lowerBound..<pool.render(defaultSettingsNote, into: &scratch).upperBound

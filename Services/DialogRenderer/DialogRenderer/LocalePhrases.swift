@@ -15,6 +15,7 @@ final class LocalePhrases: Sendable {
     let outlierLowAfterStaleNote: CompiledTemplate?
     let outlierHighNote: CompiledTemplate
     let defaultSettingsNote: CompiledTemplate
+    let largestRadiusNote: CompiledTemplate?
     let freshnessToday: CompiledTemplate
     let freshnessYesterday: CompiledTemplate
     let freshnessOlder: CompiledTemplate
@@ -72,6 +73,7 @@ final class LocalePhrases: Sendable {
         outlierLowAfterStaleNote = optional(TemplateKeys.outlierLowAfterStaleNote)
         outlierHighNote = required(TemplateKeys.outlierHighNote)
         defaultSettingsNote = required(TemplateKeys.defaultSettingsNote)
+        largestRadiusNote = optional(TemplateKeys.largestRadiusNote)
         freshnessToday = required(TemplateKeys.freshnessToday)
         freshnessYesterday = required(TemplateKeys.freshnessYesterday)
         freshnessOlder = required(TemplateKeys.freshnessOlder)

@@ -28,6 +28,8 @@ public enum TemplateKeys {
     /// (optional: without it the low note is said).
     static let outlierLowAfterStaleNote = "outlier.lowAfterStale"
     static let outlierHighNote = "outlier.high"
+    /// Said after "nothing in range" at the largest radius (optional: without it nothing is said).
+    static let largestRadiusNote = "search.largestRadius"
     /// Said after a search's answer made with the default radius and unit (`defaultSettings`).
     static let defaultSettingsNote = "settings.defaultsUsed"
     static let freshnessToday = "freshness.today"
@@ -97,6 +99,7 @@ public enum TemplateKeys {
         add(outlierLowAfterStaleNote, required: false)
         add(outlierHighNote)
         add(defaultSettingsNote)
+        add(largestRadiusNote, required: false)
         add(freshnessToday, ["time"])
         add(freshnessYesterday, ["time"])
         add(freshnessOlder, ["date", "time"])

@@ -17,8 +17,9 @@ public enum FallbackDialog {
         case .nothingInRange:
             let radius = distance(request.radiusMiles ?? Preferences.defaultRadiusMiles, unit)
             let place = PriceAgeWords.place(observedAt: request.locationAt, now: request.now ?? Date())
+            let largest = request.radiusMiles.map(Preferences.isLargestRadius) == true ? " That's as far as I look." : ""
             return RenderReply(dialog: "I don't have \(fuel) prices for any station within \(radius) of \(place)."
-                                   + defaultSettingsNote(request),
+                                   + largest + defaultSettingsNote(request),
                                value: "None within \(radius)")
         case .askFuel:
             return RenderReply(dialog: "Which fuel: unleaded, premium, diesel or super diesel?")

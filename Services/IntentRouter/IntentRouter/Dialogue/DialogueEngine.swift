@@ -275,13 +275,12 @@ public final class DialogueEngine {
             case .unsupported, .missing: return nil
             }
         case .further:
-            // Twice the radius that found nothing, up to the limit (at the limit already, it is
-            // refused, saying the limit).
+            // Twice the radius that found nothing, up to the limit (at the limit already, the same
+            // search again, whose answer says it is as far as the assistant looks: "the radius has
+            // to be between 1 and 50 miles" blamed a user who never gave one, QA).
             guard answered?.outcome == .nothingInRange, let miles = answered?.radiusMiles else { return nil }
             let limit = Preferences.radiusRange.upperBound
-            // At the limit within rounding: 80.46 km is 49.996 miles.
-            let atTheLimit = miles >= limit - 0.01
-            let further = atTheLimit ? miles * 2 : min(miles * 2, limit)
+            let further = min(miles * 2, limit)
             intent = .search(nearest: search.searchesNearest, directions: false)
             if answered?.unit == .km {
                 // The limit in km rounded down: rounded to the nearest (80.47 km) it was over 50
