@@ -47,12 +47,17 @@ public struct UtteranceNormalizer: Sendable {
         return kept
     }
 
-    func removingSkipPhrases(_ words: [String]) -> [String] {
+    /// `words` without the filler phrases, except those in `keeping` (their words joined by a
+    /// space): a plug-in's value that is a filler ("today") must reach its phrases.
+    func removingSkipPhrases(_ words: [String], keeping: Set<String> = []) -> [String] {
         var kept: [String] = []
         var index = 0
         outer: while index < words.count {
             for phrase in skipPhrases where index + phrase.count <= words.count {
                 if words[index ..< index + phrase.count].elementsEqual(phrase) {
+                    if !keeping.isEmpty, keeping.contains(phrase.joined(separator: " ")) {
+                        kept.append(contentsOf: phrase)  // whole: "now" of a kept "right now" stays too
+                    }
                     index += phrase.count
                     continue outer
                 }

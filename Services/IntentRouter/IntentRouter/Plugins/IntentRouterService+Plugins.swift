@@ -22,7 +22,7 @@ extension IntentRouterService {
         }
         guard !registry.services.isEmpty, !heard.content.isEmpty,
               understood.call == nil,
-              let (grammar, match) = registry.recognize(heard.content) else { return nil }
+              let (grammar, match) = registry.recognize(registry.content(of: heard)) else { return nil }
         let (outcome, ask) = pluginAsk(request, user: body.user, locale: body.locale, now: body.now,
                                        location: body.location, started: started)
         startPlugin(grammar.name, parameters: grammar.parameters(from: match), ask)

@@ -182,6 +182,10 @@ final class PluginBroker {
                 logger.notice("plugin service forgotten", metadata: [
                     "service": forgotten, "why": "the longest stopped, to make room for \(message.service)"])
             }
+            for claimed in admission.claimedFrom {
+                logger.notice("plugin service forgotten", metadata: [
+                    "service": claimed, "why": "stopped, and \(message.service) took every intent it had"])
+            }
             registrations += 1
             let instance = admission.instance
             let intents = registry.services[instance.service]?.intents.map(\.name) ?? []

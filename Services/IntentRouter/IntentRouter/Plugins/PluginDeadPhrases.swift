@@ -11,7 +11,8 @@ extension PluginIntentGrammar {
             let samples = Self.samples([phrase], lists: slotLists, appName: appName)
             guard !samples.isEmpty else { continue }
             let reachable = samples.contains { sample in
-                matcher.match(normalizer.normalize(sample.joined(separator: " ")).content) != nil
+                let words = normalizer.normalize(sample.joined(separator: " ")).words
+                return matcher.match(normalizer.removingSkipPhrases(words, keeping: fillerValues)) != nil
             }
             if reachable { continue }
             throw .bad("intent \(name): phrase \"\(phrase.prefix(80))\" can never match: " + Self.why(phrase))

@@ -127,7 +127,7 @@ final class PluginDialogue {
     }
 
     private func startsSomethingNew(_ utterance: NormalizedUtterance) -> Bool {
-        recognizer.recognize(utterance) != nil || registry.recognize(utterance.content) != nil
+        recognizer.recognize(utterance) != nil || registry.recognize(registry.content(of: utterance)) != nil
     }
 
     // MARK: - Stages

@@ -24,6 +24,9 @@ final class PluginIntentGrammar {
     let usesLocation: Bool
     /// A few utterances (as words) each phrase accepts.
     let samples: [[String]]
+    /// Filler phrases ("today", "right now") that are values or synonyms of its enum parameters:
+    /// kept in what its phrases match (`PluginRegistry.content(of:)`).
+    let fillerValues: Set<String>
 
     static let maxPhrases = 50
     static let maxValues = 2000
@@ -52,6 +55,7 @@ final class PluginIntentGrammar {
         }
         slotLists = lists
         parameterTypes = types
+        fillerValues = Self.fillerValues(of: parameters)
         stages = intent.stages.map { Array(Set($0)).sorted { $0.order < $1.order } } ?? PluginStage.allCases
         usesLocation = intent.usesLocation ?? false
         samples = Self.samples(intent.phrases, lists: lists, appName: appName)
@@ -111,16 +115,42 @@ final class PluginIntentGrammar {
             if parameter.type == .number, parameter.values != nil {
                 throw .bad("intent \(intent.name): number parameter \(parameter.name) takes no values")
             }
+            var saidFor: [String: String] = [:]  // what a value is said as -> the value
             for value in parameter.values ?? [] {
                 valueCount += 1 + (value.synonyms?.count ?? 0)
                 if UtteranceNormalizer.words(value.value).isEmpty && (value.synonyms ?? []).isEmpty {
                     throw .bad("intent \(intent.name): parameter \(parameter.name) has a value with no words")
+                }
+                // Words that name two values would pick one of them unseen ("blue" a synonym of red).
+                for said in [value.value] + (value.synonyms ?? []) {
+                    let words = UtteranceNormalizer.words(said).joined(separator: " ")
+                    guard !words.isEmpty else { continue }
+                    if let other = saidFor[words], other != value.value {
+                        throw .bad("intent \(intent.name): parameter \(parameter.name): \"\(said.prefix(40))\" names "
+                            + "both \(other.prefix(40)) and \(value.value.prefix(40)); a word may name one value")
+                    }
+                    saidFor[words] = value.value
                 }
             }
         }
         guard valueCount <= maxValues else {
             throw .bad("intent \(intent.name) declares more than \(maxValues) values and synonyms")
         }
+    }
+
+    /// The filler phrases that `parameters`' values and synonyms are.
+    static func fillerValues(of parameters: [PluginParameter]) -> Set<String> {
+        let fillers = Set(UtteranceNormalizer.defaultSkipPhrases.map { $0.joined(separator: " ") })
+        var found = Set<String>()
+        for parameter in parameters where parameter.type != .number {
+            for value in parameter.values ?? [] {
+                for said in [value.value] + (value.synonyms ?? []) {
+                    let words = UtteranceNormalizer.words(said).joined(separator: " ")
+                    if fillers.contains(words) { found.insert(words) }
+                }
+            }
+        }
+        return found
     }
 
     static func isName(_ text: String, maxLength: Int, allowDots: Bool) -> Bool {

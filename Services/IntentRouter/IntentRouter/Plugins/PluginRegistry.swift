@@ -70,6 +70,10 @@ final class PluginRegistry {
     private(set) var byRoutingID: [Data: PluginInstance] = [:]
     /// Services in registration order (earlier services win ties when matching).
     private var order: [String] = []
+    /// Filler phrases that are values of some registered intent (`fillerValues`), worked out again
+    /// when the intents change (nil until then).
+    private var fillerValuesCache: Set<String>?
+    private let normalizer = UtteranceNormalizer()
 
     init(appName: String, builtIns: PhraseMatcher) {
         self.appName = appName
@@ -83,6 +87,8 @@ final class PluginRegistry {
         let replaced: PluginInstance?
         /// A stopped service forgotten to make room (the router held `maxServices`).
         var forgotten: String? = nil
+        /// Stopped services forgotten because this one claimed all their intents.
+        var claimedFrom: [String] = []
     }
 
     /// What `forget(service:)` did.
@@ -121,6 +127,7 @@ final class PluginRegistry {
         // lists): a takeover with the same declarations could otherwise turn on `usesLocation` in
         // its next frame and be sent users' locations.
         var forgotten: String?
+        var claimed: [String] = []
         let others = entry?.instances.filter { $0.routingID != routingID } ?? []
         let own = byRoutingID[routingID].flatMap { $0.service == message.service ? $0 : nil }
         let takesOver = others.contains { $0.instance == message.instance } || own?.tookOver == true
@@ -140,7 +147,8 @@ final class PluginRegistry {
                 _ = forget(service: stopped)
                 forgotten = stopped
             }
-            for grammar in grammars { releaseOrphan(intent: grammar.name, to: message.service) }
+            for grammar in grammars { claimed += releaseOrphan(intent: grammar.name, to: message.service) }
+            fillerValuesCache = nil
             if let entry {
                 entry.intents = grammars
             } else {
@@ -162,7 +170,7 @@ final class PluginRegistry {
                                       heartbeat: .milliseconds(milliseconds), now: now, tookOver: takesOver)
         services[message.service]?.instances.append(instance)
         byRoutingID[routingID] = instance
-        return Admission(instance: instance, replaced: replaced, forgotten: forgotten)
+        return Admission(instance: instance, replaced: replaced, forgotten: forgotten, claimedFrom: claimed)
     }
 
     /// Forgets a stopped service: its intents and phrases go (asks for them are no longer told
@@ -172,6 +180,7 @@ final class PluginRegistry {
         guard entry.instances.isEmpty else { return .running(instances: entry.instances.count) }
         services[name] = nil
         order.removeAll { $0 == name }
+        fillerValuesCache = nil
         return .forgotten
     }
 
@@ -185,6 +194,19 @@ final class PluginRegistry {
     func remove(_ instance: PluginInstance) {
         byRoutingID[instance.routingID] = nil
         services[instance.service]?.instances.removeAll { $0 === instance }
+    }
+
+    /// What plug-in phrases match in an utterance: its words without fillers, except fillers that
+    /// are values of a registered intent ("book it for today": "today" was dropped, and the phrase
+    /// never matched though registration accepted it, QA).
+    func content(of heard: NormalizedUtterance) -> [String] {
+        if fillerValuesCache == nil {
+            fillerValuesCache = services.values.reduce(into: Set<String>()) { all, entry in
+                for grammar in entry.intents { all.formUnion(grammar.fillerValues) }
+            }
+        }
+        guard let kept = fillerValuesCache, !kept.isEmpty else { return heard.content }
+        return normalizer.removingSkipPhrases(heard.words, keeping: kept)
     }
 
     /// The intent's grammar and its service's entry, whoever serves it now.
@@ -277,12 +299,15 @@ final class PluginRegistry {
     }
 
     /// A service whose every instance is gone gives up an intent another service now claims.
-    private func releaseOrphan(intent name: String, to service: String) {
+    /// Returns the services forgotten for it (every intent they had claimed).
+    private func releaseOrphan(intent name: String, to service: String) -> [String] {
+        var forgotten: [String] = []
         for other in order where other != service {
             guard let entry = services[other], entry.instances.isEmpty else { continue }
             entry.intents.removeAll { $0.name == name }
-            if entry.intents.isEmpty { _ = forget(service: other) }
+            if entry.intents.isEmpty, forget(service: other) == .forgotten { forgotten.append(other) }
         }
+        return forgotten
     }
 }
 
