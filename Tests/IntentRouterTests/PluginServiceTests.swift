@@ -256,6 +256,22 @@ struct PluginServiceTests {
         #expect(reply.dialog == "B7 is a fuel.")
     }
 
+    /// An unknown intent's refusal listed only the built-in intents (QA): the plug-ins' are named too.
+    @Test func run_ofAnUnknownIntent_namesThePluginIntentsToo() throws {
+        let harness = try PluginHarness()
+        defer { harness.stop() }
+        try harness.start("fuel-facts", [TestIntents.fuelFact()])
+        do {
+            _ = try harness.client.call(.assistantRun, AssistantRunRequest(user: "u1", intent: "NoSuchIntent"),
+                                        as: AssistantReply.self)
+            Issue.record("an unknown intent ran")
+        } catch {
+            #expect(error.code == .badRequest, "\(error.message)")
+            #expect(error.message.contains("CheapestFuel") && error.message.hasSuffix("; plug-in intents: FuelFact"),
+                    "\(error.message)")
+        }
+    }
+
     /// assistant.run checks a plug-in intent's parameters as it checks a built-in's: they went to
     /// the service unchecked (a name it does not take, a number for a fuel).
     @Test func run_forAPluginIntent_refusesParametersItDoesNotTake() throws {

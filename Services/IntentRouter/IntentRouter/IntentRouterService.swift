@@ -166,7 +166,8 @@ public final class IntentRouterService {
                 startPlugin(body.intent, parameters: parameters, ask, confirmed: body.confirmed ?? false)
                 return outcome
             }
-            call = try RunParameters.call(intent: body.intent, parameters: body.parameters)
+            call = try RunParameters.call(intent: body.intent, parameters: body.parameters,
+                                          pluginIntents: plugins.registry.intentNames)
         } catch {
             return request.reply(error: ServiceError.from(error))
         }

@@ -6,10 +6,16 @@ public enum RunParameters {
     /// A shortcut run without a fuel uses unleaded, as the phone app does.
     public static let defaultFuel = FuelCode.e10
 
-    /// Builds the call; a bad intent name or a parameter of the wrong type is `bad_request`.
-    public static func call(intent name: String, parameters: [String: JSONValue]?) throws(ServiceError) -> IntentCall {
+    /// Builds the call; a bad intent name or a parameter of the wrong type is `bad_request`. The
+    /// refusal of an unknown name lists the built-in intents and `pluginIntents`.
+    public static func call(intent name: String, parameters: [String: JSONValue]?,
+                            pluginIntents: [String] = []) throws(ServiceError) -> IntentCall {
         guard let intent = Intent(rawValue: name) else {
-            let known = Intent.allCases.map(\.rawValue).joined(separator: ", ")
+            var known = Intent.allCases.map(\.rawValue).joined(separator: ", ")
+            if !pluginIntents.isEmpty {
+                let shown = pluginIntents.prefix(20).joined(separator: ", ")
+                known += "; plug-in intents: \(shown)" + (pluginIntents.count > 20 ? " and \(pluginIntents.count - 20) more" : "")
+            }
             throw .badRequest("unknown intent '\(name.prefix(60))': use one of \(known)")
         }
         let parameters = parameters ?? [:]

@@ -209,6 +209,11 @@ final class PluginRegistry {
         return normalizer.removingSkipPhrases(heard.words, keeping: kept)
     }
 
+    /// Every registered plug-in intent's name, sorted.
+    var intentNames: [String] {
+        services.values.flatMap { $0.intents.map(\.name) }.sorted()
+    }
+
     /// The intent's grammar and its service's entry, whoever serves it now.
     func intent(named name: String) -> (grammar: PluginIntentGrammar, entry: PluginServiceEntry)? {
         for service in order {
