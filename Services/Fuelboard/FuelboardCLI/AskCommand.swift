@@ -133,12 +133,18 @@ enum AskCommand {
         "\(point.lat),\(point.lng)"
     }
 
-    /// The dialog, then (with `card`) the snippet as a small card and the maps URL.
+    /// The dialog, then (with `card`) the options to choose from, the snippet as a small card and
+    /// the URL the reply opens: "Directions" for the maps link of a directions answer, "Opens"
+    /// for another (a plug-in's own page).
     static func render(_ reply: AssistantReply, card: Bool = true) -> String {
         var text = reply.dialog
         guard card else { return text }
+        for (index, option) in (reply.options ?? []).enumerated() { text += "\n  \(index + 1). \(option.title)" }
         if let snippet = reply.snippet { text += "\n" + SnippetCard.render(snippet) }
-        if let url = reply.opensURL { text += "\nDirections: \(url)" }
+        if let url = reply.opensURL {
+            let directions = reply.outcome == .directions || reply.outcome == .nearestDirections
+            text += (directions ? "\nDirections: " : "\nOpens: ") + url
+        }
         return text
     }
 }
