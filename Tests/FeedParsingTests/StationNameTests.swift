@@ -44,6 +44,10 @@ struct StationNameTests {
         ("Asda", "Tyn-Y-Parc Road", "Asda Tyn-y-Parc Road"),
         ("Esso", "Scotswood Road, Benwell, Newcastle-upon-Tyne", "Esso Benwell"),
         ("Texaco", "Unit 4, Retail Park-Leckwith Road, Cardiff", "Texaco Retail Park-Leckwith Road"),
+        // Brackets, stops and house numbers are not said (QA: "Esso (A749)", "Esso Dumbarton Road.").
+        ("Esso", "(A749)", "Esso A749"),
+        ("Esso", "Dumbarton Road.", "Esso Dumbarton Road"),
+        ("Tesco", "290-290A Lewisham Road", "Tesco Lewisham Road"),
     ])
     func name_isBrandAndLocality(brand: String, address: String, expected: String) throws {
         #expect(try name(brand: brand, address: address) == expected)

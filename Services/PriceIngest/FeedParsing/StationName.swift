@@ -95,7 +95,11 @@ enum StationName {
         }
         while let last = parts.last, !last.contains(where: \.hasLetter) { parts.removeLast() }
         guard var words = parts.last else { return [] }
-        while let first = words.first, !first.hasLetter { words.removeFirst() }
+        // House numbers go ("290-290A Lewisham Road"): a place's name starts with a letter.
+        while let first = words.first, !first.hasLetter || first.text.first?.isNumber == true, words.count > 1 {
+            words.removeFirst()
+        }
+        if let only = words.first, !only.hasLetter { words.removeFirst() }
         guard let last = words.last else { return [] }
         if parts.count > 1, words.count <= 2, !last.isStreetWord { return spoken(words) }
         return spoken(phraseLocality(words))
@@ -153,13 +157,21 @@ enum StationName {
 
     /// Words cased for speaking: single-case words title-cased, connectors after the first lower-cased,
     /// hyphenated place names cased as one (`Stoke-on-trent` -> `Stoke-on-Trent`).
+    /// The words as a name says them: case evened out, and brackets and stops around a word
+    /// dropped ("Esso (A749)", "Esso Dumbarton Road." were said as written).
     private static func spoken(_ words: [Word]) -> [String] {
-        words.enumerated().map { index, word in
+        words.compactMap { word -> Word? in
+            let bare = word.text.trimmingCharacters(in: Self.wrapping)
+            return bare.isEmpty ? nil : bare == word.text ? word : Word(Substring(bare))
+        }.enumerated().map { index, word in
             if index > 0, PlaceWords.connectors.contains(word.lower) { return word.lower }
             if TextNormaliser.isSingleCase(word.text) { return TextNormaliser.titleCased(word.text) }
             return word.text.contains("-") ? TextNormaliser.placeCased(word.text) : word.text
         }
     }
+
+    /// What is trimmed from both ends of a name's words.
+    private static let wrapping = CharacterSet(charactersIn: "()[]{}.,;:!?\"*")
 }
 
 /// One word of an address, with its lower-case form computed once.
