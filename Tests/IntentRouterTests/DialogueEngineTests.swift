@@ -332,7 +332,8 @@ struct DialogueEngineTests {
                       ("Ask FuelBoard for the cheapest diesel near LS1 4AP", .cheapestFuel),
                       ("Ask FuelBoard for the cheapest diesel at Tesco", .cheapestFuel),
                       ("Ask FuelBoard where is the nearest petrol station in Milton Keynes", .nearestFuel),
-                      ("Ask FuelBoard for directions to the cheapest unleaded around Hull", .directionsToCheapestFuel)])
+                      ("Ask FuelBoard for directions to the cheapest unleaded around Hull", .directionsToCheapestFuel),
+                      ("Ask FuelBoard for the cheapest diesel within 5 miles of Leeds", .cheapestFuel)])
     func aSearchWithAPlaceNamed_saysSearchesAreNearTheUser(utterance: String, intent: Intent) {
         let decision = engine.ask(user: "u1", utterance: utterance, location: here)
         #expect(decision.prompt == Prompt(code: .failure, outcome: .namedPlace), "\(utterance)")

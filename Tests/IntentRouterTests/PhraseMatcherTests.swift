@@ -131,6 +131,11 @@ struct PhraseMatcherTests {
         (["half", "a", "mile"], 0.5, 2), (["half"], 0.5, 1), (["two", "and", "a", "half"], 2.5, 4),
         (["7", "and", "a", "half", "miles"], 7.5, 4), (["twenty", "one", "and", "a", "half"], 21.5, 5),
         (["a", "mile", "and", "a", "half"], 1, 1), (["one", "and", "a"], 1, 1), (["half", "and", "a", "half"], 0.5, 1),
+        // Decimals said with "point", and a hundred and more (QA: "one point five miles" was not understood).
+        (["one", "point", "five", "miles"], 1.5, 3), (["12", "point", "5"], 12.5, 3),
+        (["nineteen", "point", "nine", "nine"], 19.99, 4), (["one", "point"], 1, 1), (["7.5", "point", "5"], 7.5, 1),
+        (["a", "hundred", "and", "one", "miles"], 101, 4), (["one", "hundred", "and", "twenty", "five"], 125, 5),
+        (["a", "hundred", "and", "a", "half"], 100.5, 5),
     ])
     func numbers_whenSpokenWithArticlesOrHalves_parse(words: [String], value: Double, length: Int) {
         let parsed = NumberWords.parse(words, at: 0)

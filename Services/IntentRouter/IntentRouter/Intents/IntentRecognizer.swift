@@ -82,7 +82,7 @@ public struct IntentRecognizer: Sendable {
         return nil
     }
 
-    private static let placeWords: Set<String> = ["in", "near", "at", "around", "by", "outside", "from"]
+    private static let placeWords: Set<String> = ["in", "near", "at", "around", "by", "outside", "from", "of"]
     /// Words after "in" or "at" that name no place ("in litres", "at the moment", "in the van",
     /// "in euros", "at midnight", "by road"). Fillers never reach here.
     private static let notPlaces: Set<String> = [

@@ -26,7 +26,7 @@ public enum Vocabulary {
 
     /// The unit after a radius ("10 km").
     public static let radiusUnits: [(value: String?, phrases: [String])] = [
-        (DistanceUnit.km.rawValue, ["kilometres", "kilometers", "kilometre", "kilometer", "km", "kms"]),
+        (DistanceUnit.km.rawValue, ["kilometres", "kilometers", "kilometre", "kilometer", "km", "kms", "k"]),
         (DistanceUnit.miles.rawValue, ["miles", "mile", "mi"]),
     ]
 

@@ -67,9 +67,10 @@ public struct SlotList: Sendable {
 
 /// Numbers said as digits or English words, up to ninety-nine and "a hundred", with "a" / "an"
 /// for one ("within a mile"), "half" / "half a" for a half ("half a mile") and "... and a half"
-/// after a number ("two and a half miles"), and "minus" before one.
+/// after a number ("two and a half miles"), "point" and digits after one ("one point five"),
+/// "a hundred and one", and "minus" before one.
 public enum NumberWords {
-    static let units = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    public static let units = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
                         "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
                         "eighteen", "nineteen"]
     static let tens = ["twenty": 20, "thirty": 30, "forty": 40, "fourty": 40, "fifty": 50, "sixty": 60,
@@ -84,13 +85,36 @@ public enum NumberWords {
            let number = parse(words, at: position + 1), number.value > 0 {
             return (-number.value, number.length + 1)
         }
-        guard let number = wholeOrHalf(words, at: position) else { return nil }
-        let next = position + number.length
+        guard var number = wholeOrHalf(words, at: position) else { return nil }
+        var next = position + number.length
+        // "a hundred and one": the hundred and what follows it.
+        if number.value == 100, next + 2 <= words.count, words[next] == "and", !articles.contains(words[next + 1]),
+           let rest = wholeOrHalf(words, at: next + 1), (1 ... 99).contains(rest.value), rest.value == rest.value.rounded() {
+            number = (100 + rest.value, number.length + 1 + rest.length)
+            next = position + number.length
+        }
+        // "one point five", "12 point 5": the digits after "point" (up to three).
+        if number.value == number.value.rounded(), next + 1 < words.count, words[next] == "point" {
+            var digits = ""
+            while digits.count < 3, next + 1 + digits.count < words.count,
+                  let digit = Self.digit(words[next + 1 + digits.count]) {
+                digits += String(digit)
+            }
+            if !digits.isEmpty, let fraction = Double("0." + digits) {
+                return (number.value + fraction, number.length + 1 + digits.count)
+            }
+        }
         if number.value >= 1, next + 3 <= words.count, words[next] == "and", articles.contains(words[next + 1]),
            words[next + 2] == "half" {
             return (number.value + 0.5, number.length + 3)
         }
         return number
+    }
+
+    /// A digit said as a word ("five") or written ("5").
+    private static func digit(_ word: String) -> Int? {
+        if word.count == 1, let digit = Int(word) { return digit }
+        return units.firstIndex(of: word).flatMap { $0 <= 9 ? $0 : nil }
     }
 
     private static func wholeOrHalf(_ words: [String], at position: Int) -> (value: Double, length: Int)? {

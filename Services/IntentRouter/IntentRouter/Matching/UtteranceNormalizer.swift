@@ -37,14 +37,21 @@ public struct UtteranceNormalizer: Sendable {
     }
 
     /// A word said twice in a row once ("for the the cheapest", "diesel diesel"), as speech
-    /// recognisers write a stutter; numbers stay as said.
+    /// recognisers write a stutter; numbers stay as said, and so do digits said after "point"
+    /// ("nineteen point nine nine").
     static func withoutStutters(_ words: [String]) -> [String] {
         var kept: [String] = []
         kept.reserveCapacity(words.count)
-        for word in words where word != kept.last || word.contains(where: \.isNumber) {
+        for word in words where word != kept.last || word.contains(where: \.isNumber) || isDecimalDigit(word, after: kept) {
             kept.append(word)
         }
         return kept
+    }
+
+    /// Whether `word` is a digit said in a decimal's run after "point" (`kept` so far).
+    private static func isDecimalDigit(_ word: String, after kept: [String]) -> Bool {
+        guard let unit = NumberWords.units.firstIndex(of: word), unit <= 9 else { return false }
+        return kept.suffix(3).contains("point")
     }
 
     /// `words` without the filler phrases, except those in `keeping` (their words joined by a
