@@ -400,13 +400,17 @@ public struct RegisteredInstance: Codable, Sendable, Equatable {
     /// Milliseconds since the router last heard from the instance (any frame); a frozen instance
     /// shows here long before it expires (after 3 heartbeats). Absent from older routers.
     public var lastHeardMs: Int?
+    /// Times in a row this instance id came from a new connection while the old one was still
+    /// registered (absent when none): two processes sharing an id take each other's place.
+    public var takeovers: Int?
 
     public init(instance: String, heartbeatMs: Int, requestsInFlight: Int, requestsHandled: Int,
-                lastHeardMs: Int? = nil) {
+                lastHeardMs: Int? = nil, takeovers: Int? = nil) {
         self.instance = instance
         self.heartbeatMs = heartbeatMs
         self.requestsInFlight = requestsInFlight
         self.requestsHandled = requestsHandled
         self.lastHeardMs = lastHeardMs
+        self.takeovers = takeovers
     }
 }

@@ -50,11 +50,18 @@ enum PluginsCommand {
                 continue
             }
             for instance in service.instances {
-                table.add([service.service, intents, instance.instance, "\(instance.heartbeatMs) ms",
+                table.add([service.service, intents, Self.instanceName(instance), "\(instance.heartbeatMs) ms",
                            Self.lastHeard(instance), "\(instance.requestsInFlight)", "\(instance.requestsHandled)"])
             }
         }
         print(table.rendered)
+        let shared = listing.services.flatMap { service in
+            service.instances.filter { ($0.takeovers ?? 0) >= sharedIdTakeovers }.map { "\(service.service)/\($0.instance)" }
+        }
+        if !shared.isEmpty {
+            print("SHARED instance id: \(shared.joined(separator: ", ")) keep taking each other's place: give each "
+                + "process its own instance id")
+        }
         return ServiceMain.ExitCode.success
     }
 
@@ -72,6 +79,14 @@ enum PluginsCommand {
             print("Forgot \(reply.service) (intents \(reply.intents.joined(separator: ",")))")
         }
         return ServiceMain.ExitCode.success
+    }
+
+    /// Takeovers in a row past which an instance id is said to be shared (as the router logs it).
+    static let sharedIdTakeovers = 3
+
+    /// The instance id, marked "(SHARED?)" when connections keep taking its place.
+    static func instanceName(_ instance: RegisteredInstance) -> String {
+        (instance.takeovers ?? 0) >= sharedIdTakeovers ? "\(instance.instance) (SHARED?)" : instance.instance
     }
 
     /// "(none running)", or "(none running for 5 min)" from a router that says since when.

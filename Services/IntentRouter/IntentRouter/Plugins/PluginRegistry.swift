@@ -14,6 +14,11 @@ final class PluginInstance {
     /// Registered in another connection's place (the same instance id from a new connection), or
     /// on a connection that was: it keeps the declarations it took over, even once alone.
     let tookOver: Bool
+    /// How many times in a row this instance id was registered from a new connection while the
+    /// old one was still registered, each within ten heartbeats of the last: past one or two, two
+    /// processes share the id and take each other's place at every heartbeat.
+    var takeovers = 0
+    let registeredAt: ContinuousClock.Instant
 
     init(routingID: Data, service: String, instance: String, heartbeat: Duration, now: ContinuousClock.Instant,
          tookOver: Bool = false) {
@@ -22,6 +27,7 @@ final class PluginInstance {
         self.instance = instance
         self.heartbeat = heartbeat
         self.tookOver = tookOver
+        registeredAt = now
         lastHeard = now
         lastSent = now
     }
@@ -168,6 +174,11 @@ final class PluginRegistry {
         let milliseconds = (message.heartbeatMs ?? 1000).clamped(to: Self.heartbeatRange)
         let instance = PluginInstance(routingID: routingID, service: message.service, instance: message.instance,
                                       heartbeat: .milliseconds(milliseconds), now: now, tookOver: takesOver)
+        if let replaced, replaced.instance == message.instance, replaced.routingID != routingID {
+            // A restart now and then is one takeover; one at every heartbeat is a run of them.
+            let quick = now - replaced.registeredAt < replaced.heartbeat * 10
+            instance.takeovers = quick ? replaced.takeovers + 1 : 1
+        }
         services[message.service]?.instances.append(instance)
         byRoutingID[routingID] = instance
         return Admission(instance: instance, replaced: replaced, forgotten: forgotten, claimedFrom: claimed)
@@ -254,7 +265,8 @@ final class PluginRegistry {
                               instances: entry.instances.map {
                 RegisteredInstance(instance: $0.instance, heartbeatMs: $0.heartbeat.wholeMilliseconds,
                                    requestsInFlight: $0.inFlight, requestsHandled: $0.handled,
-                                   lastHeardMs: (now - $0.lastHeard).wholeMilliseconds)
+                                   lastHeardMs: (now - $0.lastHeard).wholeMilliseconds,
+                                   takeovers: $0.takeovers > 0 ? $0.takeovers : nil)
             }, stoppedMs: entry.stoppedAt.map { (now - $0).wholeMilliseconds })
         }
     }
