@@ -8,7 +8,12 @@ Rules used (DATA.md section 4/5 and the task brief):
 - coordinates: numbers or numeric strings; `0,0`, non-numeric, or outside the UK box
   (lat 49.8..61, lng -8.7..1.9) = unusable (the station is then never a lookup answer);
 - distance: haversine on a sphere of radius 3958.7613 miles;
-- order: cheapest first, ties by distance.
+- order: cheapest first, ties by distance;
+- a station whose coordinates lie 100 km or more from its postcode area while its site id, read
+  as a geohash, lies within a third of that is where its site id says (DATA.md: Ascona's wrong
+  coordinates, right site ids). The area's position is the median of the stations of that area
+  whose site ids agree with their coordinates, in every feed held (the product uses a table of
+  post towns instead: both place the clear cases alike).
 """
 
 import math
@@ -79,16 +84,53 @@ def haversine_miles(lat1, lng1, lat2, lng2):
     return 2 * EARTH_RADIUS_MILES * math.asin(min(1.0, math.sqrt(a)))
 
 
-class ModelStation:
-    __slots__ = ("id", "retailer", "site_id", "lat", "lng", "prices")
+GEOHASH = "0123456789bcdefghjkmnpqrstuvwxyz"
 
-    def __init__(self, id_, retailer, site_id, lat, lng, prices):
+
+def geohash_centre(text):
+    """The centre of a geohash cell, for a site id of 7 to 12 geohash characters (not all digits)."""
+    if not 7 <= len(text) <= 12 or text.isdigit() or any(c not in GEOHASH for c in text):
+        return None
+    lat, lng, even = [-90.0, 90.0], [-180.0, 180.0], True
+    for char in text:
+        bits = GEOHASH.index(char)
+        for shift in range(4, -1, -1):
+            half = lng if even else lat
+            middle = (half[0] + half[1]) / 2
+            if (bits >> shift) & 1:
+                half[0] = middle
+            else:
+                half[1] = middle
+            even = not even
+    return (lat[0] + lat[1]) / 2, (lng[0] + lng[1]) / 2
+
+
+def kilometres(a, b):
+    return haversine_miles(a[0], a[1], b[0], b[1]) * 1.609344
+
+
+def postcode_area(postcode):
+    """The letters the postcode starts with ("SR" of "SR3 3ND"), or None."""
+    text = postcode.strip().upper() if isinstance(postcode, str) else ""
+    letters = ""
+    for char in text:
+        if not ("A" <= char <= "Z"):
+            break
+        letters += char
+    return letters if 1 <= len(letters) <= 2 and len(text) > len(letters) else None
+
+
+class ModelStation:
+    __slots__ = ("id", "retailer", "site_id", "lat", "lng", "prices", "area")
+
+    def __init__(self, id_, retailer, site_id, lat, lng, prices, area=None):
         self.id = id_
         self.retailer = retailer
         self.site_id = site_id
         self.lat = lat
         self.lng = lng
         self.prices = prices
+        self.area = area
 
     def __repr__(self):
         return f"<{self.id} {self.lat},{self.lng} {self.prices}>"
@@ -119,8 +161,31 @@ def stations_of_feed(retailer, document):
             price = price_pence(raw_prices.get(fuel))
             if price is not None:
                 prices[fuel] = price
-        result.append(ModelStation(station_id, retailer, site, location[0], location[1], prices))
+        result.append(ModelStation(station_id, retailer, site, location[0], location[1], prices,
+                                   postcode_area(record.get("postcode"))))
     return result
+
+
+def placed_by_site_id(stations):
+    """`stations` with each whose coordinates and site id disagree placed as the docstring says."""
+    agreeing = {}
+    for station in stations:
+        cell = geohash_centre(station.site_id)
+        if station.area and cell and kilometres(cell, (station.lat, station.lng)) <= 5:
+            agreeing.setdefault(station.area, []).append((station.lat, station.lng))
+    centres = {}
+    for area, points in agreeing.items():
+        lats, lngs = sorted(p[0] for p in points), sorted(p[1] for p in points)
+        centres[area] = (lats[len(lats) // 2], lngs[len(lngs) // 2])
+    for station in stations:
+        cell = geohash_centre(station.site_id)
+        centre = centres.get(station.area)
+        if not cell or not centre or kilometres(cell, (station.lat, station.lng)) <= 5:
+            continue
+        from_coordinates = kilometres((station.lat, station.lng), centre)
+        if from_coordinates >= 100 and kilometres(cell, centre) <= from_coordinates / 3:
+            station.lat, station.lng = cell
+    return stations
 
 
 class Model:
@@ -133,4 +198,4 @@ class Model:
         self.by_retailer[retailer] = stations_of_feed(retailer, document)
 
     def stations(self):
-        return [s for stations in self.by_retailer.values() for s in stations]
+        return placed_by_site_id([s for stations in self.by_retailer.values() for s in stations])
