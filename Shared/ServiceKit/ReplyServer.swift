@@ -202,8 +202,13 @@ public final class ReplyServer {
                 logger.warning("stopping: grace over with requests unanswered", metadata: ["left": "\(requestsInFlight)"])
             }
         } catch where error.isTerminated {
-            // The context was shut down (SIGTERM/SIGINT), wherever the loop was blocked.
-            logger.info("stopping: shutdown requested")
+            // The context was shut down (SIGTERM/SIGINT), wherever the loop was blocked; a second
+            // signal during a drain ends it here too, with what it leaves unanswered counted.
+            if requestsInFlight > 0 {
+                logger.warning("stopping at once: requests in flight unanswered", metadata: ["left": "\(requestsInFlight)"])
+            } else {
+                logger.info("stopping: shutdown requested")
+            }
         }
     }
 

@@ -48,5 +48,7 @@ struct RouterDrainTests {
         kill(router.pid, SIGTERM)
         #expect(try router.waitForExit(timeout: .seconds(5)) == 0)
         #expect(!router.log.contains("requests in flight answered"), "\(router.log)")
+        // The ask it drops is counted, not lost without a word.
+        #expect(router.log.contains("stopping at once: requests in flight unanswered left=1"), "\(router.log)")
     }
 }
