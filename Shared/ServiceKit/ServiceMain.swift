@@ -112,9 +112,23 @@ public struct ServiceMain {
         for (key, value) in settings {
             text += "\(key)=\(value)\n"
             if key == "data-dir" { text += "data-dir-writable=\(Self.writableByThisUser(value) ? "yes" : "no (by this user)")\n" }
+            if key == "store" { text += "store-usable=\(Self.storeUsability(value))\n" }
         }
         FileHandle.standardOutput.write(Data(text.utf8))
         exit(ExitCode.success)
+    }
+
+    /// Whether the store file at `path` can be opened for reading and writing by this user, as the
+    /// start will: "yes", "yes (made at the start)" when it does not exist yet, or "no (by this
+    /// user: ...)" with whose it is and its mode. Said, not refused: the service may run as another
+    /// user than the one checking (a store put back by root failed only at the start).
+    static func storeUsability(_ path: String) -> String {
+        guard FileManager.default.fileExists(atPath: path) else { return "yes (made at the start)" }
+        if access(path, R_OK | W_OK) == 0 { return "yes" }
+        var status = stat()
+        guard stat(path, &status) == 0 else { return "no (by this user)" }
+        let mode = String(status.st_mode & 0o777, radix: 8)
+        return "no (by this user, uid \(getuid()): it belongs to uid \(status.st_uid), mode \(mode))"
     }
 
     /// Whether `path`, or the nearest directory above it that exists, can be written by this user.

@@ -178,6 +178,8 @@ struct ProcessLifecycleTests {
             #expect(!FileManager.default.fileExists(atPath: data))
 
             #expect(process.log.contains("data-dir-writable=yes"), "\(process.log)")
+            #expect(process.log.contains("store=\(data)/location-cache.sqlite\nstore-usable=yes (made at the start)"),
+                    "\(process.log)")
 
             let bad = try ServiceProcess("location-cache", ["--check-config", "--ttl", "24"])
             #expect(try bad.waitForExit() == 64)
@@ -344,6 +346,12 @@ struct ReadOnlyStoreTests {
             for entry in try FileManager.default.contentsOfDirectory(atPath: data.path) where entry != file {
                 #expect(chown(data.appendingPathComponent(entry).path, service, service) == 0)
             }
+            // `--check-config` as the service's user says so before a start fails on it (it said
+            // nothing of the store).
+            let check = try ServiceProcess(binary, ["--check-config", "--data-dir", data.path] + ports, asUser: service)
+            #expect(try check.waitForExit() == 0)
+            #expect(check.log.contains("store-usable=no (by this user, uid 65534: it belongs to uid 0, mode 600)"),
+                    "\(check.log)")
             // Readable by all, as `cp` under a usual umask leaves it (the service made it 0600).
             #expect(chmod(data.appendingPathComponent(file).path, 0o644) == 0)
             let refused = try ServiceProcess(binary, ["--data-dir", data.path] + ports, asUser: service)

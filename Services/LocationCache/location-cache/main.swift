@@ -28,6 +28,7 @@ configuration.purgeInterval = main.durationOption("--purge-interval", default: c
 main.finishConfigurationCheck([
     "bind": configuration.endpoint,
     "data-dir": configuration.dataDirectory.path,
+    "store": configuration.dataDirectory.appendingPathComponent(LocationStore.fileName).path,
     "ttl": ServiceMain.secondsText(configuration.ttl),
     "purge-interval": ServiceMain.secondsText(configuration.purgeInterval),
 ])

@@ -45,6 +45,7 @@ main.finishConfigurationCheck([
     "bind": configuration.endpoint,
     "bind-pub": configuration.publishEndpoint,
     "data-dir": configuration.dataDirectory.path,
+    "store": configuration.dataDirectory.appendingPathComponent(StationStore.fileName).path,
     "feeds": "\(configuration.feeds.entries.count)",
     "poll-interval": ServiceMain.secondsText(configuration.pollInterval),
     "fetch-timeout": ServiceMain.secondsText(configuration.fetcher.timeout),
