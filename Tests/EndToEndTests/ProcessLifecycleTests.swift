@@ -55,6 +55,22 @@ struct ProcessLifecycleTests {
         #expect(lines.count == 1 && lines[0].hasPrefix("dialog-renderer: --templates \(path): "), "\(process.log)")
     }
 
+    /// The binary copied without its templates' folder (QA copied the binaries alone): one line
+    /// saying what to copy, exit 64 ("the bundled templates: templates: the bundled templates..."
+    /// said it twice).
+    @Test func dialogRenderer_copiedWithoutItsTemplates_saysWhatToCopyInOneLine() throws {
+        try withTemporaryDirectory { directory in
+            let alone = directory.appendingPathComponent("dialog-renderer")
+            try FileManager.default.copyItem(at: ServiceProcess.binaryDirectory.appendingPathComponent("dialog-renderer"),
+                                             to: alone)
+            let run = try CommandRun(executable: alone.path, ["--bind", "tcp://127.0.0.1:*"])
+            #expect(run.status == 64)
+            #expect(run.stderrLines == ["dialog-renderer: the bundled templates (FuelBoard_DialogRenderer.resources/Templates) "
+                + "are not next to the binary: copy that folder beside it, or pass --templates DIR (see --templates in --help)"],
+                    "\(run.stderr)")
+        }
+    }
+
     /// A store (or lock file) put back by root with mode 0600 cannot even be opened by the service's
     /// user: that is the data directory's fault, exit 73 naming the owner, as for a store it can
     /// only read. It was exit 1 ("unable to open database file"), which systemd restarts in a loop

@@ -26,7 +26,10 @@ do {
     // A setting to fix (the directory, or the files in it), said in one line with exit 64, as
     // the other settings are: exit 1 restarted a systemd unit in a loop (QA).
     let source = main.arguments.value("--templates").map { "--templates \($0)" } ?? "the bundled templates"
-    ServiceMain.usageFailure(name: main.name, ConfigurationError("\(source): \(error) (see --templates in --help)"))
+    // The bundle missing says so itself ("the bundled templates ... are not next to the binary").
+    let missingBundle = (error as? TemplateError).flatMap { $0.file == nil && $0.key == nil ? $0.problem : nil }
+    let text = main.arguments.value("--templates") == nil ? missingBundle ?? "\(source): \(error)" : "\(source): \(error)"
+    ServiceMain.usageFailure(name: main.name, ConfigurationError("\(text) (see --templates in --help)"))
 }
 main.finishConfigurationCheck([
     "bind": main.bindEndpoint(default: main.topology.dialog),
