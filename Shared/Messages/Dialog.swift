@@ -107,6 +107,9 @@ public struct RenderRequest: Codable, Sendable, Equatable {
     /// True when a search used the default radius and unit because the user's saved ones could not
     /// be read (location-cache down or slow): the answer says so.
     public var defaultSettings: Bool?
+    /// A cheaper price in range that the answer passed over because its feed lags the others
+    /// (`LookupReply.passedOver`): the answer names it and its age.
+    public var passedOver: PassedOverPrice?
 
     public init(outcome: DialogOutcome, locale: String? = nil, now: Date? = nil, fuel: String? = nil,
                 station: StationSummary? = nil, pricePence: Double? = nil, distanceMiles: Double? = nil,
@@ -125,6 +128,19 @@ public struct RenderRequest: Codable, Sendable, Equatable {
         self.word = word
         self.locationAt = locationAt
         self.priceOutlier = priceOutlier
+    }
+}
+
+/// A cheaper price an answer passed over: its station's name, the price and its feed's time.
+public struct PassedOverPrice: Codable, Sendable, Equatable {
+    public var station: String
+    public var pricePence: Double
+    public var updated: Date
+
+    public init(station: String, pricePence: Double, updated: Date) {
+        self.station = station
+        self.pricePence = pricePence
+        self.updated = updated
     }
 }
 

@@ -101,11 +101,15 @@ public struct LookupReply: Codable, Sendable {
     public var indexedStations: Int
     /// The price-ingest version the answer was computed from.
     public var version: UInt64
+    /// With `preferFresh`: the cheapest price in range, when it was passed over because its feed
+    /// lags the others (the results are the up-to-date feeds'), so the answer can name it.
+    public var passedOver: LookupResult?
 
-    public init(results: [LookupResult], indexedStations: Int, version: UInt64) {
+    public init(results: [LookupResult], indexedStations: Int, version: UInt64, passedOver: LookupResult? = nil) {
         self.results = results
         self.indexedStations = indexedStations
         self.version = version
+        self.passedOver = passedOver
     }
 }
 

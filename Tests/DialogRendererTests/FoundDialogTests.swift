@@ -99,6 +99,24 @@ struct FoundDialogTests {
         #expect(reply.snippet?.priceOutlier == nil)
     }
 
+    /// A cheaper price passed over because its feed lags is named, with its own price and age,
+    /// after the answer's notes; a bad one is left out rather than failing the answer.
+    @Test func found_withAPricePassedOver_namesItWithItsAge() throws {
+        var request = try Fixtures.stationRequest()
+        request.passedOver = PassedOverPrice(station: "BP Low Street", pricePence: 119.9,
+                                             updated: try Fixtures.time("2025-09-20T09:00:00+01:00"))
+        let reply = try Fixtures.render(request)
+        #expect(reply.dialog == "The cheapest diesel near you is Tesco Selby at £1.399, 2.3 miles away — prices as of "
+            + "6:30 AM. BP Low Street has a lower price, £1.199, but that is from prices as of 20 Sep at 9:00 AM.",
+                "\(reply.dialog)")
+        #expect(reply.snippet?.title == "Tesco Selby", "the card stays the answer's")
+        request.passedOver?.pricePence = -3
+        #expect(!(try Fixtures.render(request)).dialog.contains("lower price"))
+        var nothing = RenderRequest(outcome: .nothingInRange, fuel: "B7", radiusMiles: 5)
+        nothing.passedOver = PassedOverPrice(station: "BP Low Street", pricePence: 119.9, updated: Date())
+        #expect(!(try Fixtures.render(nothing)).dialog.contains("lower price"), "only after a station answer")
+    }
+
     @Test func found_withTheDefaultSettings_saysSoLast() throws {
         var request = try Fixtures.stationRequest(updated: "2025-10-03T11:00:00+01:00")
         request.priceOutlier = .low

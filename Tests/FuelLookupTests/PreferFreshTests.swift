@@ -1,5 +1,5 @@
 import Foundation
-import FuelLookup
+@testable import FuelLookup
 import Messages
 import Testing
 
@@ -37,6 +37,25 @@ struct PreferFreshTests {
         #expect(try Self.cheapest([Self.lagging(), Self.upToDate()], preferFresh: nil) == ["old/1"])
         #expect(try Self.cheapest([Self.lagging(), Self.upToDate()], preferFresh: false) == ["old/1"])
         #expect(try Self.cheapest([Self.lagging(), Self.upToDate()], preferFresh: true) == ["new/1"])
+    }
+
+    /// The price passed over is in the reply, for the answer to name it with its age ("cheapest"
+    /// was not the cheapest, unsaid: voice QA); none is when nothing was passed over.
+    @Test func thePricePassedOver_isInTheReply() throws {
+        let request = LookupRequest(fuel: "E10", lat: Self.point.lat, lng: Self.point.lng, radiusMiles: 5, limit: 1,
+                                    preferFresh: true)
+        let answer = try Self.handler([Self.lagging(), Self.upToDate()]).cheapestAnswer(request, now: Self.now)
+        let reply = answer.reply
+        #expect(reply.results.map(\.station.id) == ["new/1"])
+        #expect(reply.passedOver?.station.id == "old/1" && reply.passedOver?.pricePence == 120)
+        #expect(reply.passedOver?.updated == Self.now - 10 * 86_400)
+        // Written by hand as the encoder writes it, and read back.
+        let written = LookupReplyWriter.write(answer)
+        #expect(written == Array(try JSONCoding.encode(reply)), "\(String(decoding: written, as: UTF8.self))")
+        let read = try JSONCoding.decode(LookupReply.self, from: Data(written))
+        #expect(read.passedOver == reply.passedOver)
+        let plain = try Self.handler([Self.upToDate()]).cheapestAnswer(request, now: Self.now).reply
+        #expect(plain.passedOver == nil)
     }
 
     @Test func withNoUpToDatePriceInRange_theLaggingOneIsStillTheAnswer() throws {

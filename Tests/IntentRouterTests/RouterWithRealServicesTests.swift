@@ -154,6 +154,26 @@ struct RouterWithRealServicesTests {
             + "other stations, so it may be out of date."), "\(reply.dialog)")
     }
 
+    /// A cheaper price from a feed that lags the others by days was passed over unsaid, so
+    /// "cheapest" was not the cheapest (voice QA): the answer now names it with its age; also in
+    /// the router's own English.
+    @Test(arguments: [false, true])
+    func cheapest_passingOverALaggingFeedsCheaperPrice_namesIt(dialogDown: Bool) throws {
+        let services = try RealServices(dialogDown: dialogDown)
+        defer { services.stop() }
+        try services.ingest(retailer: "stale", feed: """
+            {"last_updated": "20/11/2025 09:00:00", "stations": [
+              {"site_id": "cheap", "brand": "BP", "address": "Low Street, Selby", "postcode": "YO8 4AA",
+               "location": {"latitude": 53.7850, "longitude": -1.0650}, "prices": {"B7": 109.9}}
+            ]}
+            """)
+        let reply = try services.ask("Ask FuelBoard for the cheapest diesel near me", at: RealServices.selby)
+        #expect(reply.outcome == .found)
+        #expect(reply.snippet?.id != "stale/cheap", "the lagging feed's price is passed over")
+        #expect(reply.dialog.hasSuffix(" — prices as of 6:30 AM. BP Selby has a lower price, £1.099, but that is from "
+            + "prices as of 20 Nov at 9:00 AM."), "\(reply.dialog)")
+    }
+
     @Test func secondAsk_withoutLocation_usesTheStoredOne() throws {
         let services = try RealServices()
         defer { services.stop() }

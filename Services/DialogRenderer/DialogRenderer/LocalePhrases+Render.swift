@@ -33,6 +33,16 @@ extension LocalePhrases {
         if needs(.word) { values[.word] = input.word }
         if needs(.place) { values[.place] = place(input.place ?? .current, &values, into: &scratch) }
 
+        // The passed-over price's own values (its station, price and freshness), made before the
+        // sentence: the sentence and its notes are one run of the scratch.
+        var passedOverValues: SlotValues?
+        if outcome.isStationAnswer, let passed = input.passedOver, passedOverNote != nil {
+            var noted = SlotValues()
+            noted[.station] = passed.station
+            noted[.price] = price(passed.price, &noted, into: &scratch)
+            noted[.freshness] = freshness(passed.age, &noted, into: &scratch)
+            passedOverValues = noted
+        }
         var dialog = pool.render(self.dialog[outcome.index], into: &scratch, values)
         let stale = outcome.isStationAnswer && input.age?.stale == true
         if stale {
@@ -46,6 +56,10 @@ extension LocalePhrases {
             let note = outlier == .high ? outlierHighNote
                 : stale ? outlierLowAfterStaleNote ?? outlierLowNote : outlierLowNote
             dialog = dialog.lowerBound..<pool.render(note, into: &scratch).upperBound
+        }
+        if let passed = passedOverValues, let note = passedOverNote {
+            scratch.append(byte: UInt8(ascii: " "))
+            dialog = dialog.lowerBound..<pool.render(note, into: &scratch, passed).upperBound
         }
         if outcome == .nothingInRange, let note = largestRadiusNote, let miles = input.radiusMiles,
            Preferences.isLargestRadius(miles) {

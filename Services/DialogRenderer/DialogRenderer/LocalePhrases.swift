@@ -16,6 +16,7 @@ final class LocalePhrases: Sendable {
     let outlierHighNote: CompiledTemplate
     let defaultSettingsNote: CompiledTemplate
     let largestRadiusNote: CompiledTemplate?
+    let passedOverNote: CompiledTemplate?
     let freshnessToday: CompiledTemplate
     let freshnessYesterday: CompiledTemplate
     let freshnessOlder: CompiledTemplate
@@ -74,6 +75,7 @@ final class LocalePhrases: Sendable {
         outlierHighNote = required(TemplateKeys.outlierHighNote)
         defaultSettingsNote = required(TemplateKeys.defaultSettingsNote)
         largestRadiusNote = optional(TemplateKeys.largestRadiusNote)
+        passedOverNote = optional(TemplateKeys.passedOverNote)
         freshnessToday = required(TemplateKeys.freshnessToday)
         freshnessYesterday = required(TemplateKeys.freshnessYesterday)
         freshnessOlder = required(TemplateKeys.freshnessOlder)

@@ -54,6 +54,14 @@ public struct RenderHandler: Sendable {
                 input.place = LocationAge(at: request.locationAt, now: renderedAt, clock: clock)
             }
         }
+        if outcome.isStationAnswer, let passed = request.passedOver {
+            // Only a real price is named; a bad one is dropped rather than failing the answer.
+            let name = passed.station.trimmingWhitespace
+            if !name.isEmpty, name.count <= 200, let price = RenderFacts.checkedPrice(pence: passed.pricePence) {
+                input.passedOver = (scratch.phrase { $0.append(text: name) }, price,
+                                    FeedAge(updated: passed.updated, now: renderedAt, clock: clock))
+            }
+        }
         guard outcome.isStationAnswer else {
             let text = texts.phrases.render(input, into: &scratch)
             return RenderReply(dialog: scratch.string(text.dialog), value: scratch.string(text.value))

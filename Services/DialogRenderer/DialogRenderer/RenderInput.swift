@@ -21,6 +21,9 @@ struct RenderInput {
     var radiusMiles: Double?
     var unit: DistanceUnit = Preferences.default.unit
     var word: Range<Int>?
+    /// A cheaper price the search passed over (its feed lags): its station's name in the scratch,
+    /// the price and its feed's age. A note names it after a station answer.
+    var passedOver: (station: Range<Int>, price: Price, age: FeedAge)?
 
     init(outcome: DialogOutcome) {
         self.outcome = outcome

@@ -30,6 +30,9 @@ public enum TemplateKeys {
     static let outlierHighNote = "outlier.high"
     /// Said after "nothing in range" at the largest radius (optional: without it nothing is said).
     static let largestRadiusNote = "search.largestRadius"
+    /// Said after a station answer that passed over a cheaper price from a lagging feed, with
+    /// that price's station, price and freshness (optional).
+    static let passedOverNote = "search.passedOver"
     /// Said after a search's answer made with the default radius and unit (`defaultSettings`).
     static let defaultSettingsNote = "settings.defaultsUsed"
     static let freshnessToday = "freshness.today"
@@ -100,6 +103,7 @@ public enum TemplateKeys {
         add(outlierHighNote)
         add(defaultSettingsNote)
         add(largestRadiusNote, required: false)
+        add(passedOverNote, ["station", "price", "freshness"], required: false)
         add(freshnessToday, ["time"])
         add(freshnessYesterday, ["time"])
         add(freshnessOlder, ["date", "time"])

@@ -44,6 +44,7 @@ public struct LookupHandler: Sendable {
         let index = current.index
         var matches = index.cheapestRanked(fuel: fuel, at: query.point, radiusMiles: query.radius,
                                            limit: query.limit, filter: query.filter)
+        var passedOver: RankedMatch?
         if request.preferFresh == true, let best = matches.first {
             // Only when the cheapest is from a lagging feed: a second search, up-to-date feeds only.
             // A feed dated ahead of now (a day/month swap) is not the measure of up to date: the
@@ -57,10 +58,13 @@ public struct LookupHandler: Sendable {
                 upToDate.maxAge = 0
                 let fresh = index.cheapestRanked(fuel: fuel, at: query.point, radiusMiles: query.radius,
                                                  limit: query.limit, filter: upToDate)
-                if !fresh.isEmpty { matches = fresh }
+                if !fresh.isEmpty {
+                    matches = fresh
+                    passedOver = best  // named in the answer with its age, not passed over unsaid
+                }
             }
         }
-        return LookupAnswer(ranked: matches, fuel: fuel, index: index, version: current.version)
+        return LookupAnswer(ranked: matches, passedOver: passedOver, fuel: fuel, index: index, version: current.version)
     }
 
     /// `nearest` before it becomes a reply value.
@@ -141,6 +145,8 @@ public struct LookupHandler: Sendable {
 /// The result of a lookup before it is written: the matches and what the reply says about them.
 public struct LookupAnswer: Sendable {
     let ranked: [RankedMatch]
+    /// The cheapest match, passed over because its feed lags (`LookupReply.passedOver`).
+    var passedOver: RankedMatch? = nil
     /// The fuel asked for (nil for a nearest lookup without one).
     public let fuel: FuelCode?
     /// The index that answered.
@@ -152,12 +158,13 @@ public struct LookupAnswer: Sendable {
 
     /// The answer as the reply value `JSONCoding` would encode.
     public var reply: LookupReply {
-        let results = matches.map { match in
+        let result = { (match: Match) in
             LookupResult(station: LookupHandler.summary(match.station), pricePence: match.price?.pence,
                          fuel: match.price == nil ? nil : fuel?.rawValue,
                          distanceMiles: LookupHandler.roundedMiles(match.distanceMiles),
                          updated: match.station.updated, priceOutlier: match.priceOutlier)
         }
-        return LookupReply(results: results, indexedStations: indexedStations, version: version)
+        return LookupReply(results: matches.map(result), indexedStations: indexedStations, version: version,
+                           passedOver: passedOver.map(index.match).map(result))
     }
 }

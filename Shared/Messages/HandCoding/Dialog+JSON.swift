@@ -14,6 +14,7 @@ extension RenderRequest: JSONWritable, JSONReadable {
         if let locationAt { writer.key("locationAt", first: &first); writer.date(locationAt) }
         if let now { writer.key("now", first: &first); writer.date(now) }
         writer.key("outcome", first: &first); writer.string(outcome.rawValue)
+        if let passedOver { writer.key("passedOver", first: &first); passedOver.writeJSON(to: &writer) }
         if let priceOutlier { writer.key("priceOutlier", first: &first); writer.string(priceOutlier.rawValue) }
         if let pricePence { writer.key("pricePence", first: &first); writer.number(pricePence) }
         if let radiusMiles { writer.key("radiusMiles", first: &first); writer.number(radiusMiles) }
@@ -42,10 +43,34 @@ extension RenderRequest: JSONWritable, JSONReadable {
             else if key.matches("unit") { request.unit = try value.nonNull?.choice(DistanceUnit.self) }
             else if key.matches("word") { request.word = try value.nonNull?.string() }
             else if key.matches("defaultSettings") { request.defaultSettings = try value.nonNull?.bool() }
+            else if key.matches("passedOver") { request.passedOver = try value.nonNull?.value(PassedOverPrice.self) }
         }
         guard let outcome else { throw JSONUnreadable() }
         request.outcome = outcome
         self = request
+    }
+}
+
+extension PassedOverPrice: JSONWritable, JSONReadable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.raw(#"{"pricePence":"#)
+        writer.number(pricePence)
+        writer.raw(#","station":"#)
+        writer.string(station)
+        writer.raw(#","updated":"#)
+        writer.date(updated)
+        writer.byte(UInt8(ascii: "}"))
+    }
+
+    public init(json: JSONSlice) throws(JSONUnreadable) {
+        var station: String?, pricePence: Double?, updated: Date?
+        try json.forEachMember { key, value throws(JSONUnreadable) in
+            if key.matches("station") { station = try value.string() }
+            else if key.matches("pricePence") { pricePence = try value.double() }
+            else if key.matches("updated") { updated = try value.date() }
+        }
+        guard let station, let pricePence, let updated else { throw JSONUnreadable() }
+        self.init(station: station, pricePence: pricePence, updated: updated)
     }
 }
 

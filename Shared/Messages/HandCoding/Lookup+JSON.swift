@@ -84,12 +84,14 @@ extension LookupReply: JSONReadable {
         var results: [LookupResult]?
         var indexedStations: Int?
         var version: UInt64?
+        var passedOver: LookupResult?
         try json.forEachMember { key, value throws(JSONUnreadable) in
             if key.matches("results") { results = try value.array(of: LookupResult.self) }
             else if key.matches("indexedStations") { indexedStations = try value.int() }
             else if key.matches("version") { version = try value.uint64() }
+            else if key.matches("passedOver") { passedOver = try value.nonNull?.value(LookupResult.self) }
         }
         guard let results, let indexedStations, let version else { throw JSONUnreadable() }
-        self.init(results: results, indexedStations: indexedStations, version: version)
+        self.init(results: results, indexedStations: indexedStations, version: version, passedOver: passedOver)
     }
 }

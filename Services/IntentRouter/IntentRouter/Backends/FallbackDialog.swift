@@ -95,6 +95,13 @@ public enum FallbackDialog {
         }
     }
 
+    /// What the renderer says of a cheaper price passed over because its feed lags (en-GB), with its space.
+    private static func passedOverNote(_ request: RenderRequest, now: Date) -> String {
+        guard let passed = request.passedOver else { return "" }
+        return " \(passed.station) has a lower price, \(pricePhrase(passed.pricePence)), but that is from prices "
+            + PriceAgeWords.phrase(passed.updated, now: now) + "."
+    }
+
     /// What the renderer says after a search made with the default settings (en-GB), with its space.
     private static func defaultSettingsNote(_ request: RenderRequest) -> String {
         request.defaultSettings == true ? " I couldn't reach your saved settings just now, so I used the standard ones." : ""
@@ -121,7 +128,8 @@ public enum FallbackDialog {
         let stale = request.updated.map { PriceAgeWords.isStale($0, now: now) }
         let place = PriceAgeWords.place(observedAt: request.locationAt, now: now)
         let said = (freshness.map { " — \($0)." } ?? ".") + (stale == true ? " These prices may be out of date." : "")
-            + (request.priceOutlier.map { " " + outlierNote($0, stale: stale == true) } ?? "") + defaultSettingsNote(request)
+            + (request.priceOutlier.map { " " + outlierNote($0, stale: stale == true) } ?? "")
+            + passedOverNote(request, now: now) + defaultSettingsNote(request)
         let nearest = request.outcome == .nearestFound || request.outcome == .nearestDirections
         let value = nearest ? "\(station.name): \(away), \(price)" : "\(station.name): \(price), \(away)"
         let snippet = Snippet(title: station.name, subtitle: "\(fuel.capitalizedFirst) · \(away)", freshness: freshness,

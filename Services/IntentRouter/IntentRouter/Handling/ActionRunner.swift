@@ -249,6 +249,10 @@ final class ActionRunner {
             render.updated = best.updated
             render.locationAt = locationAt
             render.defaultSettings = defaultSettings ? true : nil
+            // A cheaper price from a lagging feed, passed over for the up-to-date ones: named.
+            if let passed = reply.passedOver, let pence = passed.pricePence, pence < price {
+                render.passedOver = PassedOverPrice(station: passed.station.name, pricePence: pence, updated: passed.updated)
+            }
             return Handled(.success, render)
         }
     }
