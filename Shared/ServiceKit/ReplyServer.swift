@@ -28,6 +28,8 @@ public final class ReplyServer {
     public var statsDetails: () -> [String: JSONValue] = { [:] }
     /// Requests larger than this get `too_large` (the socket drops far larger ones outright).
     public let maxRequestBytes: Int
+    /// An oversized request up to this size is still read for its id, which its refusal carries.
+    static let tooLargeIdScanBytes = 1 << 20
     /// The request size the query services take (fuel-lookup, location-cache, dialog-renderer,
     /// intent-router): far above any well-formed request of theirs. price-ingest takes whole feeds.
     public static let smallRequestBytes = 64 << 10
@@ -269,6 +271,9 @@ public final class ReplyServer {
         if payload == nil {
             outcome = request.reply(error: .badRequest("a request is exactly one frame of JSON after the routing envelope"))
         } else if payload!.count > maxRequestBytes {
+            // Its id when the request is JSON and not far over (a client matching replies by id
+            // needs it); the check of a frame of many megabytes is not worth its time.
+            if payload!.count <= Self.tooLargeIdScanBytes { try? request.decodeHead() }
             outcome = request.reply(error: .init(.tooLarge, "request of \(payload!.count) bytes exceeds \(maxRequestBytes)"))
         } else {
             outcome = dispatch(&request)

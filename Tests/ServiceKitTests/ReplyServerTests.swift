@@ -182,11 +182,18 @@ struct ReplyServerTests {
         let big = #"{"v":1,"id":"x","type":"sys.ping","body":{"pad":""# + String(repeating: "a", count: 5000) + #""}}"#
         let reply = try rawReply(service, [Data(), Data(big.utf8)])
         #expect((reply["error"] as? [String: Any])?["code"] as? String == "too_large")
-        #expect(reply["id"] is NSNull)
+        #expect(reply["id"] as? String == "x", "its id, for a client matching replies by id (fuzzing QA: null)")
+        // Not JSON, or far over (a megabyte and more is not read): no id to give.
+        let broken = try rawReply(service, [Data(), Data((big.dropLast(2) + ",").utf8)])
+        #expect((broken["error"] as? [String: Any])?["code"] as? String == "too_large" && broken["id"] is NSNull)
+        let huge = #"{"v":1,"id":"h","type":"sys.ping","body":{"pad":""# + String(repeating: "a", count: 1 << 20) + #""}}"#
+        let far = try rawReply(service, [Data(), Data(huge.utf8)])
+        #expect((far["error"] as? [String: Any])?["code"] as? String == "too_large" && far["id"] is NSNull)
     }
 
-    /// The refusal of a request too large to read has no id; a client with one request out takes it
-    /// as that request's answer instead of waiting out its timeout (QA: 120 s, then "unavailable").
+    /// A refusal of a request too large carries the request's id (or none, when too large to read):
+    /// a client with one request out takes it as that request's answer instead of waiting out its
+    /// timeout (QA: 120 s, then "unavailable").
     @Test func aRequestClient_takesTheIdlessTooLargeRefusal_atOnce() throws {
         let service = try startEchoService()
         defer { service.stop() }
