@@ -404,6 +404,12 @@ public struct RegisteredInstance: Codable, Sendable, Equatable {
     /// registered (absent when none): two processes sharing an id take each other's place.
     public var takeovers: Int?
 
+    /// Takeovers in a row from which an instance id is taken to be shared by two processes.
+    public static let sharedIdTakeovers = 3
+
+    /// Whether connections keep taking this instance id's place (`sharedIdTakeovers` or more).
+    public var seemsShared: Bool { (takeovers ?? 0) >= Self.sharedIdTakeovers }
+
     public init(instance: String, heartbeatMs: Int, requestsInFlight: Int, requestsHandled: Int,
                 lastHeardMs: Int? = nil, takeovers: Int? = nil) {
         self.instance = instance

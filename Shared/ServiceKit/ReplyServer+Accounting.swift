@@ -6,8 +6,7 @@ import ZeroMQ
 extension ReplyServer {
     /// Counts a handled request; `nanoseconds` runs from taking it off the socket to its reply
     /// being ready (the send is left out: on a busy core it can include other threads' turns).
-    func record(_ request: IncomingRequest, nanoseconds: UInt64, error: ServiceError?,
-                now: UInt64 = monotonicNanoseconds()) {
+    func record(_ request: IncomingRequest, nanoseconds: UInt64, error: ServiceError?, now: UInt64) {
         if request.statsSlot == batchStatsSlot && request.batch == nil {  // a frame that carried requests
             stats.recordCarrier(slot: request.statsSlot, error: error?.code)
         } else {

@@ -36,7 +36,8 @@ extension ReplyServer {
             inner.membersAreIndex = request.membersAreIndex
             switch dispatchInBatch(&inner, element: range, of: request.members, from: &nextMember) {
             case .reply(let data, let error):
-                record(inner, nanoseconds: Self.monotonicNanoseconds() &- start, error: error)
+                let now = Self.monotonicNanoseconds()
+                record(inner, nanoseconds: now &- start, error: error, now: now)
                 batch.fill(index, data)
             case .deferred:
                 noteDeferred(inner, start: start)

@@ -213,7 +213,6 @@ public struct ServiceMain {
     /// usual umask (022) it was readable by every account on the host.
     public func ensureDataDirectory() -> URL {
         let url = URL(fileURLWithPath: topology.dataDir, isDirectory: true)
-        if !isCheckingConfiguration { umask(0o077) }
         if isCheckingConfiguration {
             // Nothing is left behind: the directory, or the nearest one above it that exists, must
             // be a directory. Whether it can be written depends on the user the service runs as, who
@@ -237,6 +236,7 @@ public struct ServiceMain {
             }
             return url
         }
+        umask(0o077)
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         } catch {

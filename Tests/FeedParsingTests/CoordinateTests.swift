@@ -95,11 +95,12 @@ struct CoordinateTests {
     }
 
     @Test func postcodeAreas_areReadFromTheOutwardCodesLetters() {
-        #expect(PostcodeAreas.centre(of: "SR3 3ND") != nil)
-        #expect(PostcodeAreas.centre(of: "W1A 1AA") == PostcodeAreas.centre(of: "W2 1AA"))
-        #expect(PostcodeAreas.centre(of: "QQ1 1AA") == nil)
-        #expect(PostcodeAreas.centre(of: "PEREGINE") == nil)
-        #expect(PostcodeAreas.centre(of: "") == nil)
+        #expect(PostcodeAreas.area(of: "SR3 3ND")?.letters == "SR")
+        #expect(PostcodeAreas.area(of: "W1A 1AA")?.centre == PostcodeAreas.area(of: "W2 1AA")?.centre)
+        #expect(PostcodeAreas.area(of: "W1A 1AA")?.letters == "W")
+        #expect(PostcodeAreas.area(of: "QQ1 1AA") == nil)
+        #expect(PostcodeAreas.area(of: "PEREGINE") == nil)
+        #expect(PostcodeAreas.area(of: "") == nil)
     }
 
     @Test func geohash_whenSiteIdMatchesCoordinates_doesNotWarn() throws {

@@ -25,10 +25,10 @@ do {
 } catch {
     // A setting to fix (the directory, or the files in it), said in one line with exit 64, as
     // the other settings are: exit 1 restarted a systemd unit in a loop (QA).
-    let source = main.arguments.value("--templates").map { "--templates \($0)" } ?? "the bundled templates"
+    let given = main.arguments.value("--templates")
     // The bundle missing says so itself ("the bundled templates ... are not next to the binary").
-    let missingBundle = (error as? TemplateError).flatMap { $0.file == nil && $0.key == nil ? $0.problem : nil }
-    let text = main.arguments.value("--templates") == nil ? missingBundle ?? "\(source): \(error)" : "\(source): \(error)"
+    let missingBundle = given == nil ? (error as? TemplateError).flatMap { $0.file == nil && $0.key == nil ? $0.problem : nil } : nil
+    let text = missingBundle ?? "\(given.map { "--templates \($0)" } ?? "the bundled templates"): \(error)"
     ServiceMain.usageFailure(name: main.name, ConfigurationError("\(text) (see --templates in --help)"))
 }
 main.finishConfigurationCheck([

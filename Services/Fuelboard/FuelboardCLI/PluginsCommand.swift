@@ -56,7 +56,7 @@ enum PluginsCommand {
         }
         print(table.rendered)
         let shared = listing.services.flatMap { service in
-            service.instances.filter { ($0.takeovers ?? 0) >= sharedIdTakeovers }.map { "\(service.service)/\($0.instance)" }
+            service.instances.filter(\.seemsShared).map { "\(service.service)/\($0.instance)" }
         }
         if !shared.isEmpty {
             print("SHARED instance id: \(shared.joined(separator: ", ")) keep taking each other's place: give each "
@@ -81,12 +81,9 @@ enum PluginsCommand {
         return ServiceMain.ExitCode.success
     }
 
-    /// Takeovers in a row past which an instance id is said to be shared (as the router logs it).
-    static let sharedIdTakeovers = 3
-
     /// The instance id, marked "(SHARED?)" when connections keep taking its place.
     static func instanceName(_ instance: RegisteredInstance) -> String {
-        (instance.takeovers ?? 0) >= sharedIdTakeovers ? "\(instance.instance) (SHARED?)" : instance.instance
+        instance.seemsShared ? "\(instance.instance) (SHARED?)" : instance.instance
     }
 
     /// "(none running)", or "(none running for 5 min)" from a router that says since when.

@@ -35,19 +35,17 @@ enum PrometheusText {
                        (label(service, "code=\"\(escape($0.key))\""), Double($0.value))
                    }
                })
+        /// A latency's quantiles as samples labelled by quantile (none without a latency).
+        func quantiles(_ service: String, _ latency: StatsBody.Latency?) -> [(String, Double)] {
+            guard let latency else { return [] }
+            return [("0.5", latency.p50), ("0.9", latency.p90), ("0.99", latency.p99), ("1", latency.max)]
+                .map { (label(service, "quantile=\"\($0.0)\""), $0.1) }
+        }
         family("fuelboard_latency_microseconds", "gauge", "Request latency since start, by quantile.",
-               services.flatMap { service -> [(String, Double)] in
-                   let latency = stats[service]!.latencyMicroseconds
-                   return [("0.5", latency.p50), ("0.9", latency.p90), ("0.99", latency.p99), ("1", latency.max)]
-                       .map { (label(service, "quantile=\"\($0.0)\""), $0.1) }
-               })
+               services.flatMap { quantiles($0, stats[$0]!.latencyMicroseconds) })
         family("fuelboard_recent_latency_microseconds", "gauge",
                "Request latency over the last one to two minutes, by quantile.",
-               services.flatMap { service -> [(String, Double)] in
-                   guard let latency = stats[service]!.recentLatencyMicroseconds else { return [] }
-                   return [("0.5", latency.p50), ("0.9", latency.p90), ("0.99", latency.p99), ("1", latency.max)]
-                       .map { (label(service, "quantile=\"\($0.0)\""), $0.1) }
-               })
+               services.flatMap { quantiles($0, stats[$0]!.recentLatencyMicroseconds) })
         // Service-specific numbers (index size, versions, users stored...) as one gauge family; a
         // figure given per part (memory by kind, the router's per backend) carries the part as `key`.
         family("fuelboard_detail", "gauge", "Numeric service-specific figures from sys.stats details.",

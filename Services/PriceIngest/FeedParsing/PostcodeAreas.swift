@@ -5,12 +5,13 @@ import Messages
 /// coordinates and its site id's geohash are hundreds of kilometres apart (`SitePosition`); not a
 /// postcode lookup.
 enum PostcodeAreas {
-    /// The area's position, for a postcode whose outward code starts with the area's letters
-    /// ("SR3 3ND" -> SR); nil for letters that name no area.
-    static func centre(of postcode: String) -> Coordinate? {
-        let letters = postcode.unicodeScalars.prefix { ("A"..."Z").contains($0) }
-        guard (1...2).contains(letters.count), letters.count < postcode.unicodeScalars.count else { return nil }
-        return centres[String(String.UnicodeScalarView(letters))].map { Coordinate(lat: $0.0, lng: $0.1) }
+    /// The area a postcode's outward code starts with ("SR3 3ND" -> SR) and its position; nil for
+    /// letters that name no area.
+    static func area(of postcode: String) -> (letters: String, centre: Coordinate)? {
+        let scalars = postcode.unicodeScalars.prefix { ("A"..."Z").contains($0) }
+        guard (1...2).contains(scalars.count), scalars.count < postcode.unicodeScalars.count else { return nil }
+        let letters = String(String.UnicodeScalarView(scalars))
+        return centres[letters].map { (letters, Coordinate(lat: $0.0, lng: $0.1)) }
     }
 
     /// Latitude and longitude of each area's main town (or the middle of a wide area: HS, IV, KW, BT).

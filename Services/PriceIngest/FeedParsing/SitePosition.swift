@@ -14,11 +14,10 @@ enum SitePosition {
     /// The postcode area and both distances when the site id's position is the one to use, else nil.
     static func siteIdSide(coordinate: Coordinate, siteId: Coordinate, postcode: String)
         -> (letters: String, fromCoordinates: Double, fromSiteId: Double)? {
-        guard let centre = PostcodeAreas.centre(of: postcode) else { return nil }
-        let fromCoordinates = Geohash.kilometres(coordinate, centre)
-        let fromSiteId = Geohash.kilometres(siteId, centre)
+        guard let area = PostcodeAreas.area(of: postcode) else { return nil }
+        let fromCoordinates = Geohash.kilometres(coordinate, area.centre)
+        let fromSiteId = Geohash.kilometres(siteId, area.centre)
         guard fromCoordinates >= outsideAreaKilometres, fromSiteId <= fromCoordinates / 3 else { return nil }
-        let letters = String(postcode.prefix { $0.isLetter })
-        return (letters, fromCoordinates, fromSiteId)
+        return (area.letters, fromCoordinates, fromSiteId)
     }
 }

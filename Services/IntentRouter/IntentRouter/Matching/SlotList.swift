@@ -70,7 +70,7 @@ public struct SlotList: Sendable {
 /// after a number ("two and a half miles"), "point" and digits after one ("one point five"),
 /// "a hundred and one", and "minus" before one.
 public enum NumberWords {
-    public static let units = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    static let units = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
                         "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
                         "eighteen", "nineteen"]
     static let tens = ["twenty": 20, "thirty": 30, "forty": 40, "fourty": 40, "fifty": 50, "sixty": 60,
@@ -112,7 +112,7 @@ public enum NumberWords {
     }
 
     /// A digit said as a word ("five") or written ("5").
-    private static func digit(_ word: String) -> Int? {
+    static func digit(_ word: String) -> Int? {
         if word.count == 1, let digit = Int(word) { return digit }
         return units.firstIndex(of: word).flatMap { $0 <= 9 ? $0 : nil }
     }

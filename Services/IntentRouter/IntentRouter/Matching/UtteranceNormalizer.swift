@@ -50,8 +50,7 @@ public struct UtteranceNormalizer: Sendable {
 
     /// Whether `word` is a digit said in a decimal's run after "point" (`kept` so far).
     private static func isDecimalDigit(_ word: String, after kept: [String]) -> Bool {
-        guard let unit = NumberWords.units.firstIndex(of: word), unit <= 9 else { return false }
-        return kept.suffix(3).contains("point")
+        NumberWords.digit(word) != nil && kept.suffix(3).contains("point")
     }
 
     /// `words` without the filler phrases, except those in `keeping` (their words joined by a

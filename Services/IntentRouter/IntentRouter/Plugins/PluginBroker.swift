@@ -169,16 +169,13 @@ final class PluginBroker {
         }
     }
 
-    /// Takeovers in a row past which an instance id is taken to be shared by two processes.
-    static let sharedIdTakeovers = 3
-
     private func register(_ message: PluginRegister, routingID: Data, now: ContinuousClock.Instant) {
         do {
             let admission = try registry.register(message, routingID: routingID, now: now)
             if let replaced = admission.replaced {
                 // The same instance id from a new connection: a restart, or two processes sharing an id.
                 let takeovers = admission.instance.takeovers
-                let shared = takeovers >= Self.sharedIdTakeovers
+                let shared = takeovers >= RegisteredInstance.sharedIdTakeovers
                 logger.log(shared ? .warning : .notice, shared ? "plugin instance id shared by two connections"
                            : "plugin re-registered from a new connection", metadata: [
                     "service": replaced.service, "instance": replaced.instance, "requestsFailed": "\(replaced.inFlight)",

@@ -122,9 +122,7 @@ final class PluginIntentGrammar {
                     throw .bad("intent \(intent.name): parameter \(parameter.name) has a value with no words")
                 }
                 // Words that name two values would pick one of them unseen ("blue" a synonym of red).
-                for said in [value.value] + (value.synonyms ?? []) {
-                    let words = UtteranceNormalizer.words(said).joined(separator: " ")
-                    guard !words.isEmpty else { continue }
+                for (said, words) in saidForms(value) where !words.isEmpty {
                     if let other = saidFor[words], other != value.value {
                         throw .bad("intent \(intent.name): parameter \(parameter.name): \"\(said.prefix(40))\" names "
                             + "both \(other.prefix(40)) and \(value.value.prefix(40)); a word may name one value")
@@ -144,13 +142,16 @@ final class PluginIntentGrammar {
         var found = Set<String>()
         for parameter in parameters where parameter.type != .number {
             for value in parameter.values ?? [] {
-                for said in [value.value] + (value.synonyms ?? []) {
-                    let words = UtteranceNormalizer.words(said).joined(separator: " ")
-                    if fillers.contains(words) { found.insert(words) }
-                }
+                for (_, words) in saidForms(value) where fillers.contains(words) { found.insert(words) }
             }
         }
         return found
+    }
+
+    /// A value and its synonyms as written, each with its words as an utterance normalises them
+    /// (joined by a space).
+    private static func saidForms(_ value: PluginValue) -> [(said: String, words: String)] {
+        ([value.value] + (value.synonyms ?? [])).map { ($0, UtteranceNormalizer.words($0).joined(separator: " ")) }
     }
 
     static func isName(_ text: String, maxLength: Int, allowDots: Bool) -> Bool {
