@@ -270,6 +270,28 @@ struct ProcessLifecycleTests {
                 && router.log.contains("Address already in use"), "\(router.log)")
     }
 
+    /// A start that cannot take its endpoint (here: another process holds it) fails before it
+    /// makes a store: it left an empty SQLite file behind, owned by whoever ran the failed start.
+    @Test(arguments: [("price-ingest", "--bind"), ("price-ingest", "--bind-pub"), ("location-cache", "--bind")])
+    func start_whoseEndpointIsTaken_exits1_leavingNoStore(binary: String, takenOption: String) throws {
+        let context = Context()
+        defer { context.shutdown() }
+        let holder = try Socket(context, .router)
+        defer { holder.close() }
+        let taken = try holder.bind("tcp://127.0.0.1:*")
+        try withTemporaryDirectory { directory in
+            var endpoints = ["--bind": "tcp://127.0.0.1:*"]
+            if binary == "price-ingest" { endpoints["--bind-pub"] = "tcp://127.0.0.1:*" }
+            endpoints[takenOption] = taken
+            let arguments = ["--data-dir", directory.path] + endpoints.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
+            let start = try ServiceProcess(binary, arguments)
+            #expect(try start.waitForExit() == 1, "\(start.log)")
+            #expect(start.log.contains("cannot start") && start.log.contains("Address already in use"), "\(start.log)")
+            let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            #expect(!left.contains { $0.hasSuffix(".sqlite") || $0.contains(".sqlite-") }, "\(left)")
+        }
+    }
+
     /// One price-ingest per data directory: a second on the same one refused to start nowhere, took
     /// turns writing the store, and its replicas fell behind while saying they were in step.
     @Test func priceIngest_onADataDirectoryInUse_refusesToStart_andStartsOnceItIsFree() throws {

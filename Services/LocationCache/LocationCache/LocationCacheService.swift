@@ -21,10 +21,11 @@ public final class LocationCacheService {
                 log: EventLog? = nil) throws {
         let log = log ?? EventLog(logger: logger)
         directoryLock = try DataDirectoryLock(directory: configuration.dataDirectory, service: Self.name)
-        let store = try LocationStore(directory: configuration.dataDirectory)
-        handler = LocationCacheHandler(store: store, ttl: configuration.ttl, now: configuration.now, log: log)
         server = try ReplyServer(name: Self.name, context: context, bind: configuration.endpoint, logger: logger,
                                  maxRequestBytes: configuration.maxRequestBytes)
+        // The store is made only once the endpoint is taken: a start that cannot bind leaves none behind.
+        let store = try LocationStore(directory: configuration.dataDirectory)
+        handler = LocationCacheHandler(store: store, ttl: configuration.ttl, now: configuration.now, log: log)
         batch = WriteBatch(handler: handler, log: log)
         registerPut()
         registerForget()

@@ -61,6 +61,14 @@ public final class PriceIngestService {
         self.configuration = configuration
         self.logger = logger
         directoryLock = try DataDirectoryLock(directory: configuration.dataDirectory, service: "price-ingest")
+        // Its replies are large (a retailer's snapshot ~200 KB for 500 stations, a feed's request up
+        // to 32 MiB): 5,000 snapshot requests never read took it from 41 MB to 929 MB (QA). Its
+        // clients (fuelboard, replicas resyncing) mostly ask one thing at a time.
+        server = try ReplyServer(name: "price-ingest", context: context, bind: configuration.endpoint,
+                                 logger: logger, maxRequestBytes: configuration.maxRequestBytes,
+                                 queuedPerClient: Self.queuedPerClient)
+        publisher = try PricePublisher(context: context, bind: configuration.publishEndpoint, logger: logger)
+        // The store is made only once the endpoints are taken: a start that cannot bind leaves none behind.
         store = try StationStore(directory: configuration.dataDirectory)
         if let rolledBack = store.rolledBack {
             logger.warning("store is older than this directory served; replicas will reload everything",
@@ -73,13 +81,6 @@ public final class PriceIngestService {
                                       "store": store.storeID, "version": "\(store.version)",
                                       "why": "the database file was deleted, emptied or replaced"])
         }
-        // Its replies are large (a retailer's snapshot ~200 KB for 500 stations, a feed's request up
-        // to 32 MiB): 5,000 snapshot requests never read took it from 41 MB to 929 MB (QA). Its
-        // clients (fuelboard, replicas resyncing) mostly ask one thing at a time.
-        server = try ReplyServer(name: "price-ingest", context: context, bind: configuration.endpoint,
-                                 logger: logger, maxRequestBytes: configuration.maxRequestBytes,
-                                 queuedPerClient: Self.queuedPerClient)
-        publisher = try PricePublisher(context: context, bind: configuration.publishEndpoint, logger: logger)
         fetchResults = try Socket(context, .pull)
         fetchResultsEndpoint = try fetchResults.bind("inproc://price-ingest-fetch-\(UUID().uuidString)")
         registerHandlers()
