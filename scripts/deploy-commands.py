@@ -125,7 +125,8 @@ def systemd(directory):
             else:
                 argv.append(word)
         argv[0] = os.path.basename(argv[0])
-        settings = check(where, argv, env)
+        # /etc/fuelboard is what deploy/systemd/install fills from this directory (topology.env).
+        settings = check(where, argv, env, rewrite=lambda arg: re.sub(r"^/etc/fuelboard(?=/|$)", directory, arg))
         if match.group(1) in STATEFUL:
             state = re.search(r"^StateDirectory=(.*)$", unit, re.M)
             on_volume(where + " (StateDirectory=)", settings, ["/var/lib/" + state.group(1)] if state else [])

@@ -2,6 +2,7 @@ import Foundation
 import Messages
 import ServiceKit
 import ServiceTesting
+import TestSupport
 import Testing
 import ZeroMQ
 
@@ -76,5 +77,26 @@ struct FeedPollingTests {
                                                          "--bind", "tcp://127.0.0.1:*", "--bind-pub", "tcp://127.0.0.1:*"])
         #expect(try ingest.waitForExit() == 64)
         #expect(ingest.log.contains("feeds list line 1"))
+    }
+
+    /// `--file-root` is checked at the start: a root that is no directory, and a polled `file://`
+    /// feed outside it (it would fail at every poll), stop the start with 64 and a line naming them.
+    @Test func fileRoot_thatCannotBeUsed_orAPolledFileOutsideIt_exits64() throws {
+        try withTemporaryDirectory { directory in
+            let root = directory.appendingPathComponent("feeds")
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            let list = directory.appendingPathComponent("feeds.txt")
+            try "tesco file://\(directory.path)/tesco.json\n".write(to: list, atomically: true, encoding: .utf8)
+            let common = ["--data-dir", directory.path, "--bind", "tcp://127.0.0.1:*", "--bind-pub", "tcp://127.0.0.1:*"]
+            let noRoot = try ServiceProcess("price-ingest", common + ["--file-root", root.path + "/nope"])
+            #expect(try noRoot.waitForExit() == 64)
+            #expect(noRoot.log.contains("--file-root") && noRoot.log.contains("No such file"), "\(noRoot.log)")
+            let outside = try ServiceProcess("price-ingest", common + ["--file-root", root.path, "--feeds", list.path])
+            #expect(try outside.waitForExit() == 64)
+            #expect(outside.log.contains("--feeds: tesco: file:// feeds are read only under \(root.path)"), "\(outside.log)")
+            let check = try ServiceProcess("price-ingest", common + ["--file-root", root.path, "--check-config"])
+            #expect(try check.waitForExit() == 0)
+            #expect(check.log.contains("file-root=\(root.path)"), "\(check.log)")
+        }
     }
 }

@@ -20,6 +20,7 @@ let main = ServiceMain(
         OptionSpec("--poll-interval", value: "DURATION", help: "how often to poll the feeds list (default 30m, at least 10s)"),
         OptionSpec("--bind-pub", value: "URL", help: "bind the publisher here instead of --ingest-pub"),
         OptionSpec("--fetch-timeout", value: "DURATION", help: "timeout of one feed fetch attempt (default 20s)"),
+        OptionSpec("--file-root", value: "DIR", help: "read file:// feeds only under DIR, symlinks resolved (default: any file this user can read)"),
     ],
     uses: ["--ingest", "--ingest-pub", "--data-dir"])
 
@@ -30,12 +31,25 @@ var configuration = PriceIngestConfiguration(
 configuration.pollInterval = main.durationOption("--poll-interval", default: configuration.pollInterval,
                                                   atLeast: PriceIngestConfiguration.shortestPollInterval)
 configuration.fetcher.timeout = main.durationOption("--fetch-timeout", default: configuration.fetcher.timeout)
+if let directory = main.arguments.value("--file-root") {
+    do {
+        configuration.fetcher.fileRoot = try FileFeedRoot(directory: directory)
+    } catch {
+        ServiceMain.usageFailure(name: main.name, ConfigurationError("--file-root: \(error)"))
+    }
+}
 if let path = main.arguments.value("--feeds") {
     do {
         configuration.feeds = try FeedList(contentsOf: URL(fileURLWithPath: path))
     } catch {
         let reason = error is CocoaError || error is POSIXError ? FileErrorText.describe(error, path: path) : "\(error)"
         ServiceMain.usageFailure(name: main.name, ConfigurationError("--feeds: \(reason)"))
+    }
+    // A polled file outside --file-root would fail at every poll: said now.
+    for entry in configuration.feeds.entries {
+        guard let url = URL(string: entry.url), url.scheme?.lowercased() == "file",
+              let refusal = configuration.fetcher.fileRoot?.refusal(of: url.path) else { continue }
+        ServiceMain.usageFailure(name: main.name, ConfigurationError("--feeds: \(entry.retailer): \(refusal)"))
     }
     if configuration.feeds.entries.isEmpty {
         main.logger.warning("feeds list is empty: nothing will be polled", metadata: ["path": path])
@@ -49,6 +63,7 @@ main.finishConfigurationCheck([
     "feeds": "\(configuration.feeds.entries.count)",
     "poll-interval": ServiceMain.secondsText(configuration.pollInterval),
     "fetch-timeout": ServiceMain.secondsText(configuration.fetcher.timeout),
+    "file-root": configuration.fetcher.fileRoot?.path ?? "(any file this user can read)",
 ])
 
 do {

@@ -16,6 +16,8 @@ public struct FeedFetcher: Sendable {
     /// The parser's limit: a larger body would only be fetched to be refused.
     public var maxBytes: Int = FeedParser.maxFeedBytes
     public var userAgent: String = "FuelBoard-price-ingest/0.1 (+https://github.com/fuelboard)"
+    /// Where `file://` feeds may be read; nil: any file this user can read (`--file-root`).
+    public var fileRoot: FileFeedRoot?
 
     public init() {}
 
@@ -74,6 +76,7 @@ public struct FeedFetcher: Sendable {
 
     private func readFile(_ url: URL) throws(Failure) -> Data {
         if let problem = Self.fileProblem(url) { throw Failure(description: problem, code: .badRequest) }
+        if let refusal = fileRoot?.refusal(of: url.path) { throw Failure(description: refusal, code: .badRequest) }
         return try readRegularFile(atPath: url.path)
     }
 
