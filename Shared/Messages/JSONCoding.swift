@@ -50,12 +50,26 @@ public enum JSONCoding {
 
     /// Decodes with the shared configuration: a `JSONReadable` type reads itself from the bytes
     /// once they pass `StrictJSON`; anything else, or a shape its reader does not take, goes
-    /// through a fresh decoder.
-    public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        if let readable = T.self as? any JSONReadable.Type {
+    /// through a fresh decoder. A document that names a member twice in one object is refused
+    /// (`StrictJSON.RepeatedName`, saying which), as requests are, unless `allowingRepeatedNames`
+    /// (a first look at a message whose whole reading will refuse it).
+    public static func decode<T: Decodable>(_ type: T.Type, from data: Data,
+                                            allowingRepeatedNames: Bool = false) throws -> T {
+        var members: [StrictJSON.Member] = []
+        var listedAll = false
+        let checked = data.withUnsafeBytes { raw -> (strict: Bool, repeated: StrictJSON.RepeatedName?) in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            guard !bytes.isEmpty, StrictJSON.check(bytes, members: &members, listedAll: &listedAll) == nil else {
+                return (false, nil)
+            }
+            if allowingRepeatedNames { return (true, nil) }
+            let repeated = members.withUnsafeBufferPointer { StrictJSON.repeatedName(among: $0, in: bytes) }
+            return (true, repeated.map { StrictJSON.RepeatedName($0, in: bytes, of: "the message") })
+        }
+        if let repeated = checked.repeated { throw repeated }
+        if checked.strict, let readable = T.self as? any JSONReadable.Type {
             let value = data.withUnsafeBytes { raw -> T? in
                 let bytes = raw.bindMemory(to: UInt8.self)
-                guard !bytes.isEmpty, StrictJSON.check(bytes) == nil else { return nil }
                 return (try? readable.init(json: JSONSlice(bytes: bytes, range: 0..<bytes.count))) as? T
             }
             if let value { return value }

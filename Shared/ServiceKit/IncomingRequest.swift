@@ -103,6 +103,15 @@ public struct IncomingRequest {
                     fields.failure = .badRequest("request is not JSON: \(failure)")
                     return fields
                 }
+                if let repeated = members.withUnsafeBufferPointer({ StrictJSON.repeatedName(among: $0, in: bytes) }) {
+                    let refusal = StrictJSON.RepeatedName(repeated, in: bytes, of: "request")
+                    fields.failure = .badRequest(refusal.description)
+                    // The id is answered when it is not what was given twice.
+                    if repeated.depth > 1 || refusal.name != "id", StrictJSON.isObject(bytes) {
+                        fields.id = members.first { $0.depth == 1 && StrictJSON.name(of: $0, in: bytes) == "id" }?.value
+                    }
+                    return fields
+                }
                 fields.listedAll = listedAll
             }
             guard StrictJSON.isObject(bytes) else {
@@ -131,9 +140,9 @@ public struct IncomingRequest {
             }
             return fields
         }
+        idRange = head.id
         if let failure = head.failure { throw failure }
         if !isChecked { membersAreIndex = head.listedAll }
-        idRange = head.id
         bodyRange = head.body
         if let text = head.typeText, !text.isEmpty {
             typeText = text

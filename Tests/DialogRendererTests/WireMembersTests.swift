@@ -74,7 +74,7 @@ struct WireMembersTests {
     @Test(arguments: [false, true])
     func forEachMember_visitsTheObjectsOwnMembersInOrder(deepFrame: Bool) throws {
         let requests = try CheckedRequests()
-        let station = #"{"id":"x/1", "name" : "Te\"sco","lat":53.5,"n\u0061me":null,"inner":{"a":[1,{"b":2}]}}"#
+        let station = #"{"id":"x/1", "name" : "Te\"sco","lat":53.5,"br\u0061nd":null,"inner":{"a":[1,{"b":2}]}}"#
         let request = try requests.request(body: #"{"outcome":"found","station":"# + station + "}",
                                            id: deepFrame ? Self.deepID : "7")
         #expect(request.membersAreIndex == !deepFrame)
@@ -89,7 +89,7 @@ struct WireMembersTests {
             visited.append(key.text + "=" + text)
         }
         #expect(isObject)
-        #expect(visited == [#"id="x/1""#, #"name="Te\"sco""#, "lat=53.5", "name=null", #"inner={"a":[1,{"b":2}]}"#])
+        #expect(visited == [#"id="x/1""#, #"name="Te\"sco""#, "lat=53.5", "brand=null", #"inner={"a":[1,{"b":2}]}"#])
     }
 
     @Test(arguments: [false, true])
@@ -129,8 +129,7 @@ struct WireMembersTests {
     private static let untakenBodies = [
         found(station: station("inner", CheckedRequests.nestedID(depth: 20))),
         found(#","inner":"# + CheckedRequests.nestedID(depth: 20)),
-        found(station: station("brand", #""B","brand":"C""#)),
-        found(#","extra":[1,2]"#), found(#","fuel":"\u0042\u0037""#),
+        found(#","extra":[1,2]"#), found().replacingOccurrences(of: #""fuel":"B7""#, with: #""fuel":"\u0042\u0037""#),
     ]
 
     @Test(arguments: illTypedBodies.map { ($0, true) } + untakenBodies.map { ($0, false) })

@@ -156,16 +156,32 @@ struct WireRenderTests {
             + #""updated":"2025-10-09T05:30:00Z"\#(extra)}"#
     }
 
+    /// `found()` with its fuel written as `fuel` (JSON text).
+    static func withFuel(_ fuel: String) -> String {
+        found().replacingOccurrences(of: #""fuel":"B7""#, with: #""fuel":"# + fuel)
+    }
+
+    /// A member given twice never reaches a reader: the frame is refused first (the wire reader
+    /// and the general path had to agree on which one counted).
+    @Test(arguments: [found(#","outcome":"found""#), found(#","fuel":"\u0042\u0037""#),
+                      found(station: station.replacingOccurrences(of: #""brand":"B""#, with: #""brand":"B","brand":"C""#))])
+    func bodiesNamingAMemberTwice_areRefusedBeforeAnyReader(body: String) throws {
+        let requests = try CheckedRequests()
+        let error = try #require(throws: ServiceError.self) { try requests.request(body: body, id: "7") }
+        #expect(error.code == .badRequest && error.message.contains("twice in one object"), "\(error)")
+    }
+
     @Test(arguments: [
-        found(#","outcome":"found""#), found(#","extra":1"#), found(#","ext\u0072a":1"#), found(#","unit":"KM""#),
-        found(#","locale":5"#), found(#","locale":"cy\u002dGB""#), found(#","fuel":"\u017fdv""#),
+        found(#","extra":1"#), found(#","ext\u0072a":1"#), found(#","unit":"KM""#),
+        found(#","locale":5"#), found(#","locale":"cy\u002dGB""#), withFuel(#""\u017fdv""#),
         found(station: station.replacingOccurrences(of: #""name":"Tesco""#, with: #""name":"Te\"sco""#)),
         found(station: station.replacingOccurrences(of: #""name":"Tesco""#, with: #""name":" ""#)),
         found(station: station.replacingOccurrences(of: #""brand":"B""#, with: #""brand":null"#)),
         found(station: station.replacingOccurrences(of: #""lat":53.5"#, with: #""lat":"53.5""#)),
         found(station: station.replacingOccurrences(of: #""lat":53.5"#, with: #""lat":91"#)),
         found(station: station.replacingOccurrences(of: #""brand":"B""#, with: #""brand":"B","x":[1]"#)),
-        found(#","pricePence":null"#), found(#","updated":1760000000"#),
+        found().replacingOccurrences(of: "139.9", with: "null"),
+        found().replacingOccurrences(of: #""2025-10-09T05:30:00Z""#, with: "1760000000"),
         found(#","locationAt":null"#), found(#","locationAt":1760000000"#), found(#","locationAt":"yesterday""#),
         found(#","locationAt":"2025-10-09T01:30:00.5+01:00""#),
         found(#","priceOutlier":"low""#), found(#","priceOutlier":"high""#), found(#","priceOutlier":null"#),
@@ -183,10 +199,10 @@ struct WireRenderTests {
     }
 
     @Test(arguments: [
-        found(#","extra":1"#), found(#","outcome":"found""#), found(#","fuel":"\u017fdv""#),
+        found(#","extra":1"#), withFuel(#""\u017fdv""#),
         found(station: station.replacingOccurrences(of: #""name":"Tesco""#, with: #""name":"Te\"sco""#)),
         found(station: station.replacingOccurrences(of: #""lat":53.5"#, with: #""lat":91"#)),
-        found(#","distanceMiles":-1"#), #"{"outcome":"unitSet"}"#,
+        found().replacingOccurrences(of: #""distanceMiles":2.3"#, with: #""distanceMiles":-1"#), #"{"outcome":"unitSet"}"#,
     ])
     func bodiesTheWireReaderCannotBeSureOf_areDeclined(body: String) throws {
         let requests = try CheckedRequests()

@@ -33,7 +33,6 @@ struct PutBodyReadingTests {
     @Test(arguments: [
         (#"{"lng":-2.5,"user":"r1","lat":53.25}"#, "r1", 53.25, -2.5),
         (#"{"user":"r2","lat":1,"lng":2,"at":null}"#, "r2", 1, 2),
-        (#"{"user":"r3","lat":5,"lat":6,"lng":7}"#, "r3", 6, 7),
         (#"{"us\u0065r":"r4","lat":8,"lng":9,"extra":{"user":"other","lat":0}}"#, "r4", 8, 9),
         (#"{"user":"r\u00e9","lat":-0.5,"lng":0}"#, "r\u{e9}", -0.5, 0),
     ])
@@ -72,6 +71,20 @@ struct PutBodyReadingTests {
         let error = try put(try client(service), body).error
         #expect(error?.code == .badRequest)
         #expect(error?.message == "bad body for location.put: \(reason)")
+    }
+
+    /// A latitude given twice was stored as the last one; which was meant cannot be known.
+    @Test func put_whoseBodyNamesAMemberTwice_isRefused_andStoresNothing() throws {
+        let directory = try TemporaryDirectory()
+        let service = try start(directory, clock: TestClock())
+        defer { service.stop() }
+        let client = try client(service)
+        let error = try put(client, #"{"user":"r3","lat":5,"lat":6,"lng":7}"#).error
+        #expect(error?.code == .badRequest)
+        #expect(error?.message.hasPrefix(#"request names "lat" twice in one object"#) == true, "\(String(describing: error))")
+        let held = try JSONCoding.decode(Reply<LocationReply>.self, from: client.callRaw(
+            MessageType.locationGet.rawValue, rawBody: Data(#"{"user":"r3"}"#.utf8)))
+        #expect(held.error?.code == .notFound)
     }
 
     @Test func putsInASysBatch_areEachReadAndStored() throws {

@@ -264,11 +264,13 @@ struct HandCodingTests {
     }
 
     @Test func whatTheDecoderReadsItsOwnWay_isLeftToIt() throws {
-        // A key given twice (the decoder keeps the first), a key with escapes (one that does not
-        // even resolve), a zero written with an exponent or underflowing (the decoder refuses it).
+        // A key given twice (refused by JSONCoding; allowed, the decoder keeps the first), a key
+        // with escapes (one that does not even resolve), a zero written with an exponent or
+        // underflowing (the decoder refuses it).
         let twice = #"{"user":"a","user":"b"}"#
         #expect(Self.handRead(UserRequest.self, twice) == nil)
-        #expect(try JSONCoding.decode(UserRequest.self, from: Data(twice.utf8)).user
+        #expect(throws: StrictJSON.RepeatedName.self) { try JSONCoding.decode(UserRequest.self, from: Data(twice.utf8)) }
+        #expect(try JSONCoding.decode(UserRequest.self, from: Data(twice.utf8), allowingRepeatedNames: true).user
                 == JSONCoding.makeDecoder().decode(UserRequest.self, from: Data(twice.utf8)).user)
         #expect(Self.handRead(Coordinate.self, #"{"lat":1,"l\u0061t":2,"lng":3}"#) == nil)
         #expect(Self.handRead(Coordinate.self, #"{"lat":1,"lng":2,"x\ud800":1}"#) == nil)

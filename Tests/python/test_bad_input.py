@@ -224,6 +224,23 @@ def test_malformedEnvelope_getsBadRequest(services, clients, service, payload, i
 
 
 @pytest.mark.parametrize("service", SERVICES)
+@pytest.mark.parametrize("payload,name,id_", [
+    (b'{"v":1,"id":"a","type":"sys.ping","type":"sys.stats","body":{}}', "type", "a"),
+    (b'{"v":2,"v":1,"id":"a","type":"sys.ping","body":{}}', "v", "a"),
+    (b'{"v":1,"id":"a","type":"sys.ping","body":{"x":{"lat":1,"lat":2}}}', "lat", "a"),
+    (b'{"v":1,"id":"a","type":"sys.ping","body":{"f\\u0075el":"E10","fuel":"B7"}}', "fuel", "a"),
+    (b'{"v":1,"id":"a","type":"sys.ping","id":"b","body":{}}', "id", None),
+], ids=["type", "v", "nested", "escaped", "id"])
+def test_aNameGivenTwiceInOneObject_getsBadRequestNamingIt(services, clients, service, payload, name, id_):
+    """Services read a repeated name differently (one the first, another the last), so a frame
+    with one is refused, whatever its type, before it is acted on; with its id unless that is
+    what was given twice."""
+    reply = clients[service].send_raw(payload)
+    assert_error(reply, "bad_request", id_=id_)
+    assert f'names "{name}" twice in one object' in reply["error"]["message"], reply
+
+
+@pytest.mark.parametrize("service", SERVICES)
 def test_unknownType_getsUnknownTypeWithIdEchoed(clients, service):
     reply = clients[service].request("no.such.type", {}, request_id="unknown-1")
     assert_error(reply, "unknown_type", id_="unknown-1")

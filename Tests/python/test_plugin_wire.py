@@ -118,6 +118,25 @@ def test_aReplyWithAStringV_failsTheAskAtOnce_andIsRefusedWithItsId(world):
     assert refused["code"] == "bad_request" and refused["id"] == peer.requests[0]["id"], refused
 
 
+def test_aRegisterNamingAMemberTwice_isRefusedNamingIt(world):
+    frame = json.dumps(register(service="jokes"))[:-1] + ', "service": "pranks"}'
+    refused = world["peer"](frame.encode()).first("plugin.refused")
+    assert refused["code"] == "bad_request" and 'names "service" twice in one object' in refused["reason"], refused
+
+
+def test_aReplyNamingAMemberTwice_failsTheAskAtOnce_andIsRefusedWithItsId(world):
+    peer = world["peer"](register(), lambda request: (
+        '{"v": 1, "type": "plugin.reply", "id": "%s", "result": "success", "dialog": "Ha.", "dialog": "Ho."}'
+        % request["id"]).encode())
+    peer.first("plugin.registered")
+    started = time.monotonic()
+    reply = ask(world["client"], "Ask FuelBoard to tell me a joke")
+    assert time.monotonic() - started < 1.5
+    assert reply["dialog"] == "Sorry, the jokes service gave an answer I can't use.", reply
+    refused = peer.first("plugin.refused")
+    assert refused["id"] == peer.requests[0]["id"] and 'names "dialog" twice' in refused["reason"], refused
+
+
 def test_anUnusableAnswer_isRefusedWithItsIdAndTheFault(world):
     peer = world["peer"](register(), lambda request: {"result": "success", "dialog": "Here.",
                                                       "opensURL": "javascript:alert(1)"})

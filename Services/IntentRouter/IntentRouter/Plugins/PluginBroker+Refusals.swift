@@ -67,7 +67,7 @@ extension PluginBroker {
 
     /// The `id` of a `plugin.reply`, whatever else it holds.
     static func replyID(_ payload: Data) -> String? {
-        (try? JSONCoding.decode(PluginReplyID.self, from: payload))?.id
+        (try? JSONCoding.decode(PluginReplyID.self, from: payload, allowingRepeatedNames: true))?.id
     }
 }
 

@@ -109,7 +109,9 @@ final class PluginBroker {
         guard frames.count == 2 else { return }
         let routingID = frames[0], payload = frames[1]
         let now = ContinuousClock.now
-        guard let head = try? JSONCoding.decode(PluginHead.self, from: payload), let type = head.type,
+        // A repeated name is refused by the message's own reading below (a heartbeat's is let be).
+        guard let head = try? JSONCoding.decode(PluginHead.self, from: payload, allowingRepeatedNames: true),
+              let type = head.type,
               let kind = PluginMessageType(rawValue: type) else {
             return ignore(payload, "not a plug-in message")
         }
