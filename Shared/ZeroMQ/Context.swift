@@ -23,11 +23,15 @@ public final class Context: @unchecked Sendable {
     /// (libzmq stops the process if setting it fails); elsewhere the threads keep the default.
     /// The check runs on the calling thread, and the I/O threads start with the first socket,
     /// keeping that thread's priority: make it on this thread (or another of the default policy).
-    public init(ioThreads: Int32 = 1, yieldingIOThreads: Bool = false) {
+    ///
+    /// `maxSockets` raises libzmq's limit of sockets on the context (1,023 by default: a 1,024th
+    /// fails with "Too many open files" whatever `ulimit -n` allows).
+    public init(ioThreads: Int32 = 1, yieldingIOThreads: Bool = false, maxSockets: Int32? = nil) {
         guard let handle = zmq_ctx_new() else { fatalError("zmq_ctx_new failed: out of memory") }
         self.handle = handle
         zmq_ctx_set(handle, ZMQ_BLOCKY, 0)
         zmq_ctx_set(handle, ZMQ_IO_THREADS, ioThreads)
+        if let maxSockets { zmq_ctx_set(handle, ZMQ_MAX_SOCKETS, maxSockets) }
         ioThreadsYield = yieldingIOThreads && Self.batchSchedulingAllowed
             && zmq_ctx_set(handle, ZMQ_THREAD_SCHED_POLICY, Self.schedBatch) == 0
     }

@@ -185,9 +185,9 @@ struct LoadReportTextTests {
         result.elapsed = .seconds(1)
         let report = LoadReport(settings: settings, plan: LoadPlan(target: .lookup, bodies: [[]],
                                                                    typeName: "lookup.cheapest"), result: result)
-        #expect(report.failures.contains("unknown_type: is tcp://127.0.0.1:5550 a fuel-lookup? It does not know "
-            + "lookup.cheapest"), "\(report.failures)")
-        #expect(report.text.contains("FAILED      1 request failed; unknown_type: is tcp://127.0.0.1:5550"))
+        #expect(report.failures.contains("unknown_type: is fuel-lookup what answers at tcp://127.0.0.1:5550? It does "
+            + "not know lookup.cheapest"), "\(report.failures)")
+        #expect(report.text.contains("FAILED      1 request failed; unknown_type: is fuel-lookup what answers at "))
     }
 
     @Test func aSlowRate_isReportedInHundredths_notRoundedToAWholeRequest() {

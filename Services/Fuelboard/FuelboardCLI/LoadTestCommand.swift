@@ -74,6 +74,17 @@ enum LoadTestCommand {
         ]
     )
 
+    private static let fuelBoardServices: Set = ["price-ingest", "fuel-lookup", "location-cache", "dialog-renderer",
+                                                 "intent-router"]
+
+    /// The name the service at `endpoint` gives in its `sys.ping` reply ("?" for a reply without
+    /// one), or nil when nothing answers within 2 s.
+    private static func serviceAnswering(_ endpoint: String, _ cli: CLIContext) -> String? {
+        guard let probe = try? cli.client(endpoint, timeout: .seconds(2), retries: 0),
+              let reply = try? probe.callRaw(MessageType.sysPing.rawValue, EmptyBody()) else { return nil }
+        return (try? JSONCoding.decode(Reply<PingBody>.self, from: reply))?.body?.service ?? "?"
+    }
+
     /// The signal that ended the run early (0: none).
     private static let interruption = Atomic<Int32>(0)
 
@@ -81,12 +92,23 @@ enum LoadTestCommand {
         let options = try LoadTestOptions(cli.arguments, lookup: cli.topology.lookup, router: cli.topology.router,
                                           timeout: cli.timeout, environment: ProcessInfo.processInfo.environment)
         let settings = options.settings
-        // A dead endpoint fails at once, not after the warm-up and the whole duration.
-        guard cli.answers(settings.endpoint, within: .seconds(2)) else {
-            let service = options.target == .router ? "intent-router" : "fuel-lookup"
-            CLIContext.printError("no answer from \(settings.endpoint) to a ping within 2 s: is \(service) running "
-                + "there?")
-            return ServiceMain.ExitCode.unavailable
+        if let problem = DescriptorLimit.ensure(DescriptorLimit.needed(connections: settings.connections)) {
+            throw ConfigurationError("--connections: \(problem)")
+        }
+        // A dead endpoint, or another service, fails at once, not after the warm-up and the whole
+        // duration; each replica of a list is asked.
+        let service = options.target == .router ? "intent-router" : "fuel-lookup"
+        for replica in Endpoint.list(settings.endpoint) {
+            guard let answered = serviceAnswering(replica, cli) else {
+                CLIContext.printError("no answer from \(replica) to a ping within 2 s: is \(service) running there?")
+                return ServiceMain.ExitCode.unavailable
+            }
+            // Another of FuelBoard's services is a wrong endpoint; a server of any other name (a
+            // baseline such as bench's echo, a stand-in) is loaded as asked.
+            if answered != service, Self.fuelBoardServices.contains(answered) {
+                throw ConfigurationError("\(replica) is \(answered), not \(service): give "
+                    + (options.target == .router ? "--router" : "--lookup") + " the endpoint of \(service)")
+            }
         }
         let stations = options.points == .stations ? try stationLocations(cli) : []
         var pointsUsed = options.points
@@ -119,8 +141,10 @@ enum LoadTestCommand {
             }
             _exit(128 + signal)
         }
-        // Several generator threads get as many ZeroMQ I/O threads, so one does not carry them all.
-        let context = settings.threads == 1 ? cli.zmq : Context(ioThreads: Int32(settings.threads))
+        // Several generator threads get as many ZeroMQ I/O threads, so one does not carry them all;
+        // many connections a context that allows that many sockets.
+        let context = settings.threads == 1 && settings.connections <= 900 ? cli.zmq
+            : Context(ioThreads: Int32(settings.threads), maxSockets: Int32(settings.connections + 64))
         var loadSettings = settings
         loadSettings.warmupProgress = { replies, left in
             CLIContext.printStatus(LoadReport.warmupLine(replies: replies, left: left))

@@ -276,7 +276,7 @@ struct LoadReport: Codable {
         let failedRequests = errorsByCode.values.reduce(0, +)
         if failedRequests > 0 { reasons.append("\(Self.count(failedRequests, "request")) failed") }
         if errorsByCode["unknown_type"] != nil {
-            reasons.append("unknown_type: is \(endpoint) a \(service)? It does not know \(type)")
+            reasons.append("unknown_type: is \(service) what answers at \(endpoint)? It does not know \(type)")
         }
         if invalidReplies > 0 { reasons.append("\(Self.count(invalidReplies, "reply", "replies")) failed validation") }
         if timeouts > 0 { reasons.append("\(Self.count(timeouts, "request")) timed out") }

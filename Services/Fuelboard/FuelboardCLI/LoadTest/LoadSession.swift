@@ -105,7 +105,9 @@ struct LoadSession {
             socket.linger = .zero
             socket.sendHighWaterMark = 0
             socket.receiveHighWaterMark = 0
-            try socket.connect(settings.endpoint)
+            // Replicas of a list: every connection reaches each, and ZeroMQ deals its requests
+            // round-robin between them, as the services' own clients spread theirs.
+            for replica in Endpoint.list(settings.endpoint) { try socket.connect(replica) }
             poller.add(socket)
             sockets.append(socket)
         }
