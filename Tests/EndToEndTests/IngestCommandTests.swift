@@ -165,4 +165,13 @@ struct IngestCommandTests {
         let snapshot = try stack.ingestClient().call(.ingestSnapshot, SnapshotRequest(), as: SnapshotReply.self)
         #expect(snapshot.version == 0, "nothing was sent")
     }
+
+    /// Its help said --timeout defaulted to 5s beside "each feed waits up to 120 s" (QA).
+    @Test func ingestHelp_givesTheFeedsDefaultDeadline() throws {
+        let run = try CommandRun.fuelboard(["ingest", "--help"])
+        #expect(run.status == 0)
+        let timeout = try #require(run.stdout.split(separator: "\n").first { $0.hasPrefix("  --timeout ") })
+        #expect(timeout.contains("each feed's reply (default 120s"), "\(timeout)")
+        #expect(!timeout.contains("default 5s"), "\(timeout)")
+    }
 }

@@ -92,6 +92,31 @@ struct LoadReportHonestyTests {
         #expect(!report.fellBehind && report.exitCode == 0 && !report.text.contains("BEHIND"))
     }
 
+    /// A rate whose schedule holds a fraction of a request (1.5/s for 1 s: one due) keeps up with
+    /// every request due answered: it was "BEHIND" (exit 3) against 1.5 replies a second (QA).
+    @Test func anOpenLoopWhoseScheduleHoldsAFraction_keepsUpWithEveryRequestDueAnswered() {
+        let report = Self.report(replies: 1, rate: 1.5) { $0.elapsed = .seconds(1) }
+        #expect(report.scheduled == 1)
+        #expect(!report.fellBehind && report.exitCode == 0, "\(report.text)")
+        let behind = Self.report(replies: 1, rate: 1.5) { result in
+            result.elapsed = .seconds(2)
+            result.unsent = 2
+            result.unansweredInLatency = 2
+        }
+        #expect(behind.fellBehind, "\(behind.text)")
+    }
+
+    /// With no reply at all, percentile 0 was the age (1.1 µs) of a request never answered: it is
+    /// the median of what is in the latencies, as it is when that is lower than the fastest reply.
+    @Test func withoutAnyReply_percentileZeroIsNoUnansweredRequestsAge() {
+        let report = Self.report(replies: 0, rate: 1000) { result in
+            result.unansweredInLatency = 3
+            for age in [1.125, 500_000, 900_000] { result.histogram.record(microseconds: age) }
+        }
+        #expect(report.distribution[0][1] == report.distribution[1][1], "\(report.distribution)")
+        #expect(report.distribution[0][1] > 1_000, "\(report.distribution)")
+    }
+
     @Test func aSecondWithoutReplies_hasNullLatencies_inTheJSON() throws {
         let report = Self.report(replies: 10) { result in
             result.seconds = [LoadRunner.Second(second: 1, requests: 10, errors: 0, timeouts: 0, p50: 100.123456,

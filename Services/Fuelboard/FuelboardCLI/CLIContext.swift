@@ -30,6 +30,11 @@ struct CLIContext {
         return own + commonOptions.filter { option in
             if option.name == "--timeout" { return !used.isEmpty }
             return !Topology.options.contains { $0.name == option.name } || used.contains(option.name)
+        }.map { option in
+            // ingest waits longer for a feed's reply unless told (IngestCommand.defaultFeedTimeout).
+            guard command == "ingest", option.name == "--timeout" else { return option }
+            return OptionSpec("--timeout", value: "DURATION", help: "deadline of each feed's reply (default "
+                + "\(ServiceMain.secondsText(IngestCommand.defaultFeedTimeout)); the first ping's 5s)")
         }
     }
 

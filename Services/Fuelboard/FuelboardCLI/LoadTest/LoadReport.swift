@@ -228,9 +228,10 @@ struct LoadReport: Codable {
         }
         // Percentile 0 is the fastest reply: an open loop's requests unanswered at the end are in
         // the latencies at their age then, and one sent just before the end set it near 0 (below
-        // any round trip), while the median may be theirs too (not above it).
-        if let fastest = result.fastestReply, distribution.count > 1 {
-            distribution[0][1] = min(Self.micros(fastest), distribution[1][1])
+        // any round trip), while the median may be theirs too (not above it). Without any reply,
+        // the median.
+        if distribution.count > 1 {
+            distribution[0][1] = min(result.fastestReply.map(Self.micros) ?? .infinity, distribution[1][1])
         }
         fellBehind = fellBehindNow
         failures = failureReasons
@@ -307,10 +308,12 @@ struct LoadReport: Codable {
 
     /// The open loop's replies per second under 90% of the rate offered, or more than a tenth of
     /// the requests due unanswered at the end (never sent or still in flight): the server (or
-    /// the generator) fell behind the schedule.
+    /// the generator) fell behind the schedule. The rate offered is what the schedule held: 1.5
+    /// a second for one second is one request, and one reply keeps up with it.
     var fellBehindNow: Bool {
         guard let rate, !interrupted, seconds >= 1 else { return false }
-        return replyRate < rate * 0.9 || Double(unansweredInLatency) > Double(max(scheduled, 1)) * 0.1
+        let offered = scheduled > 0 ? min(rate, Double(scheduled) / seconds) : rate
+        return replyRate < offered * 0.9 || Double(unansweredInLatency) > Double(max(scheduled, 1)) * 0.1
     }
 
     /// The timeouts in the latencies at their real latency (their reply came later), and those at

@@ -108,7 +108,7 @@ struct LoadTestOptions {
 
         if let text = arguments.value("--seed") {
             guard let seed = UInt64(text) else {
-                throw ConfigurationError("--seed: expected a whole number, got '\(text)'")
+                throw ConfigurationError("--seed: expected a whole number from 0 to \(UInt64.max), got '\(text)'")
             }
             self.seed = seed
         } else {
