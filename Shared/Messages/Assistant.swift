@@ -92,11 +92,16 @@ public struct AssistantReply: Codable, Sendable, Equatable {
     public var service: String?
     public var result: PluginResultCode?
     public var options: [PluginOption]?
+    /// The services this answer was given without, being down or late (absent when none):
+    /// `dialog-renderer` (the router's built-in English spoke) and `location-cache` (the user's
+    /// settings were not read, nor the position the ask carried stored).
+    public var degraded: [String]?
 
     public init(code: AssistantCode, dialog: String, value: String? = nil, snippet: Snippet? = nil,
                 opensURL: String? = nil, session: String? = nil, intent: String? = nil,
                 parameters: [String: JSONValue]? = nil, outcome: DialogOutcome? = nil, needs: String? = nil,
-                service: String? = nil, result: PluginResultCode? = nil, options: [PluginOption]? = nil) {
+                service: String? = nil, result: PluginResultCode? = nil, options: [PluginOption]? = nil,
+                degraded: [String]? = nil) {
         self.code = code
         self.dialog = dialog
         self.value = value
@@ -110,5 +115,6 @@ public struct AssistantReply: Codable, Sendable, Equatable {
         self.service = service
         self.result = result
         self.options = options
+        self.degraded = degraded
     }
 }

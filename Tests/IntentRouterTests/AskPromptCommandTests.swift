@@ -104,6 +104,15 @@ struct AskHintTests {
             .isEmpty, "an answer's follow-up session asks nothing")
     }
 
+    @Test func anAnswerGivenWithoutABackend_saysWhich() {
+        let asked = AssistantAskRequest(user: "u", utterance: "Ask FuelBoard for the cheapest diesel near me")
+        var answer = reply(.success, .found)
+        answer.degraded = ["dialog-renderer", "location-cache"]
+        #expect(AskCommand.hints(for: answer, asked: asked, atThePrompt: true)
+            == ["answered without dialog-renderer and location-cache, which did not answer the router in time "
+                + "(fuelboard health)"])
+    }
+
     @Test func noLocation_withoutAt_pointsToAt() {
         let asked = AssistantAskRequest(user: "u", utterance: "Ask FuelBoard for the cheapest diesel near me")
         #expect(AskCommand.hints(for: reply(.failure, .noLocation), asked: asked, atThePrompt: false)

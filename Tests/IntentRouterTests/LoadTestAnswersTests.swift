@@ -8,10 +8,11 @@ import ZeroMQ
 /// `fuelboard loadtest --target router` reads each answer, not only the envelope: it counts the
 /// outcomes, and an answer that failed (prices unreachable, say) is an error, not a success.
 struct LoadTestAnswersTests {
-    private static func run(_ services: RealServices, _ extra: [String] = []) throws -> (status: Int32, report: [String: Any]) {
+    private static func run(_ services: RealServices, _ extra: [String] = [],
+                            requests: Int = 200) throws -> (status: Int32, report: [String: Any]) {
         let cli = try ServiceProcess("fuelboard", ["loadtest", "--target", "router", "--router", services.routerEndpoint,
                                                    "--location", services.locationEndpoint,
-                                                   "--points", "uniform", "--concurrency", "4", "--requests", "200",
+                                                   "--points", "uniform", "--concurrency", "4", "--requests", "\(requests)",
                                                    "--warmup", "0s", "--json"] + extra)
         let status = try cli.waitForExit(timeout: .seconds(60))
         let report = try jsonReport(in: cli.log)
@@ -26,6 +27,22 @@ struct LoadTestAnswersTests {
         #expect(status == 1)
         #expect(report["errorsByCode"] as? [String: Int] == ["failure:pricesUnavailable": 200], "\(report)")
         #expect(report["outcomes"] as? [String: Int] == ["pricesUnavailable": 200], "\(report)")
+    }
+
+    /// Answers given without a backend (dialog-renderer down, location-cache hanging) are errors
+    /// by what they lacked, and fail the run: the run passed, the whole path not measured (QA).
+    @Test(arguments: [(false, true, "degraded:dialog-renderer", "dialog-renderer"),
+                      (true, false, "degraded:location-cache", "location-cache")])
+    func answersGivenWithoutABackend_areErrorsNamingIt_andFailTheRun(locationHangs: Bool, dialogDown: Bool,
+                                                                     code: String, service: String) throws {
+        let services = try RealServices(dialogDown: dialogDown, locationHangs: locationHangs)
+        defer { services.stop() }
+        let (status, report) = try Self.run(services, ["--keep-users"], requests: 40)
+        #expect(status == 1, "\(report)")
+        let errors = try #require(report["errorsByCode"] as? [String: Int])
+        #expect(errors[code] ?? 0 > 0 && errors.keys.allSatisfy { $0 == code || $0.hasPrefix("failure:") }, "\(errors)")
+        let failures = try #require(report["failures"] as? [String])
+        #expect(failures.contains { $0.hasPrefix("answers given without \(service)") }, "\(failures)")
     }
 
     @Test func answersThatSucceeded_areCountedByOutcome_withoutErrors() throws {

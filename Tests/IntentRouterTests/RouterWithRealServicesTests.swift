@@ -55,6 +55,8 @@ struct RouterWithRealServicesTests {
         #expect(reply.dialog.contains(" from you, at "), "\(reply.dialog)")
         #expect(reply.dialog.contains("£1.459") && reply.dialog.contains("prices as of"), "\(reply.dialog)")
         #expect(reply.opensURL == nil)
+        // The built-in English spoke without dialog-renderer: the reply says so (and only then).
+        #expect(reply.degraded == (dialogDown ? ["dialog-renderer"] : nil))
         let route = try services.ask("Take me to the nearest diesel FuelBoard")
         #expect(route.outcome == .nearestDirections)
         #expect(route.snippet?.id == "test/near")
@@ -426,6 +428,8 @@ struct RouterWithRealServicesTests {
         // The answer leaned on the defaults: it says so (a kilometres user heard miles within 5).
         #expect(reply.dialog.hasSuffix("prices as of 6:30 AM. I couldn't reach your saved settings just now, "
             + "so I used the standard ones."), "\(reply.dialog)")
+        // And the reply names the service it was given without, for a client or a load test.
+        #expect(reply.degraded == ["location-cache"])
         // Directions to that station search nothing and read no settings: no note again (review).
         let directions = try services.ask("take me there", session: try #require(reply.session) as String)
         #expect(directions.outcome == .directions && directions.opensURL != nil, "\(directions.dialog)")
@@ -440,6 +444,7 @@ struct RouterWithRealServicesTests {
         let note = "I couldn't reach your saved settings just now, so I used the standard ones."
         let said = try services.ask("Ask FuelBoard for the cheapest diesel within 3 km", at: RealServices.selby)
         #expect(said.outcome == .found && !said.dialog.contains(note), "\(said.dialog)")
+        #expect(said.degraded == ["location-cache"], "the position was not stored all the same")
         let bare = try services.ask("Ask FuelBoard for the cheapest diesel within 3", at: RealServices.selby)
         #expect(bare.outcome == .found && bare.dialog.hasSuffix(note), "\(bare.dialog)")
         let none = try services.ask("Ask FuelBoard for the cheapest super diesel near me", at: RealServices.selby)

@@ -122,6 +122,10 @@ enum AskCommand {
         if reply.outcome == .noLocation, request.location == nil {
             hints.append("give your location with --at LAT,LNG (for example --at 53.7997,-1.5492)")
         }
+        if let degraded = reply.degraded, !degraded.isEmpty {
+            hints.append("answered without \(degraded.joined(separator: " and ")), which did not answer the router in "
+                + "time (fuelboard health)")
+        }
         if reply.outcome == .outsideCoverage, let at = request.location,
            let hint = CLIContext.swappedCoordinatesHint(at) {
             hints.append(hint)

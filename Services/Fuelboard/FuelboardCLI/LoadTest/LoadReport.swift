@@ -86,8 +86,9 @@ struct LoadReport: Codable {
     var timeoutsInLatency: Int
     /// The open loop's server did not keep up with the rate offered (see `fellBehindNow`).
     var fellBehind = false
-    /// Failed requests by code: the service's error codes, and for assistant answers that failed
-    /// `failure:<outcome>` (`failure:pricesUnavailable`).
+    /// Failed requests by code: the service's error codes, for assistant answers that failed
+    /// `failure:<outcome>` (`failure:pricesUnavailable`), and for answers given without a backend
+    /// `degraded:<services>` (`degraded:dialog-renderer`: the router's built-in English spoke).
     var errorsByCode: [String: Int]
     /// Assistant answers by outcome (`found`, `nothingInRange`...); absent for lookups.
     var outcomes: [String: Int]?
@@ -276,6 +277,12 @@ struct LoadReport: Codable {
         var reasons = noReplies ? [noRepliesReason] : []
         let failedRequests = errorsByCode.values.reduce(0, +)
         if failedRequests > 0 { reasons.append("\(Self.count(failedRequests, "request")) failed") }
+        let without = Set(errorsByCode.keys.filter { $0.hasPrefix(Self.degradedPrefix) }
+            .flatMap { $0.dropFirst(Self.degradedPrefix.count).split(separator: "+").map(String.init) }).sorted()
+        if !without.isEmpty {
+            reasons.append("answers given without \(without.joined(separator: " and ")) (down or late: see "
+                + "fuelboard stats --only router): the whole path was not measured")
+        }
         if errorsByCode["unknown_type"] != nil {
             reasons.append("unknown_type: is \(service) what answers at \(endpoint)? It does not know \(type)")
         }
@@ -335,6 +342,9 @@ struct LoadReport: Codable {
         if failed { return ServiceMain.ExitCode.failure }
         return fellBehind ? Self.behindExitCode : ServiceMain.ExitCode.success
     }
+
+    /// Starts the error code of an answer given without a backend (`errorsByCode`).
+    static let degradedPrefix = "degraded:"
 
     /// An open loop the server could not keep up with (`fellBehind`).
     static let behindExitCode: Int32 = 3

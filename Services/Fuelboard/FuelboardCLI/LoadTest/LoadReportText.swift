@@ -80,7 +80,9 @@ extension LoadReport {
         }
         let errors = errorsByCode.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
         // A code outside the contract's list is the server's mistake too: said, not only counted.
-        let strange = errorsByCode.keys.filter { !$0.hasPrefix("failure:") && ErrorCode(rawValue: $0) == nil }.sorted()
+        let strange = errorsByCode.keys.filter {
+            !$0.hasPrefix("failure:") && !$0.hasPrefix(Self.degradedPrefix) && ErrorCode(rawValue: $0) == nil
+        }.sorted()
         lines.append("errors      " + (errors.isEmpty ? "none" : errors.joined(separator: ", "))
             + (strange.isEmpty ? "" : " (not an error code of the contract: " + strange.joined(separator: ", ") + ")"))
         let reasons = invalidByReason.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }

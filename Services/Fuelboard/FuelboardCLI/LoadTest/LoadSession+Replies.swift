@@ -156,7 +156,12 @@ extension LoadSession {
         } else if readsAnswers {
             let outcome = scan.outcome ?? scan.answerCode ?? "unknown"
             result.outcomes[outcome, default: 0] += 1
-            if scan.answerCode == AssistantCode.failure.rawValue { error = "failure:\(outcome)" }
+            if scan.answerCode == AssistantCode.failure.rawValue {
+                error = "failure:\(outcome)"
+            } else if let degraded = scan.degraded {
+                // Answered, but without a backend (down or late): not the whole path measured.
+                error = LoadReport.degradedPrefix + degraded
+            }
         }
         if let error {
             result.errorsByCode[error, default: 0] += 1

@@ -14,6 +14,9 @@ struct ReplyScan: Equatable {
     var answerCode: String?
     /// `body.outcome` (`found`, `nothingInRange`, `pricesUnavailable`...).
     var outcome: String?
+    /// `body.degraded`, the services the answer was given without, joined by `+`
+    /// (`dialog-renderer+location-cache`); nil when the answer names none.
+    var degraded: String?
 
     /// Reads a reply frame; nil when it is not valid JSON, not an object, or has no id the
     /// generator gave (digits, as a string or a number). `members` is scratch storage lent by
@@ -55,6 +58,8 @@ struct ReplyScan: Equatable {
                 scan.answerCode = JSONObjectReader.string(bytes, member.value)
             } else if answers, member.object == body, key(member, is: "outcome", in: bytes) {
                 scan.outcome = JSONObjectReader.string(bytes, member.value)
+            } else if answers, member.object == body, key(member, is: "degraded", in: bytes) {
+                scan.degraded = names(in: bytes, member.value)
             }
         }
         return scan.isEnvelope ? scan : nil
@@ -184,6 +189,24 @@ struct ReplyScan: Equatable {
         guard bytes.count == text.utf8CodeUnitCount else { return false }
         guard let base = bytes.baseAddress else { return bytes.isEmpty }
         return memcmp(base, text.utf8Start, bytes.count) == 0
+    }
+
+    /// The strings of the array at `range`, joined by `+` (nil for an empty array or no array).
+    /// Read by their quotes: an array of plain names, as the router writes it.
+    private static func names(in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
+        guard bytes[range.lowerBound] == UInt8(ascii: "[") else { return nil }
+        var names: [String] = [], index = range.lowerBound
+        while index < range.upperBound {
+            guard bytes[index] == UInt8(ascii: "\"") else { index += 1; continue }
+            var end = index + 1
+            while end < range.upperBound, bytes[end] != UInt8(ascii: "\"") {
+                end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
+            }
+            names.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[(index + 1)..<min(end, range.upperBound)]),
+                                as: UTF8.self))
+            index = end + 1
+        }
+        return names.isEmpty ? nil : names.joined(separator: "+")
     }
 
     /// The whole number written in `range`: digits, bare or in quotes (at most 17 of them).

@@ -15,6 +15,10 @@ final class Backends {
 
     var all: [BackendChannel] { [location, lookup, dialog] }
 
+    /// How an answer names a backend it was given without (`AssistantReply.degraded`).
+    static let locationCacheName = "location-cache"
+    static let dialogRendererName = "dialog-renderer"
+
     func expire(now: ContinuousClock.Instant) {
         for channel in all { channel.expire(now: now) }
     }

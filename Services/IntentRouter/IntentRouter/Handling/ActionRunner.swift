@@ -174,9 +174,11 @@ final class ActionRunner {
                     }
                     // The answer leans on the defaults (radius, unit) where the user's could not be
                     // read: it says so, unless the search said its own radius with its unit.
-                    done(Self.lookupOutcome(result, fuel: fuel, found: found, preferences: preferences,
-                                            locationAt: observedAt,
-                                            defaultSettings: !settings.read && within?.explicitMiles == nil))
+                    var handled = Self.lookupOutcome(result, fuel: fuel, found: found, preferences: preferences,
+                                                     locationAt: observedAt,
+                                                     defaultSettings: !settings.read && within?.explicitMiles == nil)
+                    if !settings.read { handled.degraded.append(Backends.locationCacheName) }
+                    done(handled)
                 }
             }
         }

@@ -40,11 +40,14 @@ struct SplicedReply: JSONWritable, Encodable {
     let keepsRenderedURL: Bool
     let outcome: DialogOutcome
     let decision: Decision
+    /// The services the answer was given without (`AssistantReply.degraded`).
+    var degraded: [String]?
 
     func writeJSON(to writer: inout JSONWriter) {
         var first = true
         writer.byte(UInt8(ascii: "{"))
         writer.key("code", first: &first); writer.string(code.rawValue)
+        if let degraded { writer.key("degraded", first: &first); AssistantReply.write(degraded, to: &writer) }
         writer.key("dialog", first: &first); rendered.write(rendered.dialog, to: &writer)
         if let intent = decision.intent { writer.key("intent", first: &first); writer.string(intent.rawValue) }
         if let needs = decision.needs { writer.key("needs", first: &first); writer.string(needs) }
@@ -69,7 +72,8 @@ struct SplicedReply: JSONWritable, Encodable {
         let url = keepsRenderedURL ? words.opensURL ?? opensURL : opensURL
         return AssistantReply(code: code, dialog: words.dialog, value: words.value, snippet: words.snippet,
                               opensURL: url, session: decision.session, intent: decision.intent?.rawValue,
-                              parameters: decision.parameters, outcome: outcome, needs: decision.needs)
+                              parameters: decision.parameters, outcome: outcome, needs: decision.needs,
+                              degraded: degraded)
     }
 
     /// Encodes as the reply it writes (used only where writing by hand is refused, which the

@@ -65,6 +65,8 @@ struct Handled {
     var needsAgain: String?
     /// The session the reply names instead of the decision's (a follow-up put back after a refusal).
     var continuesIn: String?
+    /// The backends the answer was reached without (`AssistantReply.degraded`).
+    var degraded: [String] = []
 
     init(_ code: AssistantCode, _ render: RenderRequest, needsAgain: String? = nil) {
         self.needsAgain = needsAgain

@@ -23,23 +23,27 @@ final class Speaker {
         if let continuesIn = handled.continuesIn { decision.session = continuesIn }
         if let needs = handled.needsAgain { decision.needs = needs }
         guard ContinuousClock.now < ask.renderDeadline else {
+            // No time left to ask the renderer (the data took it): its absence is not its fault.
             fallbacks += 1
             let rendered = FallbackDialog.render(request, appName: appName)
-            return done(.reply(Self.reply(handled.code, request, rendered, decision)))
+            return done(.reply(Self.reply(handled.code, request, rendered, decision, degraded: handled.degraded)))
         }
         dialog.call(.dialogRender, request, as: RenderedWords.self, deadline: ask.renderDeadline) { [self] result in
-            if case .success(.spliced(let raw)) = result, let spliced = Self.spliced(handled.code, request, raw,
+            if case .success(.spliced(let raw)) = result, var spliced = Self.spliced(handled.code, request, raw,
                                                                                    decision) {
+                spliced.degraded = handled.degraded.isEmpty ? nil : handled.degraded
                 return done(.spliced(spliced))
             }
             var rendered: RenderReply
+            var degraded = handled.degraded
             if case .success(let words) = result, let reply = words.reply, !reply.dialog.isEmpty {
                 rendered = reply
             } else {
                 fallbacks += 1
                 rendered = FallbackDialog.render(request, appName: appName)
+                degraded.append(Backends.dialogRendererName)
             }
-            done(.reply(Self.reply(handled.code, request, rendered, decision)))
+            done(.reply(Self.reply(handled.code, request, rendered, decision, degraded: degraded)))
         }
     }
 
@@ -72,7 +76,7 @@ final class Speaker {
     }
 
     static func reply(_ code: AssistantCode, _ request: RenderRequest, _ rendered: RenderReply,
-                      _ decision: Decision) -> AssistantReply {
+                      _ decision: Decision, degraded: [String] = []) -> AssistantReply {
         var snippet = rendered.snippet
         var opensURL = rendered.opensURL
         if let station = request.station, request.outcome.isStationAnswer {
@@ -84,7 +88,8 @@ final class Speaker {
         if !request.outcome.givesDirections { opensURL = nil }
         return AssistantReply(code: code, dialog: rendered.dialog, value: rendered.value, snippet: snippet,
                               opensURL: opensURL, session: decision.session, intent: decision.intent?.rawValue,
-                              parameters: decision.parameters, outcome: request.outcome, needs: decision.needs)
+                              parameters: decision.parameters, outcome: request.outcome, needs: decision.needs,
+                              degraded: degraded.isEmpty ? nil : degraded)
     }
 
     /// The contract's station facts on a found station's snippet, whatever the renderer sent.
