@@ -177,7 +177,8 @@ enum LoadTestCommand {
         }
         // After the report and the chart: forgetting takes a while, and they should not wait for it.
         if forgetsUsers {
-            LoadUsers.forget(plan.users(of: result.sequencesSent), at: cli.topology.location, cli)
+            LoadUsers.forget(plan.users(of: result.sequencesSent), at: cli.topology.location,
+                             router: settings.endpoint, cli)
         }
         if !chartWritten { return LoadReport.chartExitCode }
         // Interrupted, the run or the forgetting after it: 128 + the signal, as a shell reports it

@@ -25,7 +25,7 @@ enum LoadUsers {
     /// Forgets `users` (their numbers) at `endpoint`, saying so first (each batch of 500 is erased
     /// from disk in one commit); a line says what happened. A location-cache that does not
     /// answer is not waited for (the users then expire with their TTL).
-    static func forget(_ users: [Int], at endpoint: String, _ cli: CLIContext) {
+    static func forget(_ users: [Int], at endpoint: String, router: String, _ cli: CLIContext) {
         defer { pending.store(false, ordering: .relaxed) }
         guard !users.isEmpty else { return }
         // A Ctrl-C that ended the run asks for the report, not to skip this; one during it stops it
@@ -37,6 +37,10 @@ enum LoadUsers {
                 + "\(users.count) users (load-\(users[0])...) stay there until their TTL")
             return
         }
+        // Asks the run left queued at the router still store their users' positions: forgotten
+        // before the router is through them, those users came back (QA: 5,000 left after an
+        // overloaded run said they were forgotten).
+        let routerDone = waitUntilIdle(router, cli)
         CLIContext.printStatus("forgetting the load test's \(users.count) users in location-cache at \(endpoint) "
             + "(--keep-users leaves them)...")
         var forgotten = 0
@@ -56,6 +60,51 @@ enum LoadUsers {
             }
             forgotten += requests.count
         }
-        CLIContext.printStatus("forgot the load test's \(forgotten) users in location-cache at \(endpoint)")
+        CLIContext.printStatus("forgot the load test's \(forgotten) users in location-cache at \(endpoint)"
+            + (routerDone ? "" : "; intent-router was still answering the run's asks, and users it stores after "
+                + "this stay until their TTL"))
+    }
+
+    /// How long the router may take over the asks a run left with it.
+    static let routerDrainLimit: Duration = .seconds(60)
+
+    /// Waits until every router at `endpoint` (one, or a list) has no ask in flight and took no
+    /// new one since it was last asked: the run's queued asks are all answered. False when that
+    /// took longer than `routerDrainLimit`, or a router stopped answering `sys.stats`.
+    static func waitUntilIdle(_ endpoint: String, _ cli: CLIContext) -> Bool {
+        let deadline = ContinuousClock.now + routerDrainLimit
+        let interruptedBefore = LoadRunner.stopRequested.load(ordering: .relaxed)
+        var said = false
+        for replica in Endpoint.list(endpoint) {
+            guard let client = try? cli.client(replica, timeout: .seconds(2), retries: 0) else { return false }
+            var last: Double?
+            while true {
+                guard let (asks, inFlight) = askCounts(client) else { return false }
+                if inFlight == 0, asks == last { break }
+                if last != nil, !said {
+                    CLIContext.printStatus("waiting for intent-router to answer the asks the run left with it...")
+                    said = true
+                }
+                let interrupted = !interruptedBefore && LoadRunner.stopRequested.load(ordering: .relaxed)
+                if ContinuousClock.now >= deadline || interrupted { return false }
+                last = asks
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+        }
+        return true
+    }
+
+    /// The router's `assistant.ask` count and asks in flight, from its `sys.stats`.
+    private static func askCounts(_ client: RequestClient) -> (asks: Double, inFlight: Double)? {
+        guard let data = try? client.callRaw(MessageType.sysStats.rawValue, EmptyBody()),
+              let reply = try? JSONCoding.decode(Reply<JSONValue>.self, from: data),
+              case .object(let stats)? = reply.body,
+              case .object(let byType)? = stats["requestsByType"] else { return nil }
+        var asks = 0.0, inFlight = 0.0
+        if case .number(let count)? = byType[MessageType.assistantAsk.rawValue] { asks = count }
+        if case .object(let details)? = stats["details"], case .number(let count)? = details["asksInFlight"] {
+            inFlight = count
+        }
+        return (asks, inFlight)
     }
 }
