@@ -50,6 +50,41 @@ struct LoadTestRunEndTests {
         #expect(seconds.map { $0["timeouts"] as? Int ?? 0 }.reduce(0, +) == report["timeouts"] as? Int, "\(report)")
     }
 
+    /// A server answering every lookup at `endpoint` (a fixed one: a restart on the same port).
+    private static func answering(at endpoint: String) throws -> InProcessService {
+        try InProcessService.start { context in
+            let server = try ReplyServer(name: "restarted", context: context, bind: endpoint,
+                                         logger: Logger(label: "restarted", level: .critical))
+            server.on("lookup.cheapest") { request in request.reply(bodyJSON: Array(#"{"results":[]}"#.utf8)) }
+            return server
+        }
+    }
+
+    /// Requests in flight when the server closes their connection (it stopped, crashed or
+    /// restarted) get no reply: they time out when the connection drops, at their age, not after
+    /// the whole --timeout (a restart within 50 ms read as "stopped answering for 5.0 s", QA), and
+    /// the closed loop goes on on the reconnected connection.
+    @Test func requestsOnAConnectionThatDrops_timeOutThen_andTheLoopGoesOn() throws {
+        let first = try Self.server(answered: 200, holdFor: nil)
+        let endpoint = first.endpoint
+        let cli = try Self.loadtest(endpoint, ["--concurrency", "4", "--duration", "3s", "--timeout", "10s"])
+        try cli.waitForLog(timeout: .seconds(20)) { $0.hasPrefix("[    1s]") }
+        first.stop()  // the 4 requests it holds are in flight on the connection it closes
+        let second = try Self.answering(at: endpoint)
+        defer { second.stop() }
+        #expect(try cli.waitForExit(timeout: .seconds(30)) == 1, "\(cli.log.suffix(800))")
+        let report = try jsonReport(in: cli.log)
+        #expect(report["timeouts"] as? Int == 4 && report["timeoutsOnDisconnect"] as? Int == 4, "\(report)")
+        // Answered again after the drop, and no 10 s wait in the latencies.
+        let seconds = try #require(report["perSecond"] as? [[String: Any]])
+        #expect((seconds.last?["requests"] as? Int ?? 0) > 0, "\(seconds)")
+        let latency = try #require(report["latencyMicroseconds"] as? [String: Double])
+        #expect((latency["max"] ?? .infinity) < 5_000_000, "\(latency)")
+        let failures = try #require(report["failures"] as? [String])
+        #expect(failures.contains("4 requests timed out (4 lost when their connection dropped: the server closed it)"),
+                "\(failures)")
+    }
+
     /// Requests that pass their timeout between the last check (every 100 ms) and the end are
     /// counted as the run ends, after its last second was reported: they are added to that
     /// second, so the seconds add up to the total (a QA run's did not, by 2,897 of 41,859).

@@ -106,6 +106,23 @@ struct LoadReportHonestyTests {
         #expect(behind.fellBehind, "\(behind.text)")
     }
 
+    /// Timeouts of requests lost with their connection are told apart from those counted at the
+    /// --timeout, in the text, the failure and the chart.
+    @Test func timeoutsLostWithTheirConnection_areSaidApart() {
+        let report = Self.report(replies: 500) { result in
+            result.timeouts = 7
+            result.timeoutsInLatency = 7
+            result.timeoutsOnDisconnect = 3
+            for _ in 0..<3 { result.histogram.record(microseconds: 80_000) }
+            for _ in 0..<4 { result.histogram.record(microseconds: 5_000_000) }
+        }
+        #expect(report.timeoutsAtTimeout == 4 && report.timeoutsAtRealLatency == 0)
+        #expect(report.text.contains("with the 7 requests that timed out, 3 lost when their connection dropped, at "
+            + "their age then, the other 4 counted at the --timeout"), "\(report.text)")
+        #expect(report.failures.contains("7 requests timed out (3 lost when their connection dropped: the server closed it)"))
+        #expect(LoadChart.svg(report).contains("3 lost when their connection dropped (their age then)"))
+    }
+
     /// With no reply at all, percentile 0 was the age (1.1 µs) of a request never answered: it is
     /// the median of what is in the latencies, as it is when that is lower than the fastest reply.
     @Test func withoutAnyReply_percentileZeroIsNoUnansweredRequestsAge() {

@@ -143,8 +143,9 @@ enum LoadTestCommand {
         }
         // Several generator threads get as many ZeroMQ I/O threads, so one does not carry them all;
         // many connections a context that allows that many sockets.
-        let context = settings.threads == 1 && settings.connections <= 900 ? cli.zmq
-            : Context(ioThreads: Int32(settings.threads), maxSockets: Int32(settings.connections + 64))
+        let sockets = DescriptorLimit.sockets(connections: settings.connections)
+        let context = settings.threads == 1 && sockets <= 1000 ? cli.zmq
+            : Context(ioThreads: Int32(settings.threads), maxSockets: Int32(sockets))
         var loadSettings = settings
         loadSettings.warmupProgress = { replies, left in
             CLIContext.printStatus(LoadReport.warmupLine(replies: replies, left: left))

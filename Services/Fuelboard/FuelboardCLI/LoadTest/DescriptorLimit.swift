@@ -2,12 +2,16 @@
 import Glibc
 #endif
 
-/// Open files for a load over many connections: each ZeroMQ socket holds two descriptors (its
-/// TCP connection and its mailbox's eventfd). Checked before the run, raising the soft limit to
-/// the hard one where that is needed, so a run never fails part-way with "Too many open files".
+/// Open files for a load over many connections: each connection holds four descriptors (its TCP
+/// connection, and the eventfd mailboxes of its socket and of the two sockets of its monitor).
+/// Checked before the run, raising the soft limit to the hard one where that is needed, so a run
+/// never fails part-way with "Too many open files".
 enum DescriptorLimit {
-    /// Descriptors a load over `connections` sockets needs, with room for the rest of the process.
-    static func needed(connections: Int) -> Int { connections * 2 + 64 }
+    /// Descriptors a load over `connections` connections needs, with room for the rest of the process.
+    static func needed(connections: Int) -> Int { connections * 4 + 64 }
+
+    /// ZeroMQ sockets a load over `connections` connections makes: each, and its monitor's two.
+    static func sockets(connections: Int) -> Int { connections * 3 + 64 }
 
     private static let openFiles = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
 
@@ -22,7 +26,7 @@ enum DescriptorLimit {
             raised.rlim_cur = rlim_t(needed)
             if setrlimit(Self.openFiles, &raised) == 0 { return nil }
         }
-        return "these connections need \(needed) open files (two each), and this process may open at most "
+        return "these connections need \(needed) open files (four each), and this process may open at most "
             + "\(limit.rlim_max) (ulimit -Hn): use fewer --connections, or raise the limit"
     }
 }

@@ -48,6 +48,9 @@ enum LoadChart {
                                    + " in the distribution)")
         svg += throughputOverTime(report.perSecond, rate: report.rate, top: rateTop)
         var parts: [String] = []
+        if report.timeoutsOnDisconnect > 0 {
+            parts.append("\(report.timeoutsOnDisconnect) lost when their connection dropped (their age then)")
+        }
         if report.timeoutsAtRealLatency > 0 { parts.append("\(report.timeoutsAtRealLatency) answered after the timeout") }
         if report.timeoutsAtTimeout > 0 {
             parts.append("\(report.timeoutsAtTimeout) timed out (at the timeout, a lower bound)")

@@ -84,6 +84,8 @@ struct LoadReport: Codable {
     /// Requests that timed out, in the latencies at the timeout (a lower bound) or, for a reply that
     /// came too late, at its real latency.
     var timeoutsInLatency: Int
+    /// Of the timeouts, requests lost when their connection dropped (timed out then, at their age).
+    var timeoutsOnDisconnect: Int
     /// The open loop's server did not keep up with the rate offered (see `fellBehindNow`).
     var fellBehind = false
     /// Failed requests by code: the service's error codes, for assistant answers that failed
@@ -169,6 +171,7 @@ struct LoadReport: Codable {
         scheduled = result.sent + result.unsent
         unansweredInLatency = result.unansweredInLatency
         timeoutsInLatency = result.timeoutsInLatency
+        timeoutsOnDisconnect = result.timeoutsOnDisconnect
         invalidByReason = result.invalidByReason
         contentChecked = plan.queries.isEmpty ? nil : result.contentChecked
         okReplies = plan.queries.isEmpty ? nil : result.okReplies
@@ -287,7 +290,10 @@ struct LoadReport: Codable {
             reasons.append("unknown_type: is \(service) what answers at \(endpoint)? It does not know \(type)")
         }
         if invalidReplies > 0 { reasons.append("\(Self.count(invalidReplies, "reply", "replies")) failed validation") }
-        if timeouts > 0 { reasons.append("\(Self.count(timeouts, "request")) timed out") }
+        if timeouts > 0 {
+            reasons.append("\(Self.count(timeouts, "request")) timed out" + (timeoutsOnDisconnect == 0 ? ""
+                : " (\(timeoutsOnDisconnect) lost when their connection dropped: the server closed it)"))
+        }
         if let asked = requestsAsked, requests + timeouts < asked, !interrupted, !noReplies {
             reasons.append("stopped at --duration after \(requests + timeouts) of the \(asked) requests asked for")
         }
@@ -325,8 +331,8 @@ struct LoadReport: Codable {
 
     /// The timeouts in the latencies at their real latency (their reply came later), and those at
     /// the timeout itself (a lower bound of theirs).
-    var timeoutsAtRealLatency: Int { min(lateReplies, timeoutsInLatency) }
-    var timeoutsAtTimeout: Int { timeoutsInLatency - timeoutsAtRealLatency }
+    var timeoutsAtRealLatency: Int { min(lateReplies, timeoutsInLatency - timeoutsOnDisconnect) }
+    var timeoutsAtTimeout: Int { timeoutsInLatency - timeoutsOnDisconnect - timeoutsAtRealLatency }
 
     /// Every measured reply a second, invalid and late ones too: a server answering wrongly, or
     /// late after a stall it recovered from, kept up all the same (its failures are said apart;

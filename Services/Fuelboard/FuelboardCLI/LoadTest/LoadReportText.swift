@@ -43,10 +43,12 @@ extension LoadReport {
                 : "p50 \(ms(l.p50))  p90 \(ms(l.p90))  p99 \(ms(l.p99))  p99.9 \(ms(l.p999))  max \(ms(l.max))"),
         ]
         if timeoutsInLatency > 0 && !noReplies {
-            let (late, atTimeout) = (timeoutsAtRealLatency, timeoutsAtTimeout)
+            let (late, atTimeout, lost) = (timeoutsAtRealLatency, timeoutsAtTimeout, timeoutsOnDisconnect)
             lines.append("            with the \(timeoutsInLatency) requests that timed out, "
+                + (lost == 0 ? "" : "\(lost) lost when their connection dropped, at their age then"
+                    + (late + atTimeout > 0 ? ", " : ""))
                 + (late == 0 ? "" : "\(late) answered later at their real latency" + (atTimeout > 0 ? ", " : ""))
-                + (atTimeout == 0 ? "" : "\(late == 0 ? "" : "the other \(atTimeout) ")counted at the --timeout "
+                + (atTimeout == 0 ? "" : "\(late + lost == 0 ? "" : "the other \(atTimeout) ")counted at the --timeout "
                     + "(\(ms(Double(options.timeoutSeconds) * 1e6))): a lower bound of theirs"))
         }
         if unansweredInLatency > 0 && !noReplies {

@@ -108,6 +108,10 @@ struct LoadRunner {
         /// Measured requests that timed out, in the latencies at the timeout (a lower bound of
         /// theirs) or, for a reply that came too late, at its real latency.
         var timeoutsInLatency = 0
+        /// Of those, requests lost when their connection dropped (the server closed it: it stopped,
+        /// crashed or restarted), timed out then, at their age: no reply comes on a connection
+        /// that is gone, and waiting out the timeout made a restart look like a long outage.
+        var timeoutsOnDisconnect = 0
         /// Replies whose content was checked against their query (lookups), of `okReplies` (the
         /// measured replies with `"ok": true`, which have a content to check); why replies failed validation.
         var contentChecked = 0

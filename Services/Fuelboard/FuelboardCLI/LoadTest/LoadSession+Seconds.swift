@@ -9,6 +9,9 @@ extension LoadSession {
     /// place); those sent during the warm-up are left out of the figures, as their replies are.
     mutating func expireOld(at now: ContinuousClock.Instant) throws {
         nextExpiryCheck = now + .milliseconds(100)
+        for (connection, monitor) in monitors.enumerated() where monitor.takeDisconnects() {
+            try loseRequests(on: connection, at: now)
+        }
         let expired = inFlight.filter { now - $0.value.sentAt > settings.timeout }
         for (id, sent) in expired {
             inFlight[id] = nil
@@ -20,6 +23,25 @@ extension LoadSession {
                 result.timeoutsInLatency += 1
             }
             if periodNanos == nil && mayStartAnother { try send(intended: nil, on: sent.connection) }
+        }
+    }
+
+    /// The requests in flight on `connection`, whose connection dropped: timed out now, at their
+    /// age (`timeoutsOnDisconnect`). A closed loop sends their places again on it (ZeroMQ
+    /// reconnects it, and holds what is sent meanwhile).
+    mutating func loseRequests(on connection: Int, at now: ContinuousClock.Instant) throws {
+        let lost = inFlight.filter { $0.value.connection == connection }
+        for (id, sent) in lost {
+            inFlight[id] = nil
+            if timedOut.count < Self.settledKept { timedOut[id] = sent.at } else { settledOverflowed = true }
+            if sent.at >= measureFrom {
+                result.timeouts += 1
+                second.timeouts += 1
+                result.histogram.record(microseconds: Self.micros(now - sent.at))
+                result.timeoutsInLatency += 1
+                result.timeoutsOnDisconnect += 1
+            }
+            if periodNanos == nil && mayStartAnother { try send(intended: nil, on: connection) }
         }
     }
 

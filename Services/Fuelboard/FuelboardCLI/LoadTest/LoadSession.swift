@@ -11,6 +11,8 @@ struct LoadSession {
     let plan: LoadPlan
     let poller = Poller()
     var sockets: [Socket] = []
+    /// Each connection's dropped-connection events (`SocketMonitor`), read with the timeouts.
+    var monitors: [SocketMonitor] = []
     let timer: SendTimer?
     let timerIndex: Int?
     /// Whether replies are assistant answers, whose `code` and `outcome` are read.
@@ -109,6 +111,7 @@ struct LoadSession {
             // round-robin between them, as the services' own clients spread theirs.
             for replica in Endpoint.list(settings.endpoint) { try socket.connect(replica) }
             poller.add(socket)
+            monitors.append(try SocketMonitor(watching: socket))
             sockets.append(socket)
         }
         periodNanos = settings.rate.map { 1e9 / max($0, 0.001) }

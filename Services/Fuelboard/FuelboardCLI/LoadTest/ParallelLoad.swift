@@ -105,6 +105,7 @@ struct ParallelLoad {
             merged.unsent += result.unsent
             merged.unansweredInLatency += result.unansweredInLatency
             merged.timeoutsInLatency += result.timeoutsInLatency
+            merged.timeoutsOnDisconnect += result.timeoutsOnDisconnect
             merged.contentChecked += result.contentChecked
             merged.okReplies += result.okReplies
             merged.invalidByReason.merge(result.invalidByReason, uniquingKeysWith: +)
