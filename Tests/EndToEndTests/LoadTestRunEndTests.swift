@@ -1,4 +1,5 @@
 import Foundation
+import Messages
 import ServiceKit
 import ServiceTesting
 import Synchronization
@@ -83,6 +84,30 @@ struct LoadTestRunEndTests {
         let failures = try #require(report["failures"] as? [String])
         #expect(failures.contains("4 requests timed out (4 lost when their connection dropped: the server closed it)"),
                 "\(failures)")
+    }
+
+    /// A run of error replies says why in the server's own words: the first message of each code,
+    /// in the text and the JSON (a replica not ready read only "errors unavailable 4804").
+    @Test func errorReplies_giveTheServersFirstMessageForEachCode() throws {
+        let server = try InProcessService.start { context in
+            let server = try ReplyServer(name: "loading", context: context, bind: "tcp://127.0.0.1:*",
+                                         logger: Logger(label: "loading", level: .critical))
+            server.on("lookup.cheapest") { request in
+                request.reply(error: ServiceError(.unavailable, "prices are not ready: no snapshot from price-ingest yet"))
+            }
+            return server
+        }
+        defer { server.stop() }
+        let json = try Self.loadtest(server.endpoint, ["--requests", "50"])
+        #expect(try json.waitForExit(timeout: .seconds(30)) == 1, "\(json.log.suffix(600))")
+        let report = try jsonReport(in: json.log)
+        #expect(report["firstErrorMessages"] as? [String: String]
+                == ["unavailable": "prices are not ready: no snapshot from price-ingest yet"], "\(report)")
+        let text = try ServiceProcess("fuelboard", ["loadtest", "--lookup", server.endpoint, "--points", "uniform",
+                                                    "--warmup", "0s", "--requests", "50"])
+        #expect(try text.waitForExit(timeout: .seconds(30)) == 1)
+        #expect(text.log.contains(#"errors      unavailable 50 ("prices are not ready: no snapshot from price-ingest yet")"#),
+                "\(text.log.suffix(800))")
     }
 
     /// Requests that pass their timeout between the last check (every 100 ms) and the end are

@@ -92,6 +92,9 @@ struct LoadReport: Codable {
     /// `failure:<outcome>` (`failure:pricesUnavailable`), and for answers given without a backend
     /// `degraded:<services>` (`degraded:dialog-renderer`: the router's built-in English spoke).
     var errorsByCode: [String: Int]
+    /// The server's message in the first error reply of each code (`unavailable`: "prices are not
+    /// ready: ..."), so a run of errors says why without the server's log.
+    var firstErrorMessages: [String: String]
     /// Assistant answers by outcome (`found`, `nothingInRange`...); absent for lookups.
     var outcomes: [String: Int]?
     var invalidReplies: Int
@@ -209,6 +212,7 @@ struct LoadReport: Codable {
                                           max: Self.micros(histogram.maxMicroseconds),
                                           mean: Self.micros(histogram.meanMicroseconds))
         errorsByCode = result.errorsByCode
+        firstErrorMessages = result.firstErrorMessages
         outcomes = plan.target == .router ? result.outcomes : nil
         invalidReplies = result.invalidReplies
         lateReplies = result.lateReplies

@@ -80,7 +80,9 @@ extension LoadReport {
             lines.append("answers     " + outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
                 .joined(separator: ", "))
         }
-        let errors = errorsByCode.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+        let errors = errorsByCode.sorted { $0.key < $1.key }.map { code, count in
+            "\(code) \(count)" + (firstErrorMessages[code].map { " (\"\($0)\")" } ?? "")
+        }
         // A code outside the contract's list is the server's mistake too: said, not only counted.
         let strange = errorsByCode.keys.filter {
             !$0.hasPrefix("failure:") && !$0.hasPrefix(Self.degradedPrefix) && ErrorCode(rawValue: $0) == nil

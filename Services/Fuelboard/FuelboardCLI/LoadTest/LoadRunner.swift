@@ -73,6 +73,8 @@ struct LoadRunner {
     struct Result {
         var histogram = LatencyHistogram()
         var errorsByCode: [String: Int] = [:]
+        /// The first error reply's message for each error code (what the server said, in its words).
+        var firstErrorMessages: [String: String] = [:]
         var invalidReplies = 0
         /// Requests unanswered past the timeout, during the run or when it ended.
         var timeouts = 0

@@ -17,10 +17,12 @@ extension LoadSession {
         var problem: LookupCheck.Problem?
         var framed = true
         var foreignID = false
+        var errorMessage: String?
         do {
             let checking = readsContent
                 && (okRepliesThisSecond < Self.checkAllUpTo || okRepliesThisSecond % Self.sampleEvery == 0)
-            scan = try sockets[connection].receiveLastFrame(dontWait: true) { [plan, nearest] frameCount, payload in
+            scan = try sockets[connection].receiveLastFrame(dontWait: true) { [plan, nearest, known = result.firstErrorMessages]
+                frameCount, payload in
                 arrived = ContinuousClock.now
                 // The contract's reply on a DEALER: an empty delimiter, then one JSON frame.
                 framed = frameCount == 2
@@ -29,6 +31,10 @@ extension LoadSession {
                     looseID = ReplyScan.looseID(bytes)
                     foreignID = looseID == nil && ReplyScan.namesForeignID(bytes)
                     return nil
+                }
+                // The server's own words for a code not seen yet: read once a code, for the report.
+                if !scan.ok, let code = scan.errorCode, known[code] == nil {
+                    errorMessage = ReplyScan.errorMessage(bytes)
                 }
                 if checking, scan.ok, let query = plan.query(scan.id) {
                     checkedContent = true
@@ -100,7 +106,7 @@ extension LoadSession {
             }
         } else if let scan, arrived - sent.sentAt <= settings.timeout {
             if sent.at >= measureFrom {
-                record(scan, latency: arrived - sent.at)
+                record(scan, latency: arrived - sent.at, errorMessage: errorMessage)
             } else {
                 result.warmupCompleted += 1
                 if arrived >= measureFrom {
@@ -144,7 +150,7 @@ extension LoadSession {
 
     /// Counts a measured reply: its latency, and an error when it is one (an assistant's answer
     /// that failed counts as `failure:<outcome>`).
-    mutating func record(_ scan: ReplyScan, latency: Duration) {
+    mutating func record(_ scan: ReplyScan, latency: Duration, errorMessage: String? = nil) {
         let micros = Self.micros(latency)
         result.histogram.record(microseconds: micros)
         second.histogram.record(microseconds: micros)
@@ -165,6 +171,9 @@ extension LoadSession {
         }
         if let error {
             result.errorsByCode[error, default: 0] += 1
+            if let message = errorMessage, result.firstErrorMessages[error] == nil {
+                result.firstErrorMessages[error] = message
+            }
             second.errors += 1
         }
     }

@@ -91,6 +91,7 @@ struct ParallelLoad {
             merged.sendLag.merge(result.sendLag)
             merged.sequencesSent += result.sequencesSent
             merged.errorsByCode.merge(result.errorsByCode, uniquingKeysWith: +)
+            merged.firstErrorMessages.merge(result.firstErrorMessages) { first, _ in first }
             merged.invalidReplies += result.invalidReplies
             merged.timeouts += result.timeouts
             merged.unanswered += result.unanswered

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import Messages
 
@@ -189,6 +190,16 @@ struct ReplyScan: Equatable {
         guard bytes.count == text.utf8CodeUnitCount else { return false }
         guard let base = bytes.baseAddress else { return bytes.isEmpty }
         return memcmp(base, text.utf8Start, bytes.count) == 0
+    }
+
+    /// An error reply's `error.message` (nil without one): read by decoding the frame, which is
+    /// done once for each error code.
+    static func errorMessage(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: bytes)) as? [String: Any],
+              let error = object["error"] as? [String: Any], let message = error["message"] as? String else {
+            return nil
+        }
+        return String(message.prefix(200))
     }
 
     /// The strings of the array at `range`, joined by `+` (nil for an empty array or no array).
