@@ -79,13 +79,13 @@ struct LoadTestCommandTests {
         #expect(svg.components(separatedBy: "class=\"line\"").count - 1 >= 2)
     }
 
+    /// The default points (stations) without price-ingest fall back to uniform ones, said.
     @Test func stationPoints_withoutPriceIngest_sayWhyAndUseUniformPointsWithoutWaiting() throws {
         let stack = try Self.loadedStack()
         let nowhere = try unservedEndpoint()
         let started = ContinuousClock.now
         let cli = try ServiceProcess("fuelboard", ["loadtest", "--ingest", nowhere, "--lookup", stack.lookupEndpoint ?? "",
-                                                   "--requests", "20", "--duration", "5s", "--warmup", "0s",
-                                                   "--points", "stations"])
+                                                   "--requests", "20", "--duration", "5s", "--warmup", "0s"])
         #expect(try cli.waitForExit(timeout: .seconds(30)) == 0, "\(cli.log.suffix(600))")
         #expect(ContinuousClock.now - started < .seconds(15), "the 30 s snapshot timeout was waited out")
         #expect(cli.log.contains("price-ingest does not answer at \(nowhere)"))
@@ -93,6 +93,19 @@ struct LoadTestCommandTests {
         // The report itself says so, not only the line on stderr before the run.
         #expect(cli.log.contains("points      uniform: --points stations asked, but price-ingest gave no station"),
                 "\(cli.log.suffix(900))")
+    }
+
+    /// `--points stations` given by name is not swapped for uniform points (a different workload,
+    /// mostly "nothing in range", that a comparison across runs would take for the same): 69.
+    @Test func stationPointsAskedByName_withoutPriceIngest_failBeforeTheRun() throws {
+        let stack = try Self.loadedStack()
+        let nowhere = try unservedEndpoint()
+        let cli = try ServiceProcess("fuelboard", ["loadtest", "--ingest", nowhere, "--lookup", stack.lookupEndpoint ?? "",
+                                                   "--requests", "20", "--warmup", "0s", "--points", "stations"])
+        #expect(try cli.waitForExit(timeout: .seconds(30)) == 69, "\(cli.log.suffix(600))")
+        #expect(cli.log.contains("--points stations: price-ingest at \(nowhere) gave no station positions"),
+                "\(cli.log.suffix(600))")
+        #expect(!cli.log.contains("loading "), "\(cli.log.suffix(600))")
     }
 
     @Test func aServerThatIsNotThere_failsAtOnce_withExitStatus69_sayingSo() throws {

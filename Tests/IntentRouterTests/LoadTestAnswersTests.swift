@@ -45,6 +45,18 @@ struct LoadTestAnswersTests {
         #expect(failures.contains { $0.hasPrefix("answers given without \(service)") }, "\(failures)")
     }
 
+    /// Asks naming another app than the router's are not understood: the failure says to check
+    /// the app name (it read only "failure:notUnderstood 3182").
+    @Test func asksNamingAnotherApp_failSayingToCheckTheAppName() throws {
+        let services = try RealServices()
+        defer { services.stop() }
+        let (status, report) = try Self.run(services, ["--app-name", "PetrolPal", "--keep-users"], requests: 20)
+        #expect(status == 1)
+        let failures = try #require(report["failures"] as? [String])
+        #expect(failures.contains("the router did not understand 20 asks: does it answer to the app name the asks "
+            + "use? (--app-name, $FUELBOARD_APP_NAME)"), "\(failures)")
+    }
+
     @Test func answersThatSucceeded_areCountedByOutcome_withoutErrors() throws {
         let services = try RealServices()
         defer { services.stop() }

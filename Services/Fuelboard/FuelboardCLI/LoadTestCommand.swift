@@ -40,7 +40,8 @@ enum LoadTestCommand {
             server stopped answering (a second without a reply while a request waited that then got
             none in time), --duration ended the run before --requests, or no reply came at all;
             3 an open loop fell BEHIND the rate offered (nothing else failed); 69 the endpoint does
-            not answer a ping; 64 a bad option (checked before the run); 73 the --svg chart could
+            not answer a ping, or --points stations was given and price-ingest gave no station
+            positions (without the option they fall back to uniform points, said); 64 a bad option (checked before the run); 73 the --svg chart could
             not be written after the run (the report is printed); 130 Ctrl-C (143 SIGTERM).
             """,
         options: [
@@ -60,7 +61,8 @@ enum LoadTestCommand {
                            + "--requests, none: the run ends with the last request)"),
             OptionSpec("--warmup", value: "DURATION", help: "unmeasured time first (default 1s)"),
             OptionSpec("--requests", value: "N", help: "stop after N measured requests"),
-            OptionSpec("--points", value: "KIND", help: "stations (near loaded stations, default) or uniform (UK box)"),
+            OptionSpec("--points", value: "KIND", help: "stations (near loaded stations; the default, uniform when "
+                           + "price-ingest has none) or uniform (UK box)"),
             OptionSpec("--fuel", value: "CODE", help: "lookup only: E10, E5, B7, SDV (or unleaded, diesel...) "
                            + "or mixed (default B7)"),
             OptionSpec("--radius", value: "MILES",
@@ -113,6 +115,13 @@ enum LoadTestCommand {
         let stations = options.points == .stations ? try stationLocations(cli) : []
         var pointsUsed = options.points
         if options.points == .stations && stations.isEmpty {
+            // Asked for by name, stations are not swapped for another workload (uniform points are
+            // mostly "nothing in range"): a run compared with an earlier one would mislead.
+            if cli.arguments.value("--points") != nil {
+                CLIContext.printError("--points stations: price-ingest at \(cli.topology.ingest) gave no station "
+                    + "positions (is it running, with prices loaded? --ingest): use --points uniform to run without")
+                return ServiceMain.ExitCode.unavailable
+            }
             CLIContext.printStatus("no stations loaded (or price-ingest unreachable): using uniform points")
             pointsUsed = .uniform
         }

@@ -290,6 +290,12 @@ struct LoadReport: Codable {
             reasons.append("answers given without \(without.joined(separator: " and ")) (down or late: see "
                 + "fuelboard stats --only router): the whole path was not measured")
         }
+        let misunderstood = (errorsByCode["failure:notUnderstood"] ?? 0) + (errorsByCode["failure:appNotNamed"] ?? 0)
+        if misunderstood > 0 {
+            // The asks are generated well-formed: unheard, they name another app than the router's.
+            reasons.append("the router did not understand \(Self.count(misunderstood, "ask")): does it answer to "
+                + "the app name the asks use? (--app-name, $\(AppNameSetting.environment))")
+        }
         if errorsByCode["unknown_type"] != nil {
             reasons.append("unknown_type: is \(service) what answers at \(endpoint)? It does not know \(type)")
         }
