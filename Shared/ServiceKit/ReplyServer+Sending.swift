@@ -48,11 +48,16 @@ extension ReplyServer {
                 flushLogCountsLater()
                 return
             }
-            // The usual cause: the client left before its answer (its connection is gone).
-            logger.warning("reply not delivered", metadata: [
-                "svc.request.id": Self.envelopeID(of: reply),
-                "error": error.isTimeout ? "the client's queue is full: it is not reading its replies" : "\(error)",
-            ])
+            // The usual cause, the client left before its answer (its connection is gone: a load
+            // test that ended), is an everyday event (a notice); a client not reading is not.
+            let id = Self.envelopeID(of: reply)
+            if error.isTimeout {
+                logger.warning("reply not delivered", metadata: [
+                    "svc.request.id": id, "error": "the client's queue is full: it is not reading its replies"])
+            } else {
+                logger.notice("reply not delivered", metadata: [
+                    "svc.request.id": id, "error": "\(error)", "why": "the client left before its answer"])
+            }
         }
     }
 
