@@ -341,3 +341,20 @@ struct LoadReportHonestyTests {
             + "the other 2 counted at the --timeout"), "\(report.text)")
     }
 }
+
+/// The content check's sample past 1,000 replies a second: one in 64, at random.
+struct ReplySamplerTests {
+    /// Every 64th reply fell in step with a server wrong on every other reply (QA: 59% of the
+    /// checked replies wrong against ~50% of all); a random sample takes odd and even alike.
+    @Test func theSample_isOneIn64_andTakesOddAndEvenRepliesAlike() {
+        var sampler = ReplySampler(oneIn: 64)
+        var taken = [0, 0]
+        for reply in 0..<640_000 where sampler.take() { taken[reply % 2] += 1 }
+        let total = taken[0] + taken[1]
+        #expect(abs(total - 10_000) < 400, "\(total)")
+        #expect(abs(Double(taken[0]) / Double(total) - 0.5) < 0.02, "\(taken)")
+        var rhythm = ReplySampler(oneIn: 64)
+        let every4th = (0..<64_000).filter { _ in rhythm.take() }.filter { $0 % 4 == 0 }.count
+        #expect(every4th > 150 && every4th < 350, "\(every4th) of ~250 on every fourth reply")
+    }
+}

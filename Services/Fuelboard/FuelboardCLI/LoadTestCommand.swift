@@ -28,7 +28,7 @@ enum LoadTestCommand {
             warm-up longer than a second, a line a second with the time left). Every reply's
             envelope is checked; a lookup's content too (the fuel asked, every station within the
             radius, prices 50-500p, the order, the limit): every reply up to 1,000 a second per
-            generator thread, then every 64th. Requests still unanswered when the run ends: those
+            generator thread, then one in 64 at random. Requests still unanswered when the run ends: those
             sent longer than --timeout before count as timed out; the younger ones are "unanswered",
             still in flight at the end (a closed loop always ends with up to N of them), and do not
             fail the run. The open loop reports the requests due, sent and answered, and counts the

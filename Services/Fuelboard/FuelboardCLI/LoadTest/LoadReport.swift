@@ -181,7 +181,7 @@ struct LoadReport: Codable {
         contentCheck = plan.queries.isEmpty ? nil
             : "lookups: fuel, radius, price \(Int(LookupCheck.plausiblePence.lowerBound))-"
                 + "\(Int(LookupCheck.plausiblePence.upperBound))p, order and limit; every reply up to "
-                + "\(LoadSession.checkAllUpTo) a second on each generator thread, then every \(LoadSession.sampleEvery)th"
+                + "\(LoadSession.checkAllUpTo) a second on each generator thread, then one in \(LoadSession.sampleEvery) at random"
         longestGapSeconds = Self.rounded(Self.seconds(result.longestGap), 3)
         sendLagMicroseconds = settings.rate == nil || result.sendLag.count == 0 ? nil
             : SendLag(p50: Self.micros(result.sendLag.quantile(0.5)), p99: Self.micros(result.sendLag.quantile(0.99)),

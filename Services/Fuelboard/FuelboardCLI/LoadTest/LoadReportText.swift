@@ -96,8 +96,8 @@ extension LoadReport {
             + (lateReplies > 0 ? ", \(lateReplies) of them answered later" : ""))
         if contentCheck != nil, let contentChecked, let okReplies {
             var line = "checked     content of \(contentChecked) of \(okReplies) ok replies (fuel, radius, "
-                + "price, order; all up to \(LoadSession.checkAllUpTo)/s per thread, then every "
-                + "\(LoadSession.sampleEvery)th)"
+                + "price, order; all up to \(LoadSession.checkAllUpTo)/s per thread, then "
+                + "one in \(LoadSession.sampleEvery) at random)"
             let wrong = invalidByReason.filter { LookupCheck.Problem(rawValue: $0.key) != nil }.values.reduce(0, +)
             if wrong > 0 && contentChecked > 0 && contentChecked < okReplies {
                 // Replies past the sample were counted as answered: say what the sample suggests of them.

@@ -20,7 +20,7 @@ extension LoadSession {
         var errorMessage: String?
         do {
             let checking = readsContent
-                && (okRepliesThisSecond < Self.checkAllUpTo || okRepliesThisSecond % Self.sampleEvery == 0)
+                && (okRepliesThisSecond < Self.checkAllUpTo || sampler.take())
             scan = try sockets[connection].receiveLastFrame(dontWait: true) { [plan, nearest, known = result.firstErrorMessages]
                 frameCount, payload in
                 arrived = ContinuousClock.now
