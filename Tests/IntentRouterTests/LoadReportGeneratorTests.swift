@@ -1,3 +1,4 @@
+import Foundation
 @testable import FuelboardCLI
 import Testing
 
@@ -43,6 +44,17 @@ struct LoadReportGeneratorTests {
         let tiny = Self.report(cpu: .milliseconds(1), over: .milliseconds(1), rate: 100)
         #expect(tiny.text.contains("(it sleeps between sends)") && !tiny.text.contains("too short to sleep"),
                 "\(tiny.text)")
+    }
+
+    /// A generator taking most of the machine (two open-loop threads on two cores) crowds a server
+    /// on it: said, whatever the loop (the latencies tripled with no send lag to show why, QA).
+    @Test func aGeneratorTakingMostOfTheMachine_isSaidToCrowdAServerOnIt() {
+        let machine = ProcessInfo.processInfo.activeProcessorCount
+        let busy = Self.report(cpu: .milliseconds(Int64(machine) * 1_600), over: .seconds(2), rate: 20_000)
+        #expect(busy.text.contains("that is 80% of this machine's \(machine) cores: a server on this machine waits "
+            + "for a core, and its latencies include that wait (fewer --threads?)"), "\(busy.text)")
+        let light = Self.report(cpu: .milliseconds(Int64(machine) * 800), over: .seconds(2), rate: 20_000)
+        #expect(!light.text.contains("of this machine's"), "\(light.text)")
     }
 
     @Test func withoutAReading_thereIsNoGeneratorLine() {
