@@ -123,6 +123,28 @@ struct LoadReportHonestyTests {
         #expect(LoadChart.svg(report).contains("3 lost when their connection dropped (their age then)"))
     }
 
+    /// `--max-p99`: a p99 above it fails the run, saying both; at or below, it passes.
+    @Test func aP99AboveMaxP99_failsTheRun() throws {
+        func report(maxP99: Duration) -> LoadReport {
+            var settings = LoadRunner.Settings(endpoint: "tcp://127.0.0.1:5599")
+            settings.maxP99 = maxP99
+            var result = LoadRunner.Result()
+            for index in 0..<1000 { result.histogram.record(microseconds: index < 980 ? 500 : 30_000) }
+            result.completed = 1000
+            result.sent = 1000
+            result.elapsed = .seconds(2)
+            return LoadReport(settings: settings, plan: LoadPlan(target: .lookup, bodies: [[]], typeName: "lookup.cheapest"),
+                              result: result)
+        }
+        let strict = report(maxP99: .milliseconds(10))
+        #expect(strict.failed && strict.exitCode == 1)
+        #expect(strict.failures.contains { $0.hasPrefix("p99 ") && $0.hasSuffix(" ms is above --max-p99 10.000 ms") },
+                "\(strict.failures)")
+        #expect(try Self.json(strict)["options"].flatMap { ($0 as? [String: Any])?["maxP99Microseconds"] as? Double } == 10_000)
+        let lenient = report(maxP99: .milliseconds(50))
+        #expect(!lenient.failed && lenient.exitCode == 0, "\(lenient.failures)")
+    }
+
     /// With no reply at all, percentile 0 was the age (1.1 µs) of a request never answered: it is
     /// the median of what is in the latencies, as it is when that is lower than the fastest reply.
     @Test func withoutAnyReply_percentileZeroIsNoUnansweredRequestsAge() {

@@ -36,13 +36,14 @@ enum LoadTestCommand {
             a lower bound. --requests N runs until N are answered, invalid or timed out (--duration,
             when given, still ends it). Ctrl-C ends the run early and reports what was measured.
             --json: every field is described in the README ("The --json report").
-            Exit status: 0 passed; 1 a request failed, timed out or got an invalid reply, the
-            server stopped answering (a second without a reply while a request waited that then got
-            none in time), --duration ended the run before --requests, or no reply came at all;
-            3 an open loop fell BEHIND the rate offered (nothing else failed); 69 the endpoint does
-            not answer a ping, or --points stations was given and price-ingest gave no station
-            positions (without the option they fall back to uniform points, said); 64 a bad option (checked before the run); 73 the --svg chart could
-            not be written after the run (the report is printed); 130 Ctrl-C (143 SIGTERM).
+            Exit status: 0 passed; 1 a request failed, timed out or got an invalid reply, the p99
+            was above --max-p99, the server stopped answering (a second without a reply while a
+            request waited that then got none in time), --duration ended the run before --requests,
+            or no reply came at all; 3 an open loop fell BEHIND the rate offered (nothing else
+            failed); 69 the endpoint does not answer a ping, or --points stations was given and
+            price-ingest gave no station positions (without the option they fall back to uniform
+            points, said); 64 a bad option (checked before the run); 73 the --svg chart could not
+            be written after the run (the report is printed); 130 Ctrl-C (143 SIGTERM).
             """,
         options: [
             OptionSpec("--target", value: "NAME", help: "lookup (default) or router"),
@@ -71,6 +72,8 @@ enum LoadTestCommand {
                            + "users (default 1)"),
             OptionSpec(AppNameSetting.flag, value: "NAME", help: "router only: the app name the asks say, as the "
                            + "router was given it [$\(AppNameSetting.environment), default \(AppNameSetting.defaultName)]"),
+            OptionSpec("--max-p99", value: "DURATION", help: "fail the run (exit 1) when its p99 is above this "
+                           + "(10ms, say): a service level for scripts"),
             OptionSpec("--svg", value: "FILE", help: "SVG chart: latency over time, replies and failures per second, "
                            + "latency by percentile"),
         ]

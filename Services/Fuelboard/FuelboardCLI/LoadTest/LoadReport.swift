@@ -37,6 +37,8 @@ struct LoadReport: Codable {
         var warmupSeconds: Double
         var timeoutSeconds: Double
         var spin: Bool
+        /// `--max-p99` in µs (nil: not given).
+        var maxP99Microseconds: Double?
     }
 
     struct Percentiles: Codable {
@@ -168,7 +170,8 @@ struct LoadReport: Codable {
                           durationSeconds: settings.duration == LoadTestOptions.longestDuration ? nil
                               : Self.seconds(settings.duration),
                           requests: settings.maxRequests, warmupSeconds: Self.seconds(settings.warmup),
-                          timeoutSeconds: Self.seconds(settings.timeout), spin: settings.spin)
+                          timeoutSeconds: Self.seconds(settings.timeout), spin: settings.spin,
+                          maxP99Microseconds: settings.maxP99.map { Self.micros(Self.seconds($0) * 1e6) })
         sent = result.sent
         unsent = result.unsent
         scheduled = result.sent + result.unsent
@@ -298,6 +301,10 @@ struct LoadReport: Codable {
         }
         if errorsByCode["unknown_type"] != nil {
             reasons.append("unknown_type: is \(service) what answers at \(endpoint)? It does not know \(type)")
+        }
+        if let limit = options.maxP99Microseconds, !noReplies, latencyMicroseconds.p99 > limit {
+            reasons.append(String(format: "p99 %.3f ms is above --max-p99 %.3f ms", latencyMicroseconds.p99 / 1000,
+                                  limit / 1000))
         }
         if invalidReplies > 0 { reasons.append("\(Self.count(invalidReplies, "reply", "replies")) failed validation") }
         if timeouts > 0 {

@@ -19,6 +19,8 @@ struct LoadRunner {
         var warmup: Duration = .seconds(1)
         var maxRequests: Int?
         var timeout: Duration = .seconds(5)
+        /// `--max-p99`: a p99 above it fails the run (a service level a script can hold a run to).
+        var maxP99: Duration?
         /// Generator threads (`ParallelLoad` splits the settings above between them).
         var threads = 1
         /// The number of this runner's first request: its ids, and where in the plan it starts.

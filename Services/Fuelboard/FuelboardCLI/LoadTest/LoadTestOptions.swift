@@ -98,6 +98,10 @@ struct LoadTestOptions {
             throw ConfigurationError("--duration: must be more than 0, got '\(arguments.value("--duration") ?? "")'")
         }
         settings.warmup = try Self.duration(arguments, "--warmup") ?? .seconds(1)
+        if let text = arguments.value("--max-p99") {
+            settings.maxP99 = try ServiceMain.readDuration(text, option: "--max-p99", atLeast: .nanoseconds(1),
+                                                           atMost: Self.longestDuration)
+        }
         settings.maxRequests = try Self.count(arguments, "--requests", upTo: Int(Int32.max))
         if let requests = settings.maxRequests, requests < settings.threads {
             throw ConfigurationError("--requests: at least --threads (\(settings.threads)), got \(requests) "
