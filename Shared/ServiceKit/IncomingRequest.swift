@@ -215,8 +215,19 @@ public struct IncomingRequest {
         do {
             return try JSONCoding.makeDecoder().decode(Body.self, from: bodyData)
         } catch {
-            throw .badRequest("bad body for \(self.type): \(ServiceError.describe(error))")
+            throw .badRequest("bad body for \(self.type): \(Self.describeInCheckedFrame(error))")
         }
+    }
+
+    /// `ServiceError.describe`, except for the decoder's "not valid JSON" of a frame the strict
+    /// check took: what it refuses there is a value, not the syntax (it said "The given data was not
+    /// valid JSON." of `"lat":1e999`).
+    @usableFromInline
+    static func describeInCheckedFrame(_ error: any Error) -> String {
+        if case DecodingError.dataCorrupted(let context) = error, context.codingPath.isEmpty {
+            return "a value cannot be read (a number beyond ±1.8e308, or a string with a lone surrogate escape)"
+        }
+        return ServiceError.describe(error)
     }
 
     /// The body read by hand from the checked frame when `Body` is `JSONReadable` and its reader

@@ -161,6 +161,19 @@ struct WireRenderTests {
         found().replacingOccurrences(of: #""fuel":"B7""#, with: #""fuel":"# + fuel)
     }
 
+    /// A number beyond a double in a valid frame: the reply says a value cannot be read, where it
+    /// said "The given data was not valid JSON." (the frame is JSON; the strict check took it).
+    @Test func aNumberTooLargeToRead_isSaidSo_notCalledInvalidJSON() throws {
+        let requests = try CheckedRequests(serving: Fixtures.handler)
+        for body in [#"{"outcome":"noLocation","radiusMiles":1e999}"#,
+                     Self.found().replacingOccurrences(of: "139.9", with: "-1e400")] {
+            let reply = requests.dispatch(frame: #"{"v":1,"id":"big","type":"dialog.render","body":\#(body)}"#)
+            #expect(reply.contains(#""code":"bad_request""#) && reply.contains(#""id":"big""#), "\(reply)")
+            #expect(reply.contains("a value cannot be read (a number beyond") && !reply.contains("not valid JSON"),
+                    "\(reply)")
+        }
+    }
+
     /// A member given twice never reaches a reader: the frame is refused first (the wire reader
     /// and the general path had to agree on which one counted).
     @Test(arguments: [found(#","outcome":"found""#), found(#","fuel":"\u0042\u0037""#),
