@@ -20,6 +20,8 @@ struct LoadChartGapsTests {
         for value in latencies { result.histogram.record(microseconds: value) }
         result.completed = seconds.map(\.requests).reduce(0, +)
         result.sent = result.completed
+        // An open loop's schedule holds its rate over the run: what was not sent was due all the same.
+        if let rate { result.unsent = max(0, Int(rate) * seconds.count - result.completed) }
         result.timeouts = timeouts
         result.elapsed = .seconds(Int64(seconds.count))
         result.seconds = seconds
