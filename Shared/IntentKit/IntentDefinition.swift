@@ -12,7 +12,7 @@ public typealias StageHandler = @Sendable (IntentRequest) -> PluginResult
 /// One intent a service offers: its declaration (name, typed parameters, phrases) and its code.
 /// Leave out `resolve` or `confirm` and the router skips that stage. With `usesLocation`, requests
 /// carry where the user is (`request.location`: the ask's, else the last-known one, when known);
-/// without, they never do.
+/// without, they never do. `help` is the sentence the assistant's help answer adds for it.
 public struct IntentDefinition: Sendable {
     public let declaration: PluginIntent
     public let resolve: StageHandler?
@@ -20,13 +20,14 @@ public struct IntentDefinition: Sendable {
     public let handle: StageHandler
 
     public init(_ name: String, parameters: [PluginParameter] = [], phrases: [String], usesLocation: Bool = false,
-                resolve: StageHandler? = nil, confirm: StageHandler? = nil, handle: @escaping StageHandler) {
+                help: String? = nil, resolve: StageHandler? = nil, confirm: StageHandler? = nil,
+                handle: @escaping StageHandler) {
         var stages: [PluginStage] = []
         if resolve != nil { stages.append(.resolve) }
         if confirm != nil { stages.append(.confirm) }
         stages.append(.handle)
         declaration = PluginIntent(name: name, parameters: parameters.isEmpty ? nil : parameters, phrases: phrases,
-                                   stages: stages, usesLocation: usesLocation ? true : nil)
+                                   stages: stages, usesLocation: usesLocation ? true : nil, help: help)
         self.resolve = resolve
         self.confirm = confirm
         self.handle = handle

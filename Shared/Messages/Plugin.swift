@@ -84,14 +84,18 @@ public struct PluginIntent: Codable, Sendable, Equatable {
     /// (the ask's, else the user's last-known one). Absent or false: the user's position is not
     /// shared with the service.
     public var usesLocation: Bool?
+    /// A sentence the assistant's help answer adds for this intent, as the user hears it ("You
+    /// can also ask me what diesel costs at a named station."): at most 200 characters.
+    public var help: String?
 
     public init(name: String, parameters: [PluginParameter]? = nil, phrases: [String], stages: [PluginStage]? = nil,
-                usesLocation: Bool? = nil) {
+                usesLocation: Bool? = nil, help: String? = nil) {
         self.name = name
         self.parameters = parameters
         self.phrases = phrases
         self.stages = stages
         self.usesLocation = usesLocation
+        self.help = help
     }
 }
 

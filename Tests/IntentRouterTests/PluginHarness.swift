@@ -108,10 +108,10 @@ enum TestIntents {
 
     /// "Ask FuelBoard to tell me about diesel": resolve asks for a missing fuel; handle answers
     /// with the instance that served it as the value.
-    static func fuelFact(instance: String = "one") -> IntentDefinition {
+    static func fuelFact(instance: String = "one", help: String? = nil) -> IntentDefinition {
         IntentDefinition(
             "FuelFact", parameters: [fuelParameter],
-            phrases: ["[ask] {app} [to] tell me about {fuel}", "[ask] {app} for a fuel fact"],
+            phrases: ["[ask] {app} [to] tell me about {fuel}", "[ask] {app} for a fuel fact"], help: help,
             resolve: { request in
                 request.string("fuel") == nil ? .needsValue("fuel", "Which fuel, unleaded or diesel?") : .success()
             },

@@ -334,6 +334,30 @@ struct RouterWithRealServicesTests {
         #expect(fact.dialog == "E10 is a fuel.")
     }
 
+    /// The help answer goes on with what the plug-ins plugged in say they do (their `help`), after
+    /// dialog-renderer's words; a plug-in that stops is no longer offered.
+    @Test func theHelpAnswer_namesWhatPluggedInServicesDo_untilTheyStop() throws {
+        let services = try RealServices()
+        defer { services.stop() }
+        let builtIn = try services.ask("Ask FuelBoard for help")
+        #expect(builtIn.outcome == .help && builtIn.degraded == nil, "\(builtIn.dialog)")
+        let plugins = try services.client.call(routerServicesType, EmptyBody(), as: RouterServicesReply.self).endpoint
+        let sentence = "You can also ask me to tell you about a fuel."
+        let facts = IntentService(name: "fuel-facts", router: plugins, heartbeat: .milliseconds(100),
+                                  intents: [TestIntents.fuelFact(help: " \(sentence)\n")],
+                                  logger: Logger(label: "facts", level: .critical)).start()
+        #expect(facts.wait(until: { $0.registered || $0.refusal != nil }) && facts.status.refusal == nil)
+        let help = try services.ask("Ask FuelBoard for help")
+        #expect(help.dialog == builtIn.dialog + " " + sentence, "\(help.dialog)")
+        facts.stop()
+        let deadline = ContinuousClock.now + .seconds(10)
+        var after = try services.ask("Ask FuelBoard for help")
+        while after.dialog != builtIn.dialog, ContinuousClock.now < deadline {
+            after = try services.ask("Ask FuelBoard for help")  // until the router has heard the bye
+        }
+        #expect(after.dialog == builtIn.dialog, "\(after.dialog)")
+    }
+
     /// "Take me there" goes to the station the answer named, even when prices changed or the phone
     /// moved since (it searched again, and could go elsewhere: a re-check changed a price between).
     @Test func takeMeThere_goesToTheStationNamed_afterPricesChanged() throws {

@@ -137,6 +137,17 @@ def test_aReplyNamingAMemberTwice_failsTheAskAtOnce_andIsRefusedWithItsId(world)
     assert refused["id"] == peer.requests[0]["id"] and 'names "dialog" twice' in refused["reason"], refused
 
 
+def test_anIntentsHelp_isSaidInTheHelpAnswer_andOneTooLongIsRefused(world):
+    before = ask(world["client"], "Ask FuelBoard for help")["dialog"]
+    joke = intent("Jokes", "[ask] {app} [to] tell me a joke", help="You can also ask me to tell you a joke.")
+    world["peer"](register("jokes", [joke])).first("plugin.registered")
+    after = ask(world["client"], "Ask FuelBoard for help")["dialog"]
+    assert after == before + " You can also ask me to tell you a joke.", after
+    long = intent("Riddles", "[ask] {app} [to] tell me a riddle", help="x" * 201)
+    refused = world["peer"](register("riddles", [long])).first("plugin.refused")
+    assert refused["code"] == "bad_request" and "help is longer than 200 characters" in refused["reason"], refused
+
+
 def test_anUnusableAnswer_isRefusedWithItsIdAndTheFault(world):
     peer = world["peer"](register(), lambda request: {"result": "success", "dialog": "Here.",
                                                       "opensURL": "javascript:alert(1)"})

@@ -30,6 +30,7 @@ INTENTS = [{
         {"value": "SDV", "synonyms": ["super diesel", "premium diesel"]}]}],
     "phrases": ["[ask] {app} [to] tell me about {fuel}", "[ask] {app} for a fuel fact"],
     "stages": ["resolve", "handle"],
+    "help": "You can also ask me to tell you about a fuel, such as diesel.",
 }]
 
 

@@ -39,6 +39,7 @@ struct StationPrices: Sendable {
                 "[ask] {app} [for] the price of {fuel} at [the] {brand} in {town}",
                 "(what|how much) (does|is) {fuel} [cost] at [the] {brand} in {town} [(on|with)] {app}",
             ],
+            help: "You can also ask me what a fuel costs at a brand's station in a town, such as the Tesco in Selby.",
             resolve: { request in resolve(request) },
             handle: { request in handle(request) })
     }

@@ -210,7 +210,10 @@ public final class IntentRouterService {
         switch decision.step {
         case .say(let prompt):
             runner.render(prompt, ask) { render in
-                self.speaker.speak(Handled(prompt.code, render), for: ask) { reply in self.finish(key, ask, reply) }
+                var handled = Handled(prompt.code, render)
+                // The help answer goes on with what the plug-ins plugged in now say they do.
+                if render.outcome == .help { handled.addedSentences = self.plugins.registry.helpSentences }
+                self.speaker.speak(handled, for: ask) { reply in self.finish(key, ask, reply) }
             }
         case .handle(let action):
             runner.run(action, ask) { handled in

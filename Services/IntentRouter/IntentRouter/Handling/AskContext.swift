@@ -67,6 +67,8 @@ struct Handled {
     var continuesIn: String?
     /// The backends the answer was reached without (`AssistantReply.degraded`).
     var degraded: [String] = []
+    /// Sentences said after the rendered words (the plug-ins' own, in the help answer).
+    var addedSentences: [String] = []
 
     init(_ code: AssistantCode, _ render: RenderRequest, needsAgain: String? = nil) {
         self.needsAgain = needsAgain

@@ -25,12 +25,12 @@ final class Speaker {
         guard ContinuousClock.now < ask.renderDeadline else {
             // No time left to ask the renderer (the data took it): its absence is not its fault.
             fallbacks += 1
-            let rendered = FallbackDialog.render(request, appName: appName)
+            let rendered = Self.adding(handled.addedSentences, to: FallbackDialog.render(request, appName: appName))
             return done(.reply(Self.reply(handled.code, request, rendered, decision, degraded: handled.degraded)))
         }
         dialog.call(.dialogRender, request, as: RenderedWords.self, deadline: ask.renderDeadline) { [self] result in
-            if case .success(.spliced(let raw)) = result, var spliced = Self.spliced(handled.code, request, raw,
-                                                                                   decision) {
+            if case .success(.spliced(let raw)) = result, handled.addedSentences.isEmpty,
+               var spliced = Self.spliced(handled.code, request, raw, decision) {
                 spliced.degraded = handled.degraded.isEmpty ? nil : handled.degraded
                 return done(.spliced(spliced))
             }
@@ -43,8 +43,17 @@ final class Speaker {
                 rendered = FallbackDialog.render(request, appName: appName)
                 degraded.append(Backends.dialogRendererName)
             }
+            rendered = Self.adding(handled.addedSentences, to: rendered)
             done(.reply(Self.reply(handled.code, request, rendered, decision, degraded: degraded)))
         }
+    }
+
+    /// The words with `sentences` said after their dialog.
+    static func adding(_ sentences: [String], to words: RenderReply) -> RenderReply {
+        guard !sentences.isEmpty else { return words }
+        var words = words
+        words.dialog = ([words.dialog] + sentences).joined(separator: " ")
+        return words
     }
 
     /// The reply carrying the renderer's words as it wrote them, when that says what `reply`

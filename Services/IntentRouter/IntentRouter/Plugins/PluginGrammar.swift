@@ -22,6 +22,9 @@ final class PluginIntentGrammar {
     let stages: [PluginStage]
     /// Whether the intent's requests carry the user's location (declared `usesLocation`).
     let usesLocation: Bool
+    /// The sentence the help answer adds for it (declared `help`, made speakable).
+    let help: String?
+    static let maxHelpLength = 200
     /// A few utterances (as words) each phrase accepts.
     let samples: [[String]]
     /// Filler phrases ("today", "right now") that are values or synonyms of its enum parameters:
@@ -58,6 +61,7 @@ final class PluginIntentGrammar {
         fillerValues = Self.fillerValues(of: parameters)
         stages = intent.stages.map { Array(Set($0)).sorted { $0.order < $1.order } } ?? PluginStage.allCases
         usesLocation = intent.usesLocation ?? false
+        help = intent.help.map { SpeakableText.clean($0).trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
         samples = Self.samples(intent.phrases, lists: lists, appName: appName)
         try refuseDeadPhrases(appName: appName)
     }
@@ -95,6 +99,9 @@ final class PluginIntentGrammar {
         }
         if let long = intent.phrases.first(where: { $0.count > 300 }) {
             throw .bad("intent \(intent.name): phrase '\(long.prefix(40))...' is longer than 300 characters")
+        }
+        if let help = intent.help, help.count > maxHelpLength {
+            throw .bad("intent \(intent.name): help is longer than \(maxHelpLength) characters")
         }
         if let stages = intent.stages, !stages.contains(.handle) {
             throw .bad("intent \(intent.name): stages must include handle")

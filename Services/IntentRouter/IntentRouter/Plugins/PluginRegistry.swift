@@ -221,6 +221,24 @@ final class PluginRegistry {
     }
 
     /// Every registered plug-in intent's name, sorted.
+    /// The sentences the help answer adds: each running service's intents' `help` (a stopped
+    /// one's intents cannot be asked), services in the order they registered, each sentence once,
+    /// at most `maxHelpSentences`.
+    var helpSentences: [String] {
+        var sentences: [String] = []
+        for service in order {
+            guard let entry = services[service], entry.stoppedAt == nil else { continue }
+            for help in entry.intents.compactMap(\.help) where !sentences.contains(help) {
+                sentences.append(help)
+                if sentences.count == Self.maxHelpSentences { return sentences }
+            }
+        }
+        return sentences
+    }
+
+    /// The most plug-in sentences one help answer says (a long list is not listened to).
+    static let maxHelpSentences = 5
+
     var intentNames: [String] {
         services.values.flatMap { $0.intents.map(\.name) }.sorted()
     }
