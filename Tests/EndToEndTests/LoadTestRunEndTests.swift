@@ -86,6 +86,27 @@ struct LoadTestRunEndTests {
                 "\(failures)")
     }
 
+    /// `--no-check` loads a server that answers something else than lookups (the bench's bare
+    /// echo): envelopes checked, content not, and the run passes with every reply measured; without
+    /// it, the replies fail the content check.
+    @Test func noCheck_loadsAServerAnsweringOtherwise_measuringEveryReply() throws {
+        let echo = try InProcessService.start { context in
+            let server = try ReplyServer(name: "echo", context: context, bind: "tcp://127.0.0.1:*",
+                                         logger: Logger(label: "echo", level: .critical))
+            server.on("lookup.cheapest") { request in request.reply(bodyJSON: Array(#"{"pad":"xxxxxxxx"}"#.utf8)) }
+            return server
+        }
+        defer { echo.stop() }
+        let unchecked = try Self.loadtest(echo.endpoint, ["--requests", "200", "--no-check"])
+        #expect(try unchecked.waitForExit(timeout: .seconds(30)) == 0, "\(unchecked.log.suffix(600))")
+        let report = try jsonReport(in: unchecked.log)
+        #expect(report["requests"] as? Int == 200 && report["invalidReplies"] as? Int == 0, "\(report)")
+        #expect(report["contentCheck"] as? String == "off (--no-check): envelopes only", "\(report)")
+        let checked = try Self.loadtest(echo.endpoint, ["--requests", "200"])
+        #expect(try checked.waitForExit(timeout: .seconds(30)) == 1)
+        #expect((try jsonReport(in: checked.log)["invalidReplies"] as? Int ?? 0) > 0)
+    }
+
     /// A run of error replies says why in the server's own words: the first message of each code,
     /// in the text and the JSON (a replica not ready read only "errors unavailable 4804").
     @Test func errorReplies_giveTheServersFirstMessageForEachCode() throws {

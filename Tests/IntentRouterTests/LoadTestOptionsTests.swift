@@ -44,6 +44,7 @@ struct LoadTestOptionsTests {
         (["--duration", "10"], "--duration: '10' has no unit: write 10s, 10m or 10h"),
         (["--warmup", "1"], "--warmup: '1' has no unit: write 1s, 1m or 1h"),
         (["--duration", "200h"], "--duration: at most a week (168h), got '200h'"),
+        (["--target", "router", "--no-check"], "--no-check: applies only to --target lookup"),
         (["--max-p99", "10"], "--max-p99: '10' has no unit: write 10s, 10m or 10h"),
         (["--seed", "-1"], "--seed: expected a whole number from 0 to 18446744073709551615, got '-1'"),
         (["--svg", "/nonexistent-loadtest-dir/x.svg"], "--svg: no directory /nonexistent-loadtest-dir"),

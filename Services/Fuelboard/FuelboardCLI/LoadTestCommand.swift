@@ -72,6 +72,8 @@ enum LoadTestCommand {
                            + "users (default 1)"),
             OptionSpec(AppNameSetting.flag, value: "NAME", help: "router only: the app name the asks say, as the "
                            + "router was given it [$\(AppNameSetting.environment), default \(AppNameSetting.defaultName)]"),
+            OptionSpec("--no-check", help: "lookup only: do not check replies' content (the envelope still is), "
+                           + "for a server that answers otherwise, such as a bare echo"),
             OptionSpec("--max-p99", value: "DURATION", help: "fail the run (exit 1) when its p99 is above this "
                            + "(10ms, say): a service level for scripts"),
             OptionSpec("--svg", value: "FILE", help: "SVG chart: latency over time, replies and failures per second, "

@@ -39,6 +39,8 @@ struct LoadReport: Codable {
         var spin: Bool
         /// `--max-p99` in µs (nil: not given).
         var maxP99Microseconds: Double?
+        /// False with `--no-check` (lookup replies' content not checked).
+        var checksContent: Bool = true
     }
 
     struct Percentiles: Codable {
@@ -171,7 +173,8 @@ struct LoadReport: Codable {
                               : Self.seconds(settings.duration),
                           requests: settings.maxRequests, warmupSeconds: Self.seconds(settings.warmup),
                           timeoutSeconds: Self.seconds(settings.timeout), spin: settings.spin,
-                          maxP99Microseconds: settings.maxP99.map { Self.micros(Self.seconds($0) * 1e6) })
+                          maxP99Microseconds: settings.maxP99.map { Self.micros(Self.seconds($0) * 1e6) },
+                          checksContent: settings.checksContent)
         sent = result.sent
         unsent = result.unsent
         scheduled = result.sent + result.unsent
@@ -181,7 +184,7 @@ struct LoadReport: Codable {
         invalidByReason = result.invalidByReason
         contentChecked = plan.queries.isEmpty ? nil : result.contentChecked
         okReplies = plan.queries.isEmpty ? nil : result.okReplies
-        contentCheck = plan.queries.isEmpty ? nil
+        contentCheck = plan.queries.isEmpty ? nil : !settings.checksContent ? "off (--no-check): envelopes only"
             : "lookups: fuel, radius, price \(Int(LookupCheck.plausiblePence.lowerBound))-"
                 + "\(Int(LookupCheck.plausiblePence.upperBound))p, order and limit; every reply up to "
                 + "\(LoadSession.checkAllUpTo) a second on each generator thread, then one in \(LoadSession.sampleEvery) at random"

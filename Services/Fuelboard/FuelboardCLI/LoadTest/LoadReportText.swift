@@ -94,7 +94,9 @@ extension LoadReport {
             + (reasons.isEmpty ? "" : " (" + reasons.joined(separator: ", ") + ")") + ", "
             + "\(timeouts) timed out (no reply within the \(Self.format(seconds: timeoutSeconds)) --timeout)"
             + (lateReplies > 0 ? ", \(lateReplies) of them answered later" : ""))
-        if contentCheck != nil, let contentChecked, let okReplies {
+        if !options.checksContent {
+            lines.append("checked     envelopes only: the content check is off (--no-check)")
+        } else if contentCheck != nil, let contentChecked, let okReplies {
             var line = "checked     content of \(contentChecked) of \(okReplies) ok replies (fuel, radius, "
                 + "price, order; all up to \(LoadSession.checkAllUpTo)/s per thread, then "
                 + "one in \(LoadSession.sampleEvery) at random)"

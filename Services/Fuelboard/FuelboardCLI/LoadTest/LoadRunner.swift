@@ -21,6 +21,9 @@ struct LoadRunner {
         var timeout: Duration = .seconds(5)
         /// `--max-p99`: a p99 above it fails the run (a service level a script can hold a run to).
         var maxP99: Duration?
+        /// `--no-check`: lookup replies' content is not checked (their envelope still is), for a
+        /// server that answers something else (a bare echo, as the bench's baseline).
+        var checksContent = true
         /// Generator threads (`ParallelLoad` splits the settings above between them).
         var threads = 1
         /// The number of this runner's first request: its ids, and where in the plan it starts.

@@ -103,7 +103,7 @@ struct LoadSession {
         self.settings = settings
         self.plan = plan
         readsAnswers = plan.target == .router
-        readsContent = plan.target == .lookup && !plan.queries.isEmpty
+        readsContent = plan.target == .lookup && !plan.queries.isEmpty && settings.checksContent
         nearest = plan.typeName == MessageType.lookupNearest.rawValue
         for _ in 0..<settings.connections {
             let socket = try Socket(context, .dealer)

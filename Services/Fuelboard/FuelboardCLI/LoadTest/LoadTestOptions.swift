@@ -98,6 +98,11 @@ struct LoadTestOptions {
             throw ConfigurationError("--duration: must be more than 0, got '\(arguments.value("--duration") ?? "")'")
         }
         settings.warmup = try Self.duration(arguments, "--warmup") ?? .seconds(1)
+        settings.checksContent = !arguments.has("--no-check")
+        if target == .router && arguments.has("--no-check") {
+            throw ConfigurationError("--no-check: applies only to --target lookup (an assistant answer's code is "
+                + "always read)")
+        }
         if let text = arguments.value("--max-p99") {
             settings.maxP99 = try ServiceMain.readDuration(text, option: "--max-p99", atLeast: .nanoseconds(1),
                                                            atMost: Self.longestDuration)
