@@ -107,4 +107,19 @@ struct LoadTestValidationTests {
         let latency = try #require(report["latencyMicroseconds"] as? [String: Double])
         #expect((latency["p90"] ?? 0) > 100_000, "\(latency)")
     }
+
+    /// With --json, a run that stops before measuring says why on stdout as JSON too (a script
+    /// reading stdout got nothing at 64 and 69).
+    @Test func withJSON_aRunStoppedBeforeMeasuring_saysWhyOnStdoutAsJSON() throws {
+        for (arguments, code, status) in [(["--seed", "-1"], "usage", Int32(64)),
+                                          (["--lookup", try unservedEndpoint()], "unavailable", Int32(69))] {
+            let run = try CommandRun.fuelboard(["loadtest", "--json"] + arguments)
+            #expect(run.status == status, "\(run.stderr)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any],
+                                      "\(run.stdout)")
+            let error = try #require(object["error"] as? [String: Any])
+            #expect(error["code"] as? String == code && (error["message"] as? String)?.isEmpty == false, "\(object)")
+            #expect(object["exitStatus"] as? Int == Int(status))
+        }
+    }
 }

@@ -112,6 +112,20 @@ struct CLIContext {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
+    /// With `--json`, a command that stops before its result says why on stdout too, as JSON a
+    /// script reads where it reads results: `{"error": {"code": "usage", "message": ...}, "exitStatus": 64}`.
+    static func printJSONError(_ code: String, _ message: String, status: Int32) {
+        var writer = JSONWriter(capacity: 256)
+        writer.raw(#"{"error":{"code":"#)
+        writer.string(code)
+        writer.raw(#","message":"#)
+        writer.string(message)
+        writer.raw(#"},"exitStatus":"#)
+        writer.number(Double(status))
+        writer.raw("}")
+        print(String(decoding: writer.data, as: UTF8.self))
+    }
+
     static func printError(_ line: String) {
         FileHandle.standardError.write(Data("fuelboard: \(line)\n".utf8))
     }

@@ -43,6 +43,7 @@ public enum Fuelboard {
             return try command.run(try CLIContext(command: name, arguments: Array(arguments.dropFirst())))
         } catch let error as ConfigurationError {
             CLIContext.printError(error.description)
+            if arguments.contains("--json") { CLIContext.printJSONError("usage", error.description, status: 64) }
             return ServiceMain.ExitCode.usage
         } catch CLIContext.HelpRequested.help {
             return ServiceMain.ExitCode.success

@@ -107,7 +107,9 @@ enum LoadTestCommand {
         let service = options.target == .router ? "intent-router" : "fuel-lookup"
         for replica in Endpoint.list(settings.endpoint) {
             guard let answered = serviceAnswering(replica, cli) else {
-                CLIContext.printError("no answer from \(replica) to a ping within 2 s: is \(service) running there?")
+                let message = "no answer from \(replica) to a ping within 2 s: is \(service) running there?"
+                CLIContext.printError(message)
+                if cli.json { CLIContext.printJSONError("unavailable", message, status: ServiceMain.ExitCode.unavailable) }
                 return ServiceMain.ExitCode.unavailable
             }
             // Another of FuelBoard's services is a wrong endpoint; a server of any other name (a
@@ -123,8 +125,10 @@ enum LoadTestCommand {
             // Asked for by name, stations are not swapped for another workload (uniform points are
             // mostly "nothing in range"): a run compared with an earlier one would mislead.
             if cli.arguments.value("--points") != nil {
-                CLIContext.printError("--points stations: price-ingest at \(cli.topology.ingest) gave no station "
-                    + "positions (is it running, with prices loaded? --ingest): use --points uniform to run without")
+                let message = "--points stations: price-ingest at \(cli.topology.ingest) gave no station positions "
+                    + "(is it running, with prices loaded? --ingest): use --points uniform to run without"
+                CLIContext.printError(message)
+                if cli.json { CLIContext.printJSONError("unavailable", message, status: ServiceMain.ExitCode.unavailable) }
                 return ServiceMain.ExitCode.unavailable
             }
             CLIContext.printStatus("no stations loaded (or price-ingest unreachable): using uniform points")
