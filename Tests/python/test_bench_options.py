@@ -21,3 +21,19 @@ bench = pytest.importorskip("bench")
 ])
 def test_theRunsMode_isFullOnlyForTheReportedRun(argv, mode):
     assert bench.parse_options(argv).mode == mode
+
+
+def test_binDir_usesTheBinariesThere_andBuildsNothing(tmp_path):
+    """`--bin-dir` runs the bench on installed or copied binaries (it could only build from source
+    or use .build); a directory without a required one stops it, naming it."""
+    for name in bench.REQUIRED:
+        path = tmp_path / name
+        path.write_text("#!/bin/sh\n")
+        path.chmod(0o755)
+    options = bench.parse_options(["--bin-dir", str(tmp_path)])
+    binaries = bench.build(options, str(tmp_path))
+    assert binaries.directory == str(tmp_path) and all(binaries.has(name) for name in bench.REQUIRED)
+    assert not binaries.has("intent-router")
+    (tmp_path / "zmq-echo").unlink()
+    with pytest.raises(SystemExit):
+        bench.build(options, str(tmp_path))

@@ -40,6 +40,8 @@ def parse_options(argv):
                              "on two cores, or wherever the scheduler puts them")
     parser.add_argument("--scratch-path", help="swift build --scratch-path (default: .build)")
     parser.add_argument("--no-build", action="store_true", help="use the release binaries already built")
+    parser.add_argument("--bin-dir", help="use the binaries in this directory (installed or copied ones; "
+                                          "dialog-renderer's resources folder beside it) and build nothing")
     parser.add_argument("--redis-point", default=f"{DERBY[0]},{DERBY[1]}",
                         help="LAT,LNG of Redis's fixed GEOSEARCH point (default: Derby, a mid-sized town)")
     parser.add_argument("--keep", action="store_true", help="keep the work directory (logs, SQLite) afterwards")
@@ -73,6 +75,14 @@ def build(options, work_dir):
     base = ["swift", "build", "-c", "release"] + (["--scratch-path", options.scratch_path]
                                                   if options.scratch_path else [])
     optional = AssistantStack.NAMES
+    if options.bin_dir:
+        directory = os.path.abspath(options.bin_dir)
+        found = [name for name in REQUIRED + optional if os.access(os.path.join(directory, name), os.X_OK)]
+        missing = [name for name in REQUIRED if name not in found]
+        if missing:
+            say(f"--bin-dir {directory}: no {', '.join(missing)} there")
+            raise SystemExit(2)
+        return Binaries(directory, found)
     bin_dir = subprocess.run(base + ["--show-bin-path"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
     if options.no_build:
         return Binaries(bin_dir, REQUIRED + optional)
