@@ -14,15 +14,7 @@ extension LoadSession {
         }
         let expired = inFlight.filter { now - $0.value.sentAt > settings.timeout }
         for (id, sent) in expired {
-            inFlight[id] = nil
-            if timedOut.count < Self.settledKept { timedOut[id] = sent.at } else { settledOverflowed = true }
-            if sent.at >= measureFrom {
-                result.timeouts += 1
-                second.timeouts += 1
-                result.histogram.record(microseconds: Self.micros(settings.timeout))
-                result.timeoutsInLatency += 1
-            }
-            if periodNanos == nil && mayStartAnother { try send(intended: nil, on: sent.connection) }
+            try timeOut(id, sent, latency: settings.timeout)
         }
     }
 
@@ -30,19 +22,24 @@ extension LoadSession {
     /// age (`timeoutsOnDisconnect`). A closed loop sends their places again on it (ZeroMQ
     /// reconnects it, and holds what is sent meanwhile).
     mutating func loseRequests(on connection: Int, at now: ContinuousClock.Instant) throws {
-        let lost = inFlight.filter { $0.value.connection == connection }
-        for (id, sent) in lost {
-            inFlight[id] = nil
-            if timedOut.count < Self.settledKept { timedOut[id] = sent.at } else { settledOverflowed = true }
-            if sent.at >= measureFrom {
-                result.timeouts += 1
-                second.timeouts += 1
-                result.histogram.record(microseconds: Self.micros(now - sent.at))
-                result.timeoutsInLatency += 1
-                result.timeoutsOnDisconnect += 1
-            }
-            if periodNanos == nil && mayStartAnother { try send(intended: nil, on: connection) }
+        for (id, sent) in inFlight where sent.connection == connection {
+            if sent.at >= measureFrom { result.timeoutsOnDisconnect += 1 }
+            try timeOut(id, sent, latency: now - sent.at)
         }
+    }
+
+    /// Request `id` timed out: counted (a measured one in the latencies at `latency`), kept for a
+    /// late reply, and in a closed loop its place sent again on its connection.
+    private mutating func timeOut(_ id: Int, _ sent: LoadRunner.Sent, latency: Duration) throws {
+        inFlight[id] = nil
+        if timedOut.count < Self.settledKept { timedOut[id] = sent.at } else { settledOverflowed = true }
+        if sent.at >= measureFrom {
+            result.timeouts += 1
+            second.timeouts += 1
+            result.histogram.record(microseconds: Self.micros(latency))
+            result.timeoutsInLatency += 1
+        }
+        if periodNanos == nil && mayStartAnother { try send(intended: nil, on: sent.connection) }
     }
 
     /// Reports the second ending at `boundary` (or, for the run's last, `length` seconds long).
