@@ -46,8 +46,8 @@ struct RepeatedNameTests {
         #expect(repeated(#"{"fuel":"E10","fuels":"B7","fue":1}"#) == nil)
     }
 
-    /// Past 64 members the names go through a set (a wide object would make looking back
-    /// quadratic); it finds the same repeats.
+    /// Past its budget of steps (a wide object would make looking back quadratic) the names go
+    /// through a set; it finds the same repeats. A batch of requests stays within the budget.
     @Test func aWideObject_isCheckedThroughASet_withTheSameAnswers() {
         let wide = (0..<5_000).map { #""k\#($0)":\#($0)"# }.joined(separator: ",")
         #expect(repeated("{\(wide)}") == nil)

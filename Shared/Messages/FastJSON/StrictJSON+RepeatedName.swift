@@ -11,7 +11,11 @@ extension StrictJSON {
     /// same object has, or nil. Names are compared with their escapes resolved.
     public static func repeatedName(among members: UnsafeBufferPointer<Member>,
                                     in bytes: UnsafeBufferPointer<UInt8>) -> Member? {
-        members.count <= smallDocument ? repeatedNameByWalking(members, bytes) : repeatedNameByHashing(members, bytes)
+        switch repeatedNameByWalking(members, bytes, steps: walkSteps(members.count)) {
+        case .found(let member): member
+        case .none: nil
+        case .tooWide: repeatedNameByHashing(members, bytes)
+        }
     }
 
     /// A document refused for a repeated name: `the message names "fuel" twice in one object (at
@@ -30,9 +34,13 @@ extension StrictJSON {
         }
     }
 
-    /// Up to this many members, each looks back through its own object's earlier members; past it
-    /// (a wide object would make that quadratic) they go through a set.
-    static let smallDocument = 64
+    /// Each member looks back through the earlier members of its own object (and of objects in
+    /// it), which costs no allocation: a request or a batch of them takes a few steps a member.
+    /// An object with many members would make that quadratic, so past this many steps in all the
+    /// names go through a set instead.
+    static func walkSteps(_ members: Int) -> Int { 32 * members + 1024 }
+
+    private enum Walk { case found(Member), none, tooWide }
 
     /// The member's name as written between its quotes, escapes resolved.
     public static func name(of member: Member, in bytes: UnsafeBufferPointer<UInt8>) -> String {
@@ -40,7 +48,8 @@ extension StrictJSON {
     }
 
     private static func repeatedNameByWalking(_ members: UnsafeBufferPointer<Member>,
-                                              _ bytes: UnsafeBufferPointer<UInt8>) -> Member? {
+                                              _ bytes: UnsafeBufferPointer<UInt8>, steps: Int) -> Walk {
+        var left = steps
         for index in members.indices {
             let member = members[index]
             var earlier = index - 1
@@ -48,11 +57,13 @@ extension StrictJSON {
             // come just before; a value that ended before the object opened is outside it.
             while earlier >= 0, members[earlier].value.upperBound > member.object {
                 let other = members[earlier]
-                if other.object == member.object, sameName(other, member, bytes) { return member }
+                if other.object == member.object, sameName(other, member, bytes) { return .found(member) }
                 earlier -= 1
+                left -= 1
+                if left < 0 { return .tooWide }
             }
         }
-        return nil
+        return .none
     }
 
     private static func repeatedNameByHashing(_ members: UnsafeBufferPointer<Member>,
