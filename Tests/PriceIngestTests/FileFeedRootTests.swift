@@ -68,6 +68,22 @@ struct FileFeedRootTests {
         }
     }
 
+    /// What was opened is checked too, not only the path before it: a symlink swapped in between
+    /// the two (a QA pass's race read a file outside 434 times in 8 s) is refused by the descriptor.
+    @Test func theFileOpened_isCheckedByItsDescriptor_whateverPathLedToIt() throws {
+        try withRootAndOutside { root, outside in
+            let fileRoot = try FileFeedRoot(directory: root.path)
+            let link = root.appendingPathComponent("race.json")
+            try FileManager.default.createSymbolicLink(at: link, withDestinationURL: outside.appendingPathComponent("asda.json"))
+            for (path, inside) in [(link.path, false), (root.appendingPathComponent("asda.json").path, true)] {
+                let descriptor = open(path, O_RDONLY)
+                #expect(descriptor >= 0)
+                defer { close(descriptor) }
+                #expect((fileRoot.refusal(ofOpened: descriptor) == nil) == inside, "\(path)")
+            }
+        }
+    }
+
     @Test func aRootThatIsMissingOrAFile_isRefused() throws {
         try withRootAndOutside { root, _ in
             let missing = try #require(throws: FileFeedRootError.self) { try FileFeedRoot(directory: root.path + "/nope") }

@@ -77,7 +77,7 @@ public struct FeedFetcher: Sendable {
     private func readFile(_ url: URL) throws(Failure) -> Data {
         if let problem = Self.fileProblem(url) { throw Failure(description: problem, code: .badRequest) }
         if let refusal = fileRoot?.refusal(of: url.path) { throw Failure(description: refusal, code: .badRequest) }
-        return try readRegularFile(atPath: url.path)
+        return try readRegularFile(atPath: url.path, within: fileRoot)
     }
 
     private func fetchHTTP(_ url: URL) throws(Failure) -> Data {

@@ -36,6 +36,15 @@ public struct FileFeedRoot: Sendable, Equatable {
         return contains(place) ? nil : "file:// feeds are read only under \(path) here (--file-root)"
     }
 
+    /// Why the file open on `descriptor` may not be read, or nil when it lies under the root: the
+    /// file itself, as the kernel names it (`/proc/self/fd`), whatever path led to it.
+    public func refusal(ofOpened descriptor: Int32) -> String? {
+        guard let opened = Self.resolved("/proc/self/fd/\(descriptor)") else {
+            return "file:// feeds are read only under \(path) here (--file-root); the file opened cannot be named"
+        }
+        return contains(opened) ? nil : "file:// feeds are read only under \(path) here (--file-root)"
+    }
+
     private static func resolved(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
