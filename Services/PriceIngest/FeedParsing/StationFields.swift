@@ -14,15 +14,24 @@ struct StationFields {
     }
 
     mutating func station(from raw: RawStation, retailer: String, siteId: String, updated: Date) -> Station {
-        let brand = brand(raw.brand)
-        let address = address(raw.address)
-        let postcode = postcode(raw.postcode)
+        // Text that will be spoken, shown on cards and printed in terminals: control characters
+        // (a terminal escape sequence goes whole), direction overrides and invisible characters
+        // are taken out first (a QA feed's brand rang the bell and turned a terminal red).
+        let brand = brand(Self.shown(raw.brand))
+        let address = address(Self.shown(raw.address))
+        let postcode = postcode(Self.shown(raw.postcode))
         let (location, latitude, longitude) = location(raw.location, siteId: siteId, postcode: postcode)
         let prices = prices(raw.prices)
         return Station(id: id, retailer: retailer, siteId: siteId, brand: brand,
                        name: StationName.make(brand: brand, address: address), address: address,
                        postcode: postcode, location: location, reportedLatitude: latitude,
                        reportedLongitude: longitude, prices: prices, updated: updated)
+    }
+
+    /// A text value as it may be shown (`SpeakableText`); other values as they are.
+    private static func shown(_ value: LenientValue?) -> LenientValue? {
+        guard case .string(let text)? = value else { return value }
+        return .string(SpeakableText.clean(text, limit: .max))
     }
 
     private mutating func warn(_ kind: FeedWarning, _ detail: @autoclosure () -> String) {

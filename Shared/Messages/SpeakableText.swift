@@ -1,12 +1,11 @@
-import Messages
 
 /// A plug-in's words as they may reach a user's screen and speech: at most `limit` characters,
 /// without control characters (a NUL; a terminal escape sequence goes whole, "\u{1b}[31m" and
 /// all), the direction overrides that make text display other than it reads, or invisible
 /// characters (zero-width, soft hyphen, byte-order mark, tags); line breaks (Unicode's too) and
 /// tabs become spaces.
-enum SpeakableText {
-    static func clean(_ text: String, limit: Int = 2000) -> String {
+public enum SpeakableText {
+    public static func clean(_ text: String, limit: Int = 2000) -> String {
         var out = String.UnicodeScalarView()
         var scalars = text.unicodeScalars.makeIterator()
         while let scalar = scalars.next() {
@@ -65,7 +64,7 @@ enum SpeakableText {
 
 extension Snippet {
     /// The card with every text field cleaned as `SpeakableText` cleans a dialog.
-    var speakable: Snippet {
+    public var speakable: Snippet {
         var card = self
         card.title = SpeakableText.clean(title, limit: 200)
         card.subtitle = subtitle.map { SpeakableText.clean($0, limit: 200) }
