@@ -84,7 +84,7 @@ def world(tmp_path, zmq_context):
         peers.append(Peer(zmq_context, plugins, register, answer))
         return peers[-1]
 
-    yield {"client": client, "peer": peer, "router": router}
+    yield {"client": client, "peer": peer, "router": router, "plugins": plugins}
     for each in peers:
         each.close()
     client.close()
@@ -147,6 +147,32 @@ def test_anIntentsHelp_isSaidInTheHelpAnswer_andOneTooLongIsRefused(world):
     long = intent("Riddles", "[ask] {app} [to] tell me a riddle", help="x" * 201)
     refused = world["peer"](register("riddles", [long])).first("plugin.refused")
     assert refused["code"] == "bad_request" and "help is longer than 200 characters" in refused["reason"], refused
+
+
+def test_aFloodOfBigRegistrations_doesNotHoldAsksBack_andAQuietServiceStillRegisters(world, zmq_context):
+    """Each big registration takes the router's loop tens of milliseconds; a peer sending them in a
+    loop (refused for a conflict here) held every ask back for minutes in a QA pass. Now they take a
+    tenth of the loop at most, one waiting per peer."""
+    values = [{"value": f"v{n}", "synonyms": [f"v{n} s{k}" for k in range(9)]} for n in range(10)]
+    intents = [{"name": f"Big{n}", "parameters": [{"name": "p", "type": "enum", "values": values}],
+                "phrases": ["[ask] {app} for the cheapest diesel near me" if n == 0 else f"[ask] {{app}} big{n} {{p}}"]}
+               for n in range(20)]
+    frame = json.dumps(register("flood", intents)).encode()
+    flood = zmq_context.socket(zmq.DEALER)
+    flood.setsockopt(zmq.LINGER, 0)
+    flood.connect(world["plugins"])
+    try:
+        for _ in range(300):
+            flood.send(frame)
+        started = time.monotonic()
+        reply = ask(world["client"], "Ask FuelBoard for help")
+        assert reply["outcome"] == "help", reply
+        # Without the queue: 300 registrations one after another before it (30 s in a debug build).
+        assert time.monotonic() - started < 3.0, time.monotonic() - started
+        quiet = world["peer"](register("quiet", [intent("Quiet", "[ask] {app} [to] be quiet")]))
+        quiet.first("plugin.registered", timeout=10)
+    finally:
+        flood.close(linger=0)
 
 
 def test_anUnusableAnswer_isRefusedWithItsIdAndTheFault(world):

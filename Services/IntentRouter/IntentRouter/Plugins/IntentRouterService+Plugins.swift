@@ -70,6 +70,8 @@ extension IntentRouterService {
             "services": number(listing.count),
             "instances": number(listing.reduce(0) { $0 + $1.instances.count }),
             "registrations": number(broker.registrations),
+            "registrationsWaiting": number(broker.registrationQueue.count),
+            "registrationsSuperseded": number(broker.registrationQueue.superseded),
             "refusals": number(broker.refusals),
             "expiries": number(broker.expiries),
             "ignoredFrames": number(broker.garbage + broker.relay.malformed),

@@ -57,6 +57,9 @@ final class PluginBroker {
         let complete: (Result<PluginAnswer, PluginCallFailure>) -> Void
     }
 
+    /// `plugin.register` frames waiting their turn.
+    var registrationQueue = RegistrationQueue()
+
     init(registry: PluginRegistry, relay: PluginRelay, logger: Logger,
          schedule: @escaping (@escaping () -> Void) -> Void) {
         self.registry = registry
@@ -133,14 +136,10 @@ final class PluginBroker {
         }
         switch kind {
         case .register:
-            let message: PluginRegister
-            do {
-                message = try JSONCoding.decode(PluginRegister.self, from: payload)
-            } catch {
-                return refuse(routingID, PluginRefusal.bad("plugin.register: \(ServiceError.describe(error)) (it needs "
-                    + "service, instance and intents, each with name and phrases)"))
-            }
-            register(message, routingID: routingID, now: now)
+            // In turn, within the time registrations may take (`RegistrationQueue`): at once
+            // unless others wait or the time is spent.
+            registrationQueue.hold(payload, from: routingID)
+            takeRegistrations(now: now)
         case .heartbeat:
             if known == nil {
                 send(routingID, PluginRefused(code: "unknown_instance", reason: "this router does not know you: "
@@ -256,11 +255,26 @@ final class PluginBroker {
         if let instance { failPending(of: instance, .gone) }
     }
 
+    /// Takes the registrations waiting, as far as their share of the loop's time allows.
+    func takeRegistrations(now: ContinuousClock.Instant) {
+        registrationQueue.takeTurns(now: now) { routingID, payload in
+            let message: PluginRegister
+            do {
+                message = try JSONCoding.decode(PluginRegister.self, from: payload)
+            } catch {
+                return refuse(routingID, PluginRefusal.bad("plugin.register: \(ServiceError.describe(error)) (it needs "
+                    + "service, instance and intents, each with name and phrases)"))
+            }
+            register(message, routingID: routingID, now: ContinuousClock.now)
+        }
+    }
+
     // MARK: - Liveness
 
     /// Sends due heartbeats, expires silent instances and overdue requests; writes the count of
     /// unreadable-reply lines left out once that flood has stopped.
     func tick(now: ContinuousClock.Instant) {
+        if registrationQueue.count > 0 { takeRegistrations(now: now) }
         if replyLines.hasLeftOut { replyLines.flush(logging: logger) }
         if refusalLines.hasLeftOut { refusalLines.flush(logging: logger) }
         for instance in Array(registry.byRoutingID.values) {
