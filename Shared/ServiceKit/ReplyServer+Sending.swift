@@ -43,6 +43,8 @@ extension ReplyServer {
             repliesNotDelivered &+= 1
             if notedAt == nil, error.isTimeout, let client = route.first { noteNotReading(client) }
             if notedAt != nil, !error.isTimeout { clientsNotReading[route[0]] = nil }  // gone
+            // Still not reading: the note's time is the last sign of it (`forgetQuietNotes`).
+            if notedAt != nil, error.isTimeout { clientsNotReading[route[0]] = Self.monotonicNanoseconds() }
             // A client gone with requests in flight (a load test that ended) leaves one per request.
             guard undeliveredLines.admit(logging: logger, now: Self.monotonicNanoseconds()) else {
                 flushLogCountsLater()
@@ -58,6 +60,24 @@ extension ReplyServer {
                 logger.notice("reply not delivered", metadata: [
                     "svc.request.id": id, "error": "\(error)", "why": "the client left before its answer"])
             }
+        }
+    }
+
+    /// Forgets the clients noted as not reading that nothing was offered to for a minute: one that
+    /// left after its last reply found its queue full stayed "not reading" for good (QA: 13 minutes
+    /// and counting in `sys.stats`), as no later reply told that it had gone.
+    func forgetQuietNotes() {
+        guard !clientsNotReading.isEmpty else { return }
+        let now = Self.monotonicNanoseconds()
+        let before = clientsNotReading.count
+        let limit = UInt64(notReadingForgottenAfter.components.seconds) * 1_000_000_000
+            + UInt64(notReadingForgottenAfter.components.attoseconds / 1_000_000_000)
+        clientsNotReading = clientsNotReading.filter { now &- $0.value < limit }
+        if clientsNotReading.count < before {
+            logger.info("clients not reading forgotten", metadata: [
+                "forgotten": "\(before - clientsNotReading.count)",
+                "why": "nothing offered to them for \(ServiceMain.secondsText(notReadingForgottenAfter))",
+                "clients.notReading": "\(clientsNotReading.count)"])
         }
     }
 

@@ -69,6 +69,8 @@ public final class ReplyServer {
     var undeliveredLines = LogThrottle(perSecond: 20, leftOutEvent: "replies not delivered not logged")
     /// Clients noted as not reading their replies, by routing id, with when (see `sendNow`).
     var clientsNotReading: [Data: UInt64] = [:]
+    /// A client noted as not reading that nothing was offered to for this long is forgotten.
+    public var notReadingForgottenAfter: Duration = .seconds(60)
     static let maxClientsNotReading = 1024
     /// How long a note lasts at least: a client whose queue filled again within it loses the
     /// reply at once instead of waiting (its queue can seem to have room as buffers grow).
@@ -126,6 +128,7 @@ public final class ReplyServer {
             request.reply(PingBody(service: name, version: fuelboardVersion, pid: getpid()))
         }
         on(MessageType.sysStats.rawValue) { [unowned self] request in
+            self.forgetQuietNotes()
             // Requests taken and answered later (a group commit, an ask waiting on backends).
             let delivery: [String: JSONValue] = [
                 "requestsInFlight": .number(Double(self.requestsInFlight)),

@@ -278,6 +278,41 @@ struct ReplyServerTests {
         } while try !answered || figure("clientsNotReading") != 0
     }
 
+    /// A client noted as not reading that then leaves, with nothing offered to it since, is
+    /// forgotten after a while: it stayed "1 client NOT READING" for good (QA: 13 minutes on).
+    @Test func aClientNotReadingThatLeaves_isForgottenOnceNothingIsOfferedToIt() throws {
+        let service = try InProcessService.start { context in
+            let server = try ReplyServer(name: "queue", context: context, bind: "tcp://127.0.0.1:*",
+                                         logger: Logger(label: "queue", level: .critical), queuedPerClient: 100)
+            server.notReadingForgottenAfter = .milliseconds(300)
+            return server
+        }
+        defer { service.stop() }
+        let silent = try Socket(service.context, .dealer)
+        silent.receiveHighWaterMark = 1
+        silent.kernelReceiveBuffer = 4096
+        silent.linger = .zero
+        try silent.connect(service.endpoint)
+        let other = try RequestClient(context: service.context, endpoint: service.endpoint,
+                                      timeout: .seconds(5), retries: 0)
+        func notReading() throws -> JSONValue? { try other.call(.sysStats, EmptyBody(), as: StatsBody.self).details["clientsNotReading"] }
+        let ping = { (id: String) in Data(#"{"v":1,"id":"\#(id)","type":"sys.ping","body":{}}"#.utf8) }
+        var sent = 0
+        let deadline = ContinuousClock.now + .seconds(60)
+        while try notReading() != .number(1) {
+            try #require(ContinuousClock.now < deadline, "the server never found the silent client not reading")
+            sent += try sendUntilFull(silent, count: 2_000) { ping("s\(sent + $0)") }
+        }
+        // Every request it sent answered (or dropped) first: then nothing more is offered to it.
+        while try (other.call(.sysStats, EmptyBody(), as: StatsBody.self).requestsByType["sys.ping"] ?? 0) < sent {
+            try #require(ContinuousClock.now < deadline, "the server did not take every request")
+        }
+        silent.close()
+        while try notReading() != .number(0) {
+            try #require(ContinuousClock.now < deadline, "the client that left is still noted as not reading")
+        }
+    }
+
     @Test func dealerWithoutDelimiter_getsReplyToo() throws {
         let service = try startEchoService()
         defer { service.stop() }
