@@ -74,6 +74,15 @@ public enum JSONCoding {
             }
             if let value { return value }
         }
-        return try makeDecoder().decode(type, from: data)
+        do {
+            return try makeDecoder().decode(type, from: data)
+        } catch DecodingError.dataCorrupted(let context) where checked.strict && context.codingPath.isEmpty {
+            // Valid JSON the decoder will not read ("The given data was not valid JSON."): a value.
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: unreadableValue))
+        }
     }
+
+    /// Why valid JSON cannot be read: what the decoder refuses in a document the strict check took.
+    public static let unreadableValue = "a value cannot be read (a number a double cannot hold: beyond ±1.8e308, "
+        + "or nearer 0 than 5e-324 but not 0; or a string with a lone surrogate escape)"
 }

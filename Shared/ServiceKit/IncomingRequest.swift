@@ -225,7 +225,7 @@ public struct IncomingRequest {
     @usableFromInline
     static func describeInCheckedFrame(_ error: any Error) -> String {
         if case DecodingError.dataCorrupted(let context) = error, context.codingPath.isEmpty {
-            return "a value cannot be read (a number beyond ±1.8e308, or a string with a lone surrogate escape)"
+            return JSONCoding.unreadableValue
         }
         return ServiceError.describe(error)
     }

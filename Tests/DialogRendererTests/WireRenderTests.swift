@@ -169,7 +169,7 @@ struct WireRenderTests {
                      Self.found().replacingOccurrences(of: "139.9", with: "-1e400")] {
             let reply = requests.dispatch(frame: #"{"v":1,"id":"big","type":"dialog.render","body":\#(body)}"#)
             #expect(reply.contains(#""code":"bad_request""#) && reply.contains(#""id":"big""#), "\(reply)")
-            #expect(reply.contains("a value cannot be read (a number beyond") && !reply.contains("not valid JSON"),
+            #expect(reply.contains("a value cannot be read (a number a double cannot hold") && !reply.contains("not valid JSON"),
                     "\(reply)")
         }
     }

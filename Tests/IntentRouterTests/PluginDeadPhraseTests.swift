@@ -26,6 +26,19 @@ struct PluginDeadPhraseTests {
         }
     }
 
+    /// "say bye bye" has no parameter: the reason is the word said twice (it named a free-text
+    /// parameter the phrase does not have, QA).
+    @Test(arguments: [("[ask] {app} say bye bye", "bye"), ("[ask] {app} zebra zebra crossing", "zebra")])
+    func aPhraseSayingAWordTwice_isRefused_namingTheWord(phrase: String, word: String) {
+        #expect {
+            _ = try Self.grammar(phrase)
+        } throws: { error in
+            let reason = (error as? PluginRefusal)?.reason ?? ""
+            return reason.contains("\"\(word) \(word)\": a word said twice in a row counts once")
+                && !reason.contains("free-text")
+        }
+    }
+
     @Test func aPhraseEndingInFreeText_isRefused() {
         #expect {
             _ = try Self.grammar("[ask] {app} is the car wash open at {where}",

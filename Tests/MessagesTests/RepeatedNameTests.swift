@@ -57,6 +57,20 @@ struct RepeatedNameTests {
         #expect(repeated("{\(wide),\"k\\u0031\":1}")?.name == "k1")
     }
 
+    /// Valid JSON the decoder will not read (a number a double cannot hold) is said so, not called
+    /// "The given data was not valid JSON." (a plug-in's reply with 1e400 was).
+    @Test(arguments: ["1e400", "-1e400", "1e-400"])
+    func jsonCoding_saysAValueCannotBeRead_ofValidJSONTheDecoderRefuses(number: String) throws {
+        struct Body: Codable { let x: Double }
+        let error = try #require(throws: DecodingError.self) {
+            try JSONCoding.decode(Body.self, from: Data(#"{"x":\#(number)}"#.utf8))
+        }
+        #expect(ServiceError.describe(error) == JSONCoding.unreadableValue, "\(error)")
+        // Not JSON at all: still the decoder's words.
+        let broken = try #require(throws: DecodingError.self) { try JSONCoding.decode(Body.self, from: Data("{x".utf8)) }
+        #expect(ServiceError.describe(broken) != JSONCoding.unreadableValue)
+    }
+
     @Test func jsonCoding_refusesARepeatedName_unlessAskedToAllowIt() throws {
         struct Body: Codable { let fuel: String }
         let data = Data(#"{"fuel":"E10","fuel":"B7"}"#.utf8)

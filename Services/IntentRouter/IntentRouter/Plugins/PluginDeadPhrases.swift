@@ -32,6 +32,12 @@ extension PluginIntentGrammar {
             return "the router drops \"\(pair.joined(separator: " "))\" from what users say (a filler), "
                 + "so leave it out of the phrase"
         }
+        // "bye bye": a word said twice in a row counts once (a speech recogniser's stutter).
+        if let twice = words.indices.dropFirst().first(where: { words[$0] == words[$0 - 1] }),
+           !words[twice].hasPrefix("{"), Double(words[twice]) == nil {
+            return "\"\(words[twice]) \(words[twice])\": a word said twice in a row counts once in what users say "
+                + "(a speech recogniser's stutter), so the phrase must say it once"
+        }
         return "a free-text parameter must be followed by a word of the phrase, and a filler cannot be that word"
     }
 }
