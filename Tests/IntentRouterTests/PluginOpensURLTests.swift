@@ -37,4 +37,13 @@ struct PluginOpensURLTests {
         #expect(!PluginDialogue.isWebURL("javascript:alert(1)"))
         #expect(!PluginDialogue.isWebURL("//example.org/x"))
     }
+
+    /// Credentials, spaces, control characters and links past 2048 characters are refused (a QA
+    /// pass's link "https://user:pass@evil.example/\u{0}\r\nX: y" was taken).
+    @Test(arguments: ["https://user:pass@evil.example/", "https://user@example.org/", "https://example.org/\u{0}",
+                      "https://example.org/a\r\nX: y", "https://example.org/a b", "https://example.org/\u{85}",
+                      "https://example.org/" + String(repeating: "a", count: 2030)])
+    func webURLs_withCredentialsSpacesControlsOrPast2048_areRefused(url: String) {
+        #expect(!PluginDialogue.isWebURL(url))
+    }
 }

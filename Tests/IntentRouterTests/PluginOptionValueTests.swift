@@ -48,4 +48,26 @@ struct PluginOptionValueTests {
         let answer = try harness.ask("the second one", session: question.session)
         #expect(answer.dialog == "number(10.0)", "\(answer.dialog)")
     }
+
+    /// Option titles are shown and said: cleaned as a dialog is, at most 200 characters (a QA
+    /// pass's 100 KB title with escapes went through whole).
+    @Test func optionTitles_areCleanedAndKeptShort() throws {
+        let harness = try PluginHarness()
+        defer { harness.stop() }
+        let intent = #"{"name":"PickOne","parameters":[{"name":"which","type":"string"}],"#
+            + #""phrases":["[ask] {app} [to] pick one"],"stages":["resolve","handle"]}"#
+        let long = String(repeating: "x", count: 5_000)
+        let peer = PluginRawPeer(endpoint: harness.plugins,
+                                 register: PluginRawPeer.register(service: "picks", instance: "p1",
+                                                                  intents: [intent])) { request in
+            PluginRawPeer.reply(request.id, #""result":"disambiguation","parameter":"which","dialog":"Which?","#
+                + #""options":[{"value":"a","title":"Red\u001b[31m\u0007 one"},{"value":"b","title":"\#(long)"}]"#)
+        }
+        defer { peer.stop() }
+        #expect(peer.isRegistered)
+        let question = try harness.ask("Ask FuelBoard to pick one")
+        let titles = try #require(question.options).map(\.title)
+        #expect(titles.first == "Red one", "\(titles.first ?? "")")
+        #expect(titles.last?.count == 200, "\(titles.last?.count ?? 0)")
+    }
 }

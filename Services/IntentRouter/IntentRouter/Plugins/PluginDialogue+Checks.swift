@@ -85,12 +85,20 @@ extension PluginDialogue {
         return Double(option.value).map { JSONValue.number($0) } ?? .string(option.value)
     }
 
-    /// An absolute `http` or `https` URL with a host.
+    /// An absolute `http` or `https` URL with a host, of at most `maxURLLength` characters, with
+    /// no user name or password (`https://user:pass@...` passes credentials, or dresses one host
+    /// up as another) and no spaces or control characters (a NUL, a line break: a QA pass's link
+    /// carried "\u{0}\r\nX: y").
     static func isWebURL(_ text: String) -> Bool {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-              scheme == "https" || scheme == "http", let host = url.host, !host.isEmpty else { return false }
+        guard text.utf8.count <= maxURLLength,
+              !text.unicodeScalars.contains(where: { $0.value <= 0x20 || (0x7F...0x9F).contains($0.value) }),
+              let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+              scheme == "https" || scheme == "http", let host = url.host, !host.isEmpty,
+              url.user == nil, url.password == nil else { return false }
         return true
     }
+
+    static let maxURLLength = 2048
 
     /// The failure as the log line gives it.
     static func logReason(_ failure: PluginCallFailure) -> String {

@@ -180,9 +180,14 @@ final class PluginDialogue {
                          options: [PluginOption]?) {
             let session = sessions.open(user: ask.user, intent: intent, parameters: parameters, awaiting: awaiting,
                                         location: ask.location, locationAt: ask.locationAt) { id in
+                // Options are shown and said: their titles as a dialog is, at most 200 characters.
                 AssistantReply(code: code, dialog: dialog ?? "Sorry?", session: id, intent: intent,
                                parameters: parameters, needs: needs, service: service, result: result.result,
-                               options: options)
+                               options: options?.map { option in
+                                   var shown = option
+                                   shown.title = SpeakableText.clean(option.title, limit: 200)
+                                   return shown
+                               })
             }
             if ask.markAnswered() { finish(ask, session.question) }
         }
@@ -198,7 +203,8 @@ final class PluginDialogue {
             }
             if let url = result.opensURL, !Self.isWebURL(url) {
                 // A client opens this link: nothing but a web page (never `javascript:`, `file:`...).
-                return unusable(ask, answer, grammar, service, "opensURL must be an http or https URL")
+                return unusable(ask, answer, grammar, service, "opensURL must be an http or https URL of at most "
+                    + "\(Self.maxURLLength) characters, without a user name, spaces or control characters")
             }
             // An answer without words says its value ("£1.45"), else "Done.": never nothing.
             let value = result.value.map { SpeakableText.clean($0, limit: 500) }
