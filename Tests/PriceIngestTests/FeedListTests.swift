@@ -31,4 +31,11 @@ struct FeedListTests {
             #expect("\(error)".hasPrefix(message), "\(error)")
         }
     }
+
+    /// A URL ingest.feed would refuse is refused when the list is read (it passed --check-config
+    /// and failed at every poll).
+    @Test(arguments: ["jet http://[::1", "jet file://otherhost/x.json", "jet https:///no-host"])
+    func aURLTheFetcherWouldRefuse_isRefusedWhenTheListIsRead(line: String) {
+        #expect(throws: FeedListError.self) { try FeedList(text: line + "\n") }
+    }
 }

@@ -49,6 +49,9 @@ public struct FeedList: Sendable, Equatable {
             guard Self.schemes.contains(scheme) else {
                 throw refuse("unsupported URL scheme '\(scheme.prefix(20))' (use http, https or file)")
             }
+            // What ingest.feed would refuse of it (no host, another machine's file, not a URL at
+            // all: `http://[::1`), refused here, not at every poll.
+            if let problem = FeedFetcher.problem(with: String(fields[1])) { throw refuse(problem) }
             let retailer: String
             do {
                 retailer = try RetailerName.slug(String(fields[0]))
