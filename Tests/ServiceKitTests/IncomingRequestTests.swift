@@ -29,9 +29,16 @@ struct IncomingRequestTests {
     }
 
     /// `logID` as first written: the id's JSON text decoded (66 bytes at most), without its
-    /// quotes, 64 characters at most; `-` for none or `null`.
+    /// quotes, 64 characters at most; `-` for none or `null`; a string written with escapes or
+    /// beyond ASCII, its characters (cut as JSON text, an escape lost its end, "\u20", and a
+    /// character its last bytes).
     private static func referenceLogID(_ idJSON: [UInt8]) -> String {
         guard idJSON != Array("null".utf8) else { return "-" }
+        if idJSON.first == UInt8(ascii: "\""),
+           idJSON.contains(where: { $0 == UInt8(ascii: "\\") || $0 >= 0x80 || $0 < 0x20 }),
+           let text = try? JSONDecoder().decode(String.self, from: Data(idJSON)) {
+            return String(text.prefix(64))
+        }
         var text = String(decoding: idJSON.prefix(66), as: UTF8.self)
         if text.hasPrefix("\"") { text.removeFirst() }
         if text.hasSuffix("\"") { text.removeLast() }
@@ -44,7 +51,8 @@ struct IncomingRequestTests {
         let server = try ReplyServer(name: "test", context: context, bind: "tcp://127.0.0.1:*",
                                      logger: Logger(label: "test", level: .critical))
         var ids = [#""""#, #""a""#, #""load-17""#, "42", "-1.5e3", "null", "true", #"{"k":[1,"two"]}"#,
-                   #""a\"b""#, #""ü-café""#, "{\r\n\"k\":1}", #""\u00e9""#, "[1,\t2]"]
+                   #""a\"b""#, #""ü-café""#, "{\r\n\"k\":1}", #""\u00e9""#, "[1,\t2]",
+                   "\"" + String(repeating: "e", count: 60) + #"\u2028\u2028""#]
         for length in [60, 63, 64, 65, 66, 67, 80, 200] {
             ids.append("\"" + String(repeating: "x", count: length) + "\"")
             ids.append("\"" + String(repeating: "é", count: length / 2) + "\"")
@@ -56,6 +64,7 @@ struct IncomingRequestTests {
             var request = IncomingRequest(route: [], payload: Data(frame.utf8), server: server)
             try request.decodeHead()
             #expect(request.logID == Self.referenceLogID(request.idJSON), "id \(id)")
+            #expect(!request.logID.hasSuffix("\\u20"), "id \(id)")
         }
         var none = IncomingRequest(route: [], payload: Data("not json".utf8), server: server)
         _ = try? none.decodeHead()
