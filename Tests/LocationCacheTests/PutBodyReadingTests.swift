@@ -58,6 +58,20 @@ struct PutBodyReadingTests {
         #expect(reply.body?.at == clock.now - 60)
     }
 
+    /// An `at` a little ahead (a device clock fast by minutes, allowed for) is taken as now: taken
+    /// as given, the location outlived the TTL and the user's next ones were "older", not stored.
+    @Test func put_whenAtIsALittleAhead_isTakenAsNow_andTheNextPutIsStored() throws {
+        let directory = try TemporaryDirectory()
+        let clock = TestClock()
+        let service = try start(directory, clock: clock)
+        defer { service.stop() }
+        let client = try client(service)
+        let ahead = try put(client, #"{"at":"2025-10-09T12:04:00Z","lat":1,"lng":2,"user":"a"}"#)
+        #expect(ahead.body?.at == clock.now && ahead.body?.expiresAt == clock.now + 24 * 3600, "\(ahead)")
+        let next = try put(client, #"{"lat":3,"lng":4,"user":"a"}"#)
+        #expect(next.body?.stored == true, "\(next)")
+    }
+
     @Test(arguments: [
         (#"{"user":"u1","lat":"north","lng":0}"#, #""lat" must be a number of degrees between -90 and 90"#),
         (#"{"lat":1,"lng":2}"#, #"missing field "user""#),

@@ -36,8 +36,11 @@ public final class LocationCacheHandler {
         try LocationRules.checkUser(request.user)
         try LocationRules.checkCoordinate(lat: request.lat, lng: request.lng)
         let window = self.window
-        let at = request.at ?? window.now
-        try LocationRules.checkObservationTime(at, now: window.now, ttl: ttl)
+        let sent = request.at ?? window.now
+        try LocationRules.checkObservationTime(sent, now: window.now, ttl: ttl)
+        // A clock a little ahead (allowed for) says no more than "now": taken as given, its
+        // location outlived the TTL and hid the user's next ones as older (QA: 5 minutes).
+        let at = min(sent, window.now)
         let location = StoredLocation(lat: request.lat, lng: request.lng, observedAt: at,
                                       expiresAt: at.addingTimeInterval(ttl))
         // Preferences first: a put that fails must have changed nothing.
