@@ -51,13 +51,21 @@ struct LoadTestRunEndTests {
         #expect(seconds.map { $0["timeouts"] as? Int ?? 0 }.reduce(0, +) == report["timeouts"] as? Int, "\(report)")
     }
 
-    /// A server answering every lookup at `endpoint` (a fixed one: a restart on the same port).
+    /// A server answering every lookup at `endpoint` (a fixed one: a restart on the same port,
+    /// bound again until the stopped server's socket has let the port go).
     private static func answering(at endpoint: String) throws -> InProcessService {
-        try InProcessService.start { context in
-            let server = try ReplyServer(name: "restarted", context: context, bind: endpoint,
-                                         logger: Logger(label: "restarted", level: .critical))
-            server.on("lookup.cheapest") { request in request.reply(bodyJSON: Array(#"{"results":[]}"#.utf8)) }
-            return server
+        let deadline = ContinuousClock.now + .seconds(5)
+        while true {
+            do {
+                return try InProcessService.start { context in
+                    let server = try ReplyServer(name: "restarted", context: context, bind: endpoint,
+                                                 logger: Logger(label: "restarted", level: .critical))
+                    server.on("lookup.cheapest") { request in request.reply(bodyJSON: Array(#"{"results":[]}"#.utf8)) }
+                    return server
+                }
+            } catch where ContinuousClock.now < deadline {
+                continue
+            }
         }
     }
 
