@@ -71,6 +71,16 @@ struct RepeatedNameTests {
         #expect(ServiceError.describe(broken) != JSONCoding.unreadableValue)
     }
 
+    /// Past 1 MiB (a replica's snapshot, price-ingest's own output) a document is not listed for
+    /// repeats, which cost memory at a million stations; it is still checked as JSON.
+    @Test func jsonCoding_doesNotListDocumentsPast1MiB_forRepeats() throws {
+        struct Body: Codable { let fuel: String; let pad: String }
+        let pad = String(repeating: "x", count: JSONCoding.repeatedNameCheckLimit)
+        let big = Data(#"{"fuel":"E10","fuel":"B7","pad":"\#(pad)"}"#.utf8)
+        #expect(try JSONCoding.decode(Body.self, from: big).pad.count == pad.count)
+        #expect(throws: (any Error).self) { try JSONCoding.decode(Body.self, from: Data(#"{"fuel":"E10",}"#.utf8)) }
+    }
+
     @Test func jsonCoding_refusesARepeatedName_unlessAskedToAllowIt() throws {
         struct Body: Codable { let fuel: String }
         let data = Data(#"{"fuel":"E10","fuel":"B7"}"#.utf8)
