@@ -79,10 +79,15 @@ public enum JSONCoding {
             }
             if let value { return value }
         }
+        return checked.strict ? try decodeChecked(type, from: data) : try makeDecoder().decode(type, from: data)
+    }
+
+    /// Decodes `data` the strict check already took: a document the decoder still refuses as a
+    /// whole ("The given data was not valid JSON.") holds a value it cannot read (`unreadableValue`).
+    public static func decodeChecked<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         do {
             return try makeDecoder().decode(type, from: data)
-        } catch DecodingError.dataCorrupted(let context) where checked.strict && context.codingPath.isEmpty {
-            // Valid JSON the decoder will not read ("The given data was not valid JSON."): a value.
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
             throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: unreadableValue))
         }
     }

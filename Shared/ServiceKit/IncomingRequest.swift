@@ -216,21 +216,12 @@ public struct IncomingRequest {
     public func decodeBody<Body: Decodable & Sendable>(_ type: Body.Type) throws(ServiceError) -> Body {
         if let body = readBody(Body.self) { return body }
         do {
-            return try JSONCoding.makeDecoder().decode(Body.self, from: bodyData)
+            // The frame passed the strict check: what the decoder refuses as a whole is a value
+            // (it said "The given data was not valid JSON." of `"lat":1e999`).
+            return try JSONCoding.decodeChecked(Body.self, from: bodyData)
         } catch {
-            throw .badRequest("bad body for \(self.type): \(Self.describeInCheckedFrame(error))")
+            throw .badRequest("bad body for \(self.type): \(ServiceError.describe(error))")
         }
-    }
-
-    /// `ServiceError.describe`, except for the decoder's "not valid JSON" of a frame the strict
-    /// check took: what it refuses there is a value, not the syntax (it said "The given data was not
-    /// valid JSON." of `"lat":1e999`).
-    @usableFromInline
-    static func describeInCheckedFrame(_ error: any Error) -> String {
-        if case DecodingError.dataCorrupted(let context) = error, context.codingPath.isEmpty {
-            return JSONCoding.unreadableValue
-        }
-        return ServiceError.describe(error)
     }
 
     /// The body read by hand from the checked frame when `Body` is `JSONReadable` and its reader

@@ -70,8 +70,7 @@ extension ReplyServer {
         guard !clientsNotReading.isEmpty else { return }
         let now = Self.monotonicNanoseconds()
         let before = clientsNotReading.count
-        let limit = UInt64(notReadingForgottenAfter.components.seconds) * 1_000_000_000
-            + UInt64(notReadingForgottenAfter.components.attoseconds / 1_000_000_000)
+        let limit = notReadingForgottenAfter.wholeNanoseconds
         clientsNotReading = clientsNotReading.filter { now &- $0.value < limit }
         if clientsNotReading.count < before {
             logger.info("clients not reading forgotten", metadata: [

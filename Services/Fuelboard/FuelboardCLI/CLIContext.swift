@@ -96,8 +96,15 @@ struct CLIContext {
     /// Whether anything answers a `sys.ping` at `endpoint` within `timeout` (any reply will do:
     /// only a silent endpoint is given up on).
     func answers(_ endpoint: String, within timeout: Duration? = nil) -> Bool {
-        guard let probe = try? client(endpoint, timeout: timeout, retries: 0) else { return false }
-        return (try? probe.callRaw(MessageType.sysPing.rawValue, EmptyBody())) != nil
+        serviceAnswering(endpoint, within: timeout) != nil
+    }
+
+    /// The name the service at `endpoint` gives in its `sys.ping` reply ("?" for a reply without
+    /// one), or nil when nothing answers within `timeout`.
+    func serviceAnswering(_ endpoint: String, within timeout: Duration? = nil) -> String? {
+        guard let probe = try? client(endpoint, timeout: timeout, retries: 0),
+              let reply = try? probe.callRaw(MessageType.sysPing.rawValue, EmptyBody()) else { return nil }
+        return (try? JSONCoding.decode(Reply<PingBody>.self, from: reply))?.body?.service ?? "?"
     }
 
     /// Prints any encodable value as pretty JSON on stdout.

@@ -81,17 +81,6 @@ enum LoadTestCommand {
         ]
     )
 
-    private static let fuelBoardServices: Set = ["price-ingest", "fuel-lookup", "location-cache", "dialog-renderer",
-                                                 "intent-router"]
-
-    /// The name the service at `endpoint` gives in its `sys.ping` reply ("?" for a reply without
-    /// one), or nil when nothing answers within 2 s.
-    private static func serviceAnswering(_ endpoint: String, _ cli: CLIContext) -> String? {
-        guard let probe = try? cli.client(endpoint, timeout: .seconds(2), retries: 0),
-              let reply = try? probe.callRaw(MessageType.sysPing.rawValue, EmptyBody()) else { return nil }
-        return (try? JSONCoding.decode(Reply<PingBody>.self, from: reply))?.body?.service ?? "?"
-    }
-
     /// The signal that ended the run early (0: none).
     private static let interruption = Atomic<Int32>(0)
 
@@ -106,7 +95,7 @@ enum LoadTestCommand {
         // duration; each replica of a list is asked.
         let service = options.target == .router ? "intent-router" : "fuel-lookup"
         for replica in Endpoint.list(settings.endpoint) {
-            guard let answered = serviceAnswering(replica, cli) else {
+            guard let answered = cli.serviceAnswering(replica, within: .seconds(2)) else {
                 let message = "no answer from \(replica) to a ping within 2 s: is \(service) running there?"
                 CLIContext.printError(message)
                 if cli.json { CLIContext.printJSONError("unavailable", message, status: ServiceMain.ExitCode.unavailable) }
@@ -114,7 +103,7 @@ enum LoadTestCommand {
             }
             // Another of FuelBoard's services is a wrong endpoint; a server of any other name (a
             // baseline such as bench's echo, a stand-in) is loaded as asked.
-            if answered != service, Self.fuelBoardServices.contains(answered) {
+            if answered != service, ServiceSelection.shortNames.values.contains(answered) {
                 throw ConfigurationError("\(replica) is \(answered), not \(service): give "
                     + (options.target == .router ? "--router" : "--lookup") + " the endpoint of \(service)")
             }

@@ -26,7 +26,9 @@ extension AssistantReply: JSONWritable {
         var first = true
         writer.byte(UInt8(ascii: "{"))
         writer.key("code", first: &first); writer.string(code.rawValue)
-        if let degraded { writer.key("degraded", first: &first); Self.write(degraded, to: &writer) }
+        if let degraded {
+            writer.key("degraded", first: &first); JSONValue.array(degraded.map { .string($0) }).writeJSON(to: &writer)
+        }
         writer.key("dialog", first: &first); writer.string(dialog)
         if let intent { writer.key("intent", first: &first); writer.string(intent) }
         if let needs { writer.key("needs", first: &first); writer.string(needs) }
@@ -48,16 +50,6 @@ extension AssistantReply: JSONWritable {
         if let snippet { writer.key("snippet", first: &first); snippet.writeJSON(to: &writer) }
         if let value { writer.key("value", first: &first); writer.string(value) }
         writer.byte(UInt8(ascii: "}"))
-    }
-
-    /// `["dialog-renderer"]`: a list of names.
-    public static func write(_ names: [String], to writer: inout JSONWriter) {
-        writer.byte(UInt8(ascii: "["))
-        for (index, name) in names.enumerated() {
-            if index > 0 { writer.byte(UInt8(ascii: ",")) }
-            writer.string(name)
-        }
-        writer.byte(UInt8(ascii: "]"))
     }
 }
 

@@ -77,7 +77,7 @@ enum LoadUsers {
         var said = false
         for replica in Endpoint.list(endpoint) {
             guard let client = try? cli.client(replica, timeout: .seconds(2), retries: 0) else { return false }
-            var last: Double?
+            var last: UInt64?
             while true {
                 guard let (asks, inFlight) = askCounts(client) else { return false }
                 if inFlight == 0, asks == last { break }
@@ -95,16 +95,10 @@ enum LoadUsers {
     }
 
     /// The router's `assistant.ask` count and asks in flight, from its `sys.stats`.
-    private static func askCounts(_ client: RequestClient) -> (asks: Double, inFlight: Double)? {
-        guard let data = try? client.callRaw(MessageType.sysStats.rawValue, EmptyBody()),
-              let reply = try? JSONCoding.decode(Reply<JSONValue>.self, from: data),
-              case .object(let stats)? = reply.body,
-              case .object(let byType)? = stats["requestsByType"] else { return nil }
-        var asks = 0.0, inFlight = 0.0
-        if case .number(let count)? = byType[MessageType.assistantAsk.rawValue] { asks = count }
-        if case .object(let details)? = stats["details"], case .number(let count)? = details["asksInFlight"] {
-            inFlight = count
-        }
-        return (asks, inFlight)
+    private static func askCounts(_ client: RequestClient) -> (asks: UInt64, inFlight: Double)? {
+        guard let stats = try? client.call(.sysStats, EmptyBody(), as: StatsBody.self) else { return nil }
+        var inFlight = 0.0
+        if case .number(let count)? = stats.details["asksInFlight"] { inFlight = count }
+        return (stats.requestsByType[MessageType.assistantAsk.rawValue] ?? 0, inFlight)
     }
 }

@@ -47,7 +47,9 @@ struct SplicedReply: JSONWritable, Encodable {
         var first = true
         writer.byte(UInt8(ascii: "{"))
         writer.key("code", first: &first); writer.string(code.rawValue)
-        if let degraded { writer.key("degraded", first: &first); AssistantReply.write(degraded, to: &writer) }
+        if let degraded {
+            writer.key("degraded", first: &first); JSONValue.array(degraded.map { .string($0) }).writeJSON(to: &writer)
+        }
         writer.key("dialog", first: &first); rendered.write(rendered.dialog, to: &writer)
         if let intent = decision.intent { writer.key("intent", first: &first); writer.string(intent.rawValue) }
         if let needs = decision.needs { writer.key("needs", first: &first); writer.string(needs) }

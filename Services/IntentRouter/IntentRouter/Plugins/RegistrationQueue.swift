@@ -44,9 +44,4 @@ struct RegistrationQueue {
             credit -= ContinuousClock.now - started
         }
     }
-
-    /// Forgets what a peer that left was waiting with.
-    mutating func drop(_ routingID: Data) {
-        if waiting.removeValue(forKey: routingID) != nil { order.removeAll { $0 == routingID } }
-    }
 }

@@ -33,16 +33,19 @@ public struct FileFeedRoot: Sendable, Equatable {
         let place = Self.resolved(filePath)
             ?? Self.resolved((filePath as NSString).deletingLastPathComponent)
             ?? URL(fileURLWithPath: filePath).standardizedFileURL.path
-        return contains(place) ? nil : "file:// feeds are read only under \(path) here (--file-root)"
+        return contains(place) ? nil : refusal
     }
+
+    /// The one refusal, whatever the path and whether it exists.
+    private var refusal: String { "file:// feeds are read only under \(path) here (--file-root)" }
 
     /// Why the file open on `descriptor` may not be read, or nil when it lies under the root: the
     /// file itself, as the kernel names it (`/proc/self/fd`), whatever path led to it.
     public func refusal(ofOpened descriptor: Int32) -> String? {
         guard let opened = Self.resolved("/proc/self/fd/\(descriptor)") else {
-            return "file:// feeds are read only under \(path) here (--file-root); the file opened cannot be named"
+            return refusal + "; the file opened cannot be named"
         }
-        return contains(opened) ? nil : "file:// feeds are read only under \(path) here (--file-root)"
+        return contains(opened) ? nil : refusal
     }
 
     private static func resolved(_ path: String) -> String? {
