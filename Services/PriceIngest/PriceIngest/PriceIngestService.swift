@@ -12,7 +12,8 @@ import ZeroMQ
 ///
 /// One loop thread owns the store, the ROUTER and the PUB sockets. URL fetches run on a
 /// background queue and hand their bytes back to the loop over an inproc PULL socket, so slow
-/// retailers never block requests. An ingest is acknowledged only after its commit.
+/// retailers never block requests; feeds are parsed on another (`FeedParseQueue`), so a large one
+/// does not either. An ingest is acknowledged only after its commit.
 public final class PriceIngestService {
     /// Requests and replies held for one client at most (`ReplyServer.queuedPerClient`): what one
     /// client may have outstanding (at 100, a test's 200 file:// fetches sent at once lost replies).
@@ -42,7 +43,11 @@ public final class PriceIngestService {
     private let context: Context
     /// Deferred `ingest.feed` replies waiting for a fetch, by ticket.
     private var pending: [UInt64: Responder] = [:]
-    private var nextTicket: UInt64 = 1
+    var nextTicket: UInt64 = 1
+    /// Feeds being parsed, by ticket (`ingest`).
+    var parsing: [UInt64: IngestJob] = [:]
+    let parseQueue: FeedParseQueue
+    private let parseResults: Socket
     private var fetchesInFlight = Set<String>()
     /// "feed refused" lines, at most 20 a second (a client sending broken feeds in a loop).
     var refusalLines = LogThrottle(perSecond: 20, leftOutEvent: "feed refusals not logged")
@@ -83,8 +88,11 @@ public final class PriceIngestService {
         }
         fetchResults = try Socket(context, .pull)
         fetchResultsEndpoint = try fetchResults.bind("inproc://price-ingest-fetch-\(UUID().uuidString)")
+        parseResults = try Socket(context, .pull)
+        parseQueue = try FeedParseQueue(context: context, socket: parseResults)
         registerHandlers()
         server.watch(fetchResults) { [unowned self] frames in self.fetchCompleted(frames) }
+        server.watch(parseResults) { [unowned self] frames in self.parseCompleted(frames) }
         server.every(configuration.heartbeatInterval) { [unowned self] in
             self.publishHeartbeat()
             self.refusalLines.flush(logging: self.logger)  // a flood that stopped: its last count
@@ -128,12 +136,10 @@ public final class PriceIngestService {
         }
         switch (body.feed, body.url) {
         case (let data?, nil):
-            do {
-                return request.reply(try ingest(data, retailer: retailer, source: nil, requestID: request.logID,
-                                                polled: false))
-            } catch {
-                return request.reply(error: error)
-            }
+            let (outcome, responder) = request.deferReply()
+            ingest(IngestJob(data: data, retailer: retailer, source: nil, requestID: request.logID, polled: false,
+                             fetchedAt: Date(), responder: responder))
+            return outcome
         case (nil, let url?):
             if let problem = FeedFetcher.problem(with: url) { return request.reply(error: .badRequest(problem)) }
             let (outcome, responder) = request.deferReply()
@@ -188,15 +194,10 @@ public final class PriceIngestService {
         switch message.outcome {
         case .success(let data):
             if responder == nil, isUnchangedPoll(data, retailer: message.retailer, source: source) { return }
-            do {
-                // A poll's older copy of the stored feed changes nothing; a request's URL is applied.
-                let reply = try ingest(data, retailer: message.retailer, source: source,
-                                       requestID: message.ticket.map { "fetch-\($0)" } ?? "poll",
-                                       polled: message.ticket == nil)
-                responder?.reply(reply)
-            } catch {
-                responder?.fail(error)
-            }
+            // A poll's older copy of the stored feed changes nothing; a request's URL is applied.
+            ingest(IngestJob(data: data, retailer: message.retailer, source: source,
+                             requestID: message.ticket.map { "fetch-\($0)" } ?? "poll",
+                             polled: message.ticket == nil, fetchedAt: Date(), responder: responder))
         case .failure(let failure):
             let description = failure.description
             recordFailure(retailer: message.retailer, message: description, source: source, polled: message.ticket == nil)
@@ -282,6 +283,8 @@ public final class PriceIngestService {
             "stations": .number(Double((try? store.stationCount) ?? 0)),
             "feeds": .array(rows),
             "fetchesInFlight": .number(Double(fetchesInFlight.count)),
+            // Feeds taken (inline or fetched) and waiting for their parse or in it.
+            "feedsParsing": .number(Double(parsing.count)),
             "commitFailures": .number(Double(commitFailures)),
             "lastCommitError": lastCommitError.map(JSONValue.string) ?? .null,
         ]

@@ -18,6 +18,9 @@ final class IngestHarness {
     private let clientContext = Context()
     private var stopped = false
 
+    /// The service's request endpoint, for a test's own sockets.
+    var endpoint: String { service.endpoint }
+
     /// Runs `body` with the service started on `directory` (its SQLite file is
     /// `directory/price-ingest.sqlite`), and stops it afterwards, even when `body` throws.
     static func with<Result>(directory: URL, feeds: FeedList? = nil, fileRoot: FileFeedRoot? = nil,

@@ -1,28 +1,61 @@
 import FeedParsing
 import Foundation
 import Messages
+import ServiceKit
 import SQLite
 
-/// The ingest pipeline: parse, check the feed is not older than the stored one, commit, publish.
+/// The ingest pipeline: parse (off the loop, `FeedParseQueue`), check the feed is not older than
+/// the stored one, commit, publish.
 extension PriceIngestService {
-    /// Parses, validates, commits and publishes one feed. Nothing is stored if it fails.
-    ///
-    /// A feed older than the stored one is refused with `conflict` (recorded in the feed's status,
-    /// logged, nothing published) when `polled` (a configured feed's poll), else applied with an
-    /// `older_feed` warning (an ingest.feed request replaces the stations, as the contract says); see
-    /// `FeedOrder`. A failure is recorded in the feed's status; a request's only for a retailer
-    /// already stored (a poll's creates its configured feed's status).
-    func ingest(_ data: Data, retailer: String, source: String?, requestID: String, polled: Bool)
-        throws(ServiceError) -> IngestFeedReply
-    {
+    /// A feed handed to the parse queue: what its commit and its answer need when the parse is back.
+    struct IngestJob {
+        let data: Data
+        let retailer: String
+        let source: String?
+        let requestID: String
+        let polled: Bool
+        let fetchedAt: Date
+        /// Who asked (nil for a poll).
+        let responder: Responder?
+    }
+
+    /// Parses, validates, commits and publishes one feed; `job.responder` hears the outcome (an
+    /// `IngestFeedReply` or the error). Nothing is stored if it fails.
+    func ingest(_ job: IngestJob) {
+        let ticket = nextTicket
+        nextTicket += 1
+        parsing[ticket] = job
+        parseQueue.parse(job.data, retailer: job.retailer, fetchedAt: job.fetchedAt, parser: parser, ticket: ticket)
+    }
+
+    /// A parse is back: the feed is committed and published, and its asker answered.
+    func parseCompleted(_ frames: [Data]) {
+        guard let (ticket, outcome) = parseQueue.take(frames), let job = parsing.removeValue(forKey: ticket) else {
+            return
+        }
+        do {
+            let reply = try commit(outcome, of: job)
+            job.responder?.reply(reply)
+        } catch {
+            job.responder?.fail(error)
+        }
+    }
+
+    /// Commits a parsed feed. A feed older than the stored one is refused with `conflict` (recorded
+    /// in the feed's status, logged, nothing published) when `polled` (a configured feed's poll), else
+    /// applied with an `older_feed` warning (an ingest.feed request replaces the stations, as the
+    /// contract says); see `FeedOrder`. A failure is recorded in the feed's status; a request's only
+    /// for a retailer already stored (a poll's creates its configured feed's status).
+    private func commit(_ outcome: FeedParseQueue.Outcome, of job: IngestJob) throws(ServiceError) -> IngestFeedReply {
+        let (retailer, source, requestID, polled) = (job.retailer, job.source, job.requestID, job.polled)
         let noteFailure = { (message: String) in
             self.recordFailure(retailer: retailer, message: message, source: source, polled: polled)
         }
-        let fetchedAt = Date()
         let parsed: ParsedFeed
-        do {
-            parsed = try parser.parse(data, retailer: retailer, fetchedAt: fetchedAt)
-        } catch {
+        switch outcome {
+        case .success(let feed):
+            parsed = feed
+        case .failure(let error):
             noteFailure(error.message)
             logRefusal(["svc.request.id": requestID, "retailer": retailer, "reason": error.message])
             throw error.serviceError
@@ -51,8 +84,8 @@ extension PriceIngestService {
         let version: UInt64
         do {
             version = try store.replaceRetailer(retailer, stations: parsed.stations, updated: parsed.updated,
-                                                fetchedAt: fetchedAt, source: source,
-                                                contentHash: FeedFingerprint.of(data))
+                                                fetchedAt: job.fetchedAt, source: source,
+                                                contentHash: FeedFingerprint.of(job.data))
         } catch {
             let cause = (error as? SQLiteError)?.message ?? "\(error)"
             noteCommitFailure(cause, retailer: retailer)
