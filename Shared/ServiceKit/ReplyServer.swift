@@ -28,6 +28,11 @@ public final class ReplyServer {
     public var statsDetails: () -> [String: JSONValue] = { [:] }
     /// Requests larger than this get `too_large` (the socket drops far larger ones outright).
     public let maxRequestBytes: Int
+
+    /// The largest frame read at all (`ZMQ_MAXMSGSIZE`): twice the largest request, at least 2 MiB.
+    public static func frameCutOff(maxRequestBytes: Int) -> Int {
+        max(maxRequestBytes * 2, 2 << 20)
+    }
     /// An oversized request up to this size is still read for its id, which its refusal carries.
     static let tooLargeIdScanBytes = 1 << 20
     /// The request size the query services take (fuel-lookup, location-cache, dialog-renderer,
@@ -110,8 +115,10 @@ public final class ReplyServer {
         self.maxRequestBytes = maxRequestBytes
         socket = try Socket(context, .router)
         // Up to this size an oversized request still gets a `too_large` reply; beyond it libzmq
-        // drops the connection (a peer sending that much is not a client).
-        socket.maxMessageSize = max(maxRequestBytes * 2, 16 << 20)
+        // drops the connection (a peer sending that much is not a client). It bounds what each
+        // connection can make the service hold while a frame arrives: at 16 MiB, 40 connections
+        // each half-way through a frame took dialog-renderer to 630 MB (QA).
+        socket.maxMessageSize = Self.frameCutOff(maxRequestBytes: maxRequestBytes)
         socket.setRouterMandatory(true)
         // A client whose queue is full gets its reply if it reads within 100 ms, else loses it. A
         // shorter wait was tried (libzmq likely learns how far a client has read from commands it

@@ -191,6 +191,29 @@ struct ReplyServerTests {
         #expect((far["error"] as? [String: Any])?["code"] as? String == "too_large" && far["id"] is NSNull)
     }
 
+    /// Past a few megabytes (2 MiB for a service taking small requests) a frame is not read at all:
+    /// libzmq drops the connection. What a peer makes a service hold is then bounded by that per
+    /// connection, not by 16 MiB (QA: 40 connections each half-way through a 16 MiB frame took
+    /// dialog-renderer to 630 MB).
+    @Test func aFrameFarOverTheLimit_dropsTheConnection_andTheServiceStaysUp() throws {
+        let service = try startEchoService()
+        defer { service.stop() }
+        let socket = try Socket(service.context, .dealer)
+        socket.linger = .zero
+        socket.receiveTimeout = .seconds(5)
+        let monitor = try SocketMonitor(watching: socket)
+        try socket.connect(service.endpoint)
+        let pad = String(repeating: "a", count: 3 << 20)
+        try socket.send([Data(), Data(#"{"v":1,"id":"far","type":"sys.ping","body":{"pad":"\#(pad)"}}"#.utf8)])
+        // The monitor hears disconnections only: any event within 10 s is the drop.
+        monitor.events.receiveTimeout = .seconds(10)
+        #expect((try? monitor.events.receive()) != nil, "the connection stayed up: the frame was read")
+        // Reconnected (ZeroMQ does that by itself), the same socket is answered.
+        try socket.send([Data(), Data(#"{"v":1,"id":"after","type":"sys.ping","body":{}}"#.utf8)])
+        let reply = try JSONSerialization.jsonObject(with: try socket.receive().last ?? Data()) as? [String: Any]
+        #expect(reply?["id"] as? String == "after" && reply?["ok"] as? Bool == true)
+    }
+
     /// A refusal of a request too large carries the request's id (or none, when too large to read):
     /// a client with one request out takes it as that request's answer instead of waiting out its
     /// timeout (QA: 120 s, then "unavailable").
