@@ -78,3 +78,23 @@ struct PluginWireVersionTests {
             == #""v" must be 1: protocol version 2 is not spoken here (this router speaks 1)"#)
     }
 }
+
+/// `plugin.bye` takes out the sender's own instance, and only when it names that one (or none): a
+/// bye naming another instance removed the sender, which then heartbeat into "register again" (QA).
+struct PluginByeTests {
+    @Test func aByeNamingAnotherInstance_isIgnored_andTheSendersOwnBye_removesIt() throws {
+        let harness = try PluginHarness()
+        defer { harness.stop() }
+        let peer = PluginRawPeer(endpoint: harness.plugins, register: PluginRawPeer.register(
+            service: "jokes", instance: "j1", intents: [PluginWireVersionTests.jokes]))
+        defer { peer.stop() }
+        #expect(peer.isRegistered)
+        peer.send(#"{"v":1,"type":"plugin.bye","instance":"someone-else"}"#)
+        // Were the bye taken, this heartbeat would come from an instance the router no longer knows.
+        peer.send(#"{"v":1,"type":"plugin.heartbeat"}"#)
+        #expect(peer.refusal(timeout: .milliseconds(1500)) == nil, "the sender was removed")
+        #expect(try harness.listing().first?.instances.map(\.instance) == ["j1"])
+        peer.send(#"{"v":1,"type":"plugin.bye","instance":"j1"}"#)
+        #expect(try harness.waitForListing { $0.allSatisfy { $0.instances.isEmpty } })
+    }
+}

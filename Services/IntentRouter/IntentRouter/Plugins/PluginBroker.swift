@@ -163,6 +163,11 @@ final class PluginBroker {
             call.complete(.success(PluginAnswer(id: reply.id, instance: known, result: reply.body)))
         case .bye:
             guard let known else { return }
+            // A bye names (if anything) the sender's own instance: one naming another removed the
+            // sender, which went on heartbeating into "register again" (QA).
+            if let named = (try? JSONCoding.decode(PluginSignal.self, from: payload))?.instance, named != known.instance {
+                return ignore(payload, "plugin.bye naming another instance than the sender's")
+            }
             logger.info("plugin left", metadata: ["service": known.service, "instance": known.instance])
             drop(known, failure: .gone)
         case .registered, .refused, .request:
