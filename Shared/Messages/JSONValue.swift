@@ -23,7 +23,12 @@ public enum JSONValue: Codable, Sendable, Hashable {
         } else if let value = try? container.decode([JSONValue].self) {
             self = .array(value)
         } else {
-            self = .object(try container.decode([String: JSONValue].self))
+            do {
+                self = .object(try container.decode([String: JSONValue].self))
+            } catch DecodingError.typeMismatch {
+                // None of the six: valid JSON the decoder cannot hold (1e400), not "expected an object".
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: JSONCoding.unreadableValue)
+            }
         }
     }
 

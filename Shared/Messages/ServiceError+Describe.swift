@@ -23,7 +23,9 @@ extension ServiceError {
             return "wrong type\(path(context)): " + (own ?? "expected \(expected(type))")
         case .valueNotFound(_, let context): return "missing value\(path(context))"
         case .dataCorrupted(let context):
-            return context.codingPath.isEmpty ? context.debugDescription : "invalid value\(path(context))"
+            // The decoders' and our own words (why the value is refused) after the place.
+            if context.codingPath.isEmpty { return context.debugDescription }
+            return "invalid value\(path(context))" + (context.debugDescription.isEmpty ? "" : ": " + context.debugDescription)
         @unknown default: return "undecodable"
         }
     }

@@ -51,3 +51,30 @@ struct DecodingErrorTextTests {
         #expect(described(json) == expected)
     }
 }
+
+/// A value no `JSONValue` case can hold (a number past a double's range) is said to be unreadable,
+/// at its place: it was "wrong type at parameters.miles: expected an object" (QA).
+struct UnreadableJSONValueTests {
+    private struct Body: Decodable {
+        var parameters: [String: JSONValue]
+    }
+
+    @Test(arguments: [
+        (#"{"parameters": {"miles": 1e400}}"#, "parameters.miles"),
+        (#"{"parameters": {"near": {"miles": -1e400}}}"#, "parameters.near.miles"),
+        (#"{"parameters": {"list": [1, 1e-400]}}"#, "parameters.list"),
+    ])
+    func aNumberADoubleCannotHold_isUnreadableAtItsPlace(json: String, place: String) throws {
+        let error = try #require(throws: DecodingError.self) { try JSONDecoder().decode(Body.self, from: Data(json.utf8)) }
+        let text = ServiceError.describe(error)
+        #expect(text.contains(JSONCoding.unreadableValue), "\(text)")
+        #expect(text.contains(place), "\(text)")
+    }
+
+    @Test func everyKindOfValue_stillDecodes() throws {
+        let body = try JSONDecoder().decode(Body.self, from: Data(
+            #"{"parameters": {"a": null, "b": true, "c": 1.5, "d": "x", "e": [1], "f": {"g": 0}}}"#.utf8))
+        #expect(body.parameters == ["a": .null, "b": .bool(true), "c": .number(1.5), "d": .string("x"),
+                                    "e": .array([.number(1)]), "f": .object(["g": .number(0)])])
+    }
+}
