@@ -124,6 +124,23 @@ struct FeedFreshnessTests {
         }
     }
 
+    /// A time before 2000 is a wrong date (year 1, the Unix epoch): refused, where it was stored as a
+    /// stale feed and said as the prices' time (adversarial QA). 2000 on is kept, stale.
+    @Test(arguments: ["\"01/01/0001 00:00:00\"", "\"1970-01-01T00:00:00Z\"", "\"31/12/1999 23:59:59\""])
+    func parse_whenLastUpdatedIsBefore2000_isRefused(value: String) throws {
+        do {
+            _ = try FeedFixtures.parse(FeedFixtures.feed([FeedFixtures.station()], lastUpdated: value))
+            Issue.record("\(value) was taken")
+        } catch {
+            guard case .implausibleLastUpdated = error else { Issue.record("\(error)"); return }
+            #expect(error.serviceError.code == .badRequest)
+            #expect(error.message.contains("before 2000") && error.message.contains("nothing was changed"),
+                    "\(error.message)")
+        }
+        let kept = try FeedFixtures.parse(FeedFixtures.feed([FeedFixtures.station()], lastUpdated: "\"01/01/2000 00:00:00\""))
+        #expect(kept.count(.staleFeed) == 1)
+    }
+
     /// Within a day ahead (a clock or time zone out) it is kept, with the warning, and dated by its
     /// fetch: it was said as "prices as of" a time still to come (QA).
     @Test func parse_whenLastUpdatedLessThanADayAfterTheFetch_isKeptWarnedAndDatedByTheFetch() throws {

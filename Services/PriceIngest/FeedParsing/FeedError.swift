@@ -21,6 +21,8 @@ public enum FeedError: Error, Sendable, Hashable, CustomStringConvertible {
     case unreadableLastUpdated(String)
     /// `last_updated` more than a day after the fetch.
     case futureLastUpdated(String, hoursAhead: Int)
+    /// `last_updated` before `FeedParser.earliestFeedTime`: a wrong date (year 1, the Unix epoch).
+    case implausibleLastUpdated(String)
 
     /// A human sentence saying what was wrong.
     public var message: String {
@@ -42,6 +44,9 @@ public enum FeedError: Error, Sendable, Hashable, CustomStringConvertible {
         case .futureLastUpdated(let value, let hours):
             "the feed's \"last_updated\" \(TextClip.clip(value, to: 60)) is \(hours) hours after it was fetched: a "
                 + "feed cannot be from the future, so its prices' age is unknown (day and month swapped?): nothing was changed"
+        case .implausibleLastUpdated(let value):
+            "the feed's \"last_updated\" \(TextClip.clip(value, to: 60)) is before 2000: no UK price feed is that "
+                + "old, so the date is wrong and its prices' age unknown: nothing was changed"
         case .unreadableLastUpdated(let value):
             "the feed's \"last_updated\" \(TextClip.clip(value, to: 60)) is not a time FuelBoard reads "
                 + "(dd/mm/yyyy HH:MM:SS in UK time, or ISO 8601 with an offset): nothing was changed"

@@ -24,6 +24,11 @@ public struct FeedParser: Sendable {
     /// every freshness filter.
     public var futureLimit: TimeInterval = 86_400
 
+    /// A `last_updated` before this refuses the feed (1 January 2000, UTC): the date is wrong (year
+    /// 1, the Unix epoch of a zero written as a time). Kept, it was stored with `stale_feed` and
+    /// said as the prices' time.
+    public static let earliestFeedTime = Date(timeIntervalSince1970: 946_684_800)
+
     public init() {}
 
     /// Parses `data` as the feed of `retailer`, fetched at `fetchedAt`.
@@ -88,6 +93,7 @@ public struct FeedParser: Sendable {
         }
         guard case .string(let text) = value else { throw .unreadableLastUpdated(value.described) }
         guard let updated = FeedTimestamp.parse(text) else { throw .unreadableLastUpdated("\"\(text)\"") }
+        guard updated >= Self.earliestFeedTime else { throw .implausibleLastUpdated(text) }
         let age = fetchedAt.timeIntervalSince(updated)
         if age > staleAfter {
             report.note(FeedWarning.staleFeed.rawValue,
