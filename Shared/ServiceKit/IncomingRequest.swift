@@ -28,6 +28,9 @@ public struct IncomingRequest {
     /// Set when `members` already holds this request's members, found when the batch frame
     /// it came in was checked: `decodeHead` then reads them without a check of its own.
     var isChecked = false
+    /// A batch whose check found a name given twice inside one of its requests: each request is
+    /// checked again alone (`ReplyServer.handleBatch`), so only that one is refused.
+    var checksItemsAlone = false
     /// Whether `members` lists every member of every object in the frame: readers of the body
     /// then use it as an index instead of walking the bytes.
     @usableFromInline var membersAreIndex = false
@@ -106,7 +109,12 @@ public struct IncomingRequest {
                     fields.failure = .badRequest("request is not JSON: \(failure)")
                     return fields
                 }
-                if let repeated = members.withUnsafeBufferPointer({ StrictJSON.repeatedName(among: $0, in: bytes) }) {
+                let repeated = members.withUnsafeBufferPointer { StrictJSON.repeatedName(among: $0, in: bytes) }
+                if let repeated, repeated.depth >= 4, Self.namesBatchType(members, in: bytes) {
+                    // Inside a batch's request: that request alone is refused, as it would be sent
+                    // alone; the others are answered (`checksItemsAlone`).
+                    fields.checksItemsAlone = true
+                } else if let repeated {
                     let refusal = StrictJSON.RepeatedName(repeated, in: bytes, of: "request")
                     fields.failure = .badRequest(refusal.description)
                     // The id is answered when it is not what was given twice.
@@ -144,6 +152,7 @@ public struct IncomingRequest {
             return fields
         }
         idRange = head.id
+        checksItemsAlone = head.checksItemsAlone
         if let failure = head.failure { throw failure }
         if !isChecked { membersAreIndex = head.listedAll }
         bodyRange = head.body
@@ -169,6 +178,15 @@ public struct IncomingRequest {
         var version: Double?
         var body: Range<Int>?
         var listedAll = false
+        var checksItemsAlone = false
+    }
+
+    /// Whether the envelope's `type` is `sys.batch` as written plainly (a batch's members checked).
+    private static func namesBatchType(_ members: [StrictJSON.Member], in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let type = members.first(where: { $0.depth == 1 && StrictJSON.name(of: $0, in: bytes) == "type" })?.value
+        else { return false }
+        let quoted = "\"" + MessageType.sysBatch.rawValue + "\""
+        return type.count == quoted.utf8.count && zip(bytes[type], quoted.utf8).allSatisfy { $0 == $1 }
     }
 
     /// The type's text as the client wrote it (for a type the server does not serve).

@@ -34,7 +34,8 @@ extension ReplyServer {
             inner.batch = batch
             inner.batchIndex = index
             inner.membersAreIndex = request.membersAreIndex
-            switch dispatchInBatch(&inner, element: range, of: request.members, from: &nextMember) {
+            switch dispatchInBatch(&inner, element: range, of: request.members, from: &nextMember,
+                                   checksAlone: request.checksItemsAlone) {
             case .reply(let data, let error):
                 let now = Self.monotonicNanoseconds()
                 record(inner, nanoseconds: now &- start, error: error, now: now)
@@ -73,8 +74,10 @@ extension ReplyServer {
     /// request's members are those the batch frame's check found in `element` (depths 4 and 5
     /// there are its envelope and body, and deeper ones its body's objects), taken from `members`
     /// at `next` on and counted from the element's first byte; the request is not checked again.
+    /// With `checksAlone` (a name given twice in one of the batch's requests), it is checked again
+    /// alone, as if sent alone: the request holding the name is refused, the others answered.
     private func dispatchInBatch(_ request: inout IncomingRequest, element: Range<Int>,
-                                 of members: [StrictJSON.Member], from next: inout Int) -> Outcome {
+                                 of members: [StrictJSON.Member], from next: inout Int, checksAlone: Bool) -> Outcome {
         swap(&request.members, &batchMemberStorage)
         defer {
             swap(&request.members, &batchMemberStorage)
@@ -92,7 +95,7 @@ extension ReplyServer {
                 value: (member.value.lowerBound - shift)..<(member.value.upperBound - shift),
                 object: member.object - shift))
         }
-        request.isChecked = true
+        request.isChecked = !checksAlone
         return dispatch(&request)
     }
 }

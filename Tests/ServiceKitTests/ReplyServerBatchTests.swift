@@ -95,6 +95,29 @@ struct ReplyServerBatchTests {
         #expect((inner[3]["body"] as? [String: Any])?["service"] as? String == "batch")
     }
 
+    /// A name given twice inside one request of a batch refuses that request only, with the reply it
+    /// would have had alone (its id, unless the id is what was given twice); it refused the batch.
+    @Test func batch_whenOneRequestGivesANameTwice_refusesThatRequestOnly() throws {
+        let service = try startBatchService()
+        defer { service.stop() }
+        let reply = try exchange(service, batch([
+            request("a", "ingest.status", #"{"text":"one"}"#),
+            request("b", "ingest.status", #"{"text":"x","text":"y"}"#),
+            #"{"v":1,"id":"c","id":"c2","type":"sys.ping","body":{}}"#,
+            request("d", "sys.ping"),
+        ]))
+        #expect(reply["ok"] as? Bool == true, "\(reply)")
+        let inner = try replies(reply)
+        #expect(inner.map { $0["ok"] as? Bool } == [true, false, false, true])
+        #expect(inner.map { $0["id"] as? String } == ["a", "b", nil, "d"])
+        #expect(errorCode(inner[1]) == "bad_request" && errorCode(inner[2]) == "bad_request")
+        let message = (inner[1]["error"] as? [String: Any])?["message"] as? String ?? ""
+        #expect(message.contains(#"names "text" twice"#), "\(message)")
+        // In the batch's own envelope or body, the batch is refused as a whole.
+        let outer = try exchange(service, #"{"v":1,"id":"b2","type":"sys.batch","body":{"requests":[],"requests":[]}}"#)
+        #expect(outer["ok"] as? Bool == false && errorCode(outer) == "bad_request" && outer["id"] as? String == "b2")
+    }
+
     @Test func batch_whenRequestsAnswerLater_waitsForAllOfThem() throws {
         let service = try startBatchService()
         defer { service.stop() }
