@@ -170,6 +170,19 @@ struct ProcessLifecycleTests {
         #expect(blank.log.contains("--app-name: '  ' cannot be the app name"), "\(blank.log)")
     }
 
+    /// `--max-sessions` sizes the router's table of open questions (a flood of made-up users ended
+    /// real users' conversations at the fixed 100,000); out of its range it is refused.
+    @Test func router_takesMaxSessions_withinItsRange() throws {
+        let taken = try ServiceProcess("intent-router", ["--check-config", "--max-sessions", "500000"])
+        #expect(try taken.waitForExit() == 0)
+        #expect(taken.log.contains("max-sessions=500000\n"), "\(taken.log)")
+        for bad in ["5", "lots", "20000000"] {
+            let refused = try ServiceProcess("intent-router", ["--check-config", "--max-sessions", bad])
+            #expect(try refused.waitForExit() == 64)
+            #expect(refused.log.contains("--max-sessions: expected a whole number from 1000 to 10000000"), "\(refused.log)")
+        }
+    }
+
     /// The example plug-in and the echo took `--check-config` and ran for real: station-prices
     /// registered with whatever router FUELBOARD_PLUGINS named (docs walkthrough).
     @Test(arguments: [("station-prices", "plugins=tcp://127.0.0.1:5556"), ("zmq-echo", "reply-bytes=512")])

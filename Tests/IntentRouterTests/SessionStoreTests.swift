@@ -42,6 +42,19 @@ struct SessionStoreTests {
         #expect(sessions.count == 3)
     }
 
+    /// Live questions dropped for room are counted (sys.stats, a log line): a flood of made-up users
+    /// ends real users' conversations, and the operator sees it. Expired ones dropped are not.
+    @Test func open_whenStoreFullOfLiveQuestions_countsThoseEndedEarly() {
+        let sessions = store(maxSessions: 3)
+        for index in 0 ..< 3 { sessions.open(user: "u\(index)", awaiting: .radius, location: nil) }
+        #expect(sessions.questionsEndedEarly == 0)
+        for index in 3 ..< 5 { sessions.open(user: "u\(index)", awaiting: .radius, location: nil) }
+        #expect(sessions.questionsEndedEarly == 2)
+        clock.advance(by: .seconds(31))
+        for index in 5 ..< 8 { sessions.open(user: "u\(index)", awaiting: .radius, location: nil) }
+        #expect(sessions.questionsEndedEarly == 2, "expired ones made the room")
+    }
+
     @Test func purgeExpired_dropsOnlyExpired() {
         let sessions = store()
         sessions.open(user: "u1", awaiting: .radius, location: nil)

@@ -23,6 +23,8 @@ public final class IntentRouterService {
     private var serial: UInt64 = 0
     private var stats = RouterStats()
     private var ticks = 0
+    /// Sessions ended early already logged (`noteSessionsEndedEarly`).
+    private var sessionsEndedEarlyLogged: UInt64 = 0
     /// Lines for asks (those written at info), at most 20 a second.
     private var askLines = LogThrottle(perSecond: 20, leftOutEvent: "ask lines not logged")
     let plugins: PluginDialogue
@@ -308,7 +310,19 @@ public final class IntentRouterService {
             askLines.flush(logging: logger)  // a flood of failing asks that stopped: its last count
             engine.sessions.purgeExpired()
             plugins.sessions.purgeExpired()
+            noteSessionsEndedEarly()
         }
+    }
+
+    /// One line when open questions were dropped, still live, to make room since the last look (at
+    /// most one a second): users were in mid-conversation, and the operator can raise --max-sessions.
+    private func noteSessionsEndedEarly() {
+        let ended = engine.sessions.questionsEndedEarly + plugins.sessions.endedEarly
+        guard ended > sessionsEndedEarlyLogged else { return }
+        logger.warning("sessions ended early", metadata: [
+            "count": "\(ended - sessionsEndedEarlyLogged)", "maxSessions": "\(configuration.maxSessions)",
+            "why": "the session table was full of open questions; raise --max-sessions if these are real users"])
+        sessionsEndedEarlyLogged = ended
     }
 
     // MARK: - Stats
@@ -332,6 +346,7 @@ public final class IntentRouterService {
             "backendCallsInFlight": perBackend { UInt64($0.inFlight) },
             "backendDown": perBackend { $0.isDown ? 1 : 0 },
             "sessionsOpen": .number(Double(engine.sessions.count)),
+            "sessionsEndedEarly": .number(Double(engine.sessions.questionsEndedEarly + plugins.sessions.endedEarly)),
             "utterancesRemembered": .number(Double(engine.understandingCounts.remembered)),
             "utterancesUnderstoodAfresh": .number(Double(engine.understandingCounts.fresh)),
             "asksInFlight": .number(Double(inFlight.count)),

@@ -14,6 +14,8 @@ public struct RouterConfiguration: Sendable {
     /// How long a user waits at most for an answer, whatever the backends do.
     public var deadline: Duration
     public var maxSessions: Int
+    /// What `--max-sessions` takes.
+    public static let maxSessionsRange = 1_000...10_000_000
     /// Where the router binds the ROUTER socket intent services connect to (the binary defaults
     /// to `defaultPlugins`; built in code, a free port, so routers in tests never collide).
     public var plugins: String

@@ -15,6 +15,8 @@ let main = ServiceMain(
         AppNameSetting.option("the app name every phrase must contain (give dialog-renderer the same)"),
         OptionSpec("--session-ttl", value: "DURATION", help: "how long a question waits for its answer (default 30s)"),
         OptionSpec("--deadline", value: "DURATION", help: "longest time before an answer is given (default 2s)"),
+        OptionSpec("--max-sessions", value: "N",
+                   help: "open questions held at most, beyond which the oldest are dropped (default 100000)"),
         OptionSpec("--plugins", value: "URL",
                    help: "where intent services connect [$FUELBOARD_PLUGINS, default \(RouterConfiguration.defaultPlugins)]"),
     ],
@@ -27,6 +29,13 @@ configuration.appName = main.appName { name in
 }
 configuration.sessionTTL = main.durationOption("--session-ttl", default: RouterConfiguration.defaultSessionTTL)
 configuration.deadline = main.durationOption("--deadline", default: RouterConfiguration.defaultDeadline)
+if let text = main.arguments.value("--max-sessions") {
+    guard let count = Int(text), RouterConfiguration.maxSessionsRange.contains(count) else {
+        ServiceMain.usageFailure(name: main.name, ConfigurationError(
+            "--max-sessions: expected a whole number from 1000 to 10000000, got '\(text)'"))
+    }
+    configuration.maxSessions = count
+}
 configuration.plugins = main.arguments.value("--plugins") ?? ProcessInfo.processInfo.environment["FUELBOARD_PLUGINS"]
     ?? RouterConfiguration.defaultPlugins
 do {
@@ -42,6 +51,7 @@ main.finishConfigurationCheck([
     "dialog": main.topology.dialog,
     "session-ttl": ServiceMain.secondsText(configuration.sessionTTL),
     "deadline": ServiceMain.secondsText(configuration.deadline),
+    "max-sessions": "\(configuration.maxSessions)",
     "app-name": configuration.appName,
 ])
 

@@ -45,6 +45,8 @@ final class PluginSessionStore {
 
     var maxSessions: Int { sessions.maxSessions }
     var count: Int { sessions.count }
+    /// Sessions dropped, still live, to make room in a full table.
+    var endedEarly: UInt64 { sessions.endedEarly }
 
     func open(user: String, intent: String, parameters: [String: JSONValue], awaiting: PluginAwaiting,
               location: Coordinate?, locationAt: Date? = nil,

@@ -30,6 +30,9 @@ public final class SessionStore {
     /// Sessions held, expired ones included until the next purge.
     public var count: Int { questions.count + followUps.count }
 
+    /// Open questions dropped, still live, to make room in a full table (`maxSessions`).
+    public var questionsEndedEarly: UInt64 { questions.endedEarly }
+
     /// Opens a session for `user`; the user's oldest is closed when they hold too many, and the
     /// store's oldest when it is full.
     @discardableResult

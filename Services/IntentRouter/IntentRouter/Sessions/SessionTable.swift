@@ -20,6 +20,8 @@ struct SessionTable<Entry: ExpiringSession> {
     /// Ids by when they expire, soonest first; an entry is stale once its session has closed or
     /// been renewed (its `expiresAt` then differs).
     private var expiryQueue = ExpiryQueue()
+    /// Live sessions dropped to make room in a full table: conversations ended before their time.
+    private(set) var endedEarly: UInt64 = 0
 
     init(maxSessions: Int, maxPerUser: Int) {
         self.maxSessions = max(1, maxSessions)
@@ -34,7 +36,10 @@ struct SessionTable<Entry: ExpiringSession> {
         if let ids = idsByUser[session.user], ids.count >= maxPerUser { remove(ids[0]) }
         if sessions.count >= maxSessions { purgeExpired(now: now) }
         while sessions.count >= maxSessions, let oldest = expiryQueue.popFirst() {
-            if sessions[oldest.id]?.expiresAt == oldest.expiresAt { remove(oldest.id) }
+            if sessions[oldest.id]?.expiresAt == oldest.expiresAt {
+                remove(oldest.id)
+                endedEarly += 1
+            }
         }
         sessions[session.id] = session
         idsByUser[session.user, default: []].append(session.id)
