@@ -26,6 +26,9 @@ enum AddressNormaliser {
         var words = address.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
         guard words.count >= 2 else { return address }
         for index in 0..<(words.count - 1) {
+            // An inward half is a digit and two letters (and the part's comma): others need no look.
+            let next = words[index + 1].utf8
+            guard (3...4).contains(next.count), let first = next.first, (0x30...0x39).contains(first) else { continue }
             let outward = words[index].uppercased(), inward = words[index + 1].uppercased()
             let bareInward = inward.hasSuffix(",") ? String(inward.dropLast()) : inward
             if Postcode.isValid(outward + " " + bareInward) {

@@ -40,6 +40,11 @@ struct FeedAssembler {
         stations.append(station)
     }
 
+    /// C0 and C1 control characters and DEL (ASCII answered without Unicode's tables).
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x80 ? scalar.value < 0x20 || scalar.value == 0x7F : scalar.properties.generalCategory == .control
+    }
+
     /// The trimmed site id, or nil after counting the refusal.
     private mutating func acceptedSiteId(_ value: LenientValue?, index: Int) -> String? {
         let label = "stations[\(index)]"
@@ -47,11 +52,11 @@ struct FeedAssembler {
         case .none, .null?:
             refusals.note(RecordRefusal.missingSiteId.rawValue, "\(label) has no site_id")
         case .string(let text)?:
-            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = text.trimmingWhitespace
             if trimmed.isEmpty {
                 refusals.note(RecordRefusal.missingSiteId.rawValue, "\(label) has an empty site_id")
             } else if trimmed.count > Self.maxSiteIdLength
-                        || trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                        || trimmed.unicodeScalars.contains(where: Self.isControl) {
                 refusals.note(RecordRefusal.invalidSiteId.rawValue,
                               "\(label) site_id \"\(TextClip.clip(trimmed))\" is too long or has control characters")
             } else {

@@ -1,4 +1,5 @@
 import Foundation
+import Messages
 
 /// A JSON value read without trusting its type: the feed decides, the rules interpret.
 enum LenientValue: Sendable, Equatable {
@@ -32,7 +33,7 @@ enum LenientValue: Sendable, Equatable {
 
     /// Parses a decimal number written as text, trimmed; nil for anything else (including `nan`, `inf`).
     static func parseNumber(_ text: String) -> Double? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespace
         guard !trimmed.isEmpty, trimmed.count <= 40,
               trimmed.unicodeScalars.allSatisfy({ "0123456789.-+eE".unicodeScalars.contains($0) }),
               let value = Double(trimmed), value.isFinite else { return nil }

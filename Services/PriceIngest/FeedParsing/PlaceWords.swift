@@ -6,6 +6,9 @@ enum PlaceWords {
         "edinburgh", "cardiff", "belfast", "leicester", "nottingham", "newcastle", "newcastle upon tyne", "newcastle-upon-tyne",
     ]
 
+    /// The last words of `regions`: a part not ending in one ends in no region.
+    static let regionLastWords: Set<Substring> = Set(regions.compactMap { $0.split(separator: " ").last })
+
     /// Counties, regions and nations: dropped from the end of an address before picking the locality.
     static let regions: Set<String> = [
         "bedfordshire", "beds", "berkshire", "berks", "buckinghamshire", "bucks", "cambridgeshire", "cambs",

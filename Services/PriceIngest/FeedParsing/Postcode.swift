@@ -39,7 +39,10 @@ enum Postcode {
     /// True when `text` (one or two words) looks like a postcode, allowing the letter O for a zero, so that
     /// an address's embedded `CV23 OEZ` is recognised as a postcode and left out of a station's name.
     static func looksLikePostcode(_ text: String) -> Bool {
-        guard (5...8).contains(text.utf8.count) else { return false }
+        // Its outward half has a digit: most words are out before any copy is made.
+        guard (5...8).contains(text.utf8.count), text.utf8.contains(where: { (0x30...0x39).contains($0) }) else {
+            return false
+        }
         let compact = String(String.UnicodeScalarView(text.uppercased().unicodeScalars.filter {
             !TextNormaliser.isSpace($0)
         }))

@@ -55,10 +55,8 @@ enum StationName {
     /// The district or street written before `town` in `address`, when it names a place; nil otherwise.
     private static func placeBefore(_ town: [String], in address: String) -> [String]? {
         let text = town.joined(separator: " ")
-        guard !text.isEmpty, let start = address.range(of: text, options: [.backwards, .caseInsensitive]) else {
-            return nil
-        }
-        let words = townOrStreet(of: String(address[..<start.lowerBound]))
+        guard !text.isEmpty, let start = lastStart(of: text, in: address) else { return nil }
+        let words = townOrStreet(of: String(address[..<start]))
         return names(words) ? words : nil
     }
 
@@ -76,6 +74,24 @@ enum StationName {
         let place = townOrStreet(of: address)
         guard PlaceWords.bigCities.contains(place.joined(separator: " ").lowercased()) else { return place }
         return placeBefore(place, in: address) ?? place
+    }
+
+    /// Where the last occurrence of `text` in `address` starts, ignoring case. ASCII (nearly every
+    /// address) is compared by bytes; Foundation's search (through `NSString`, a fifth of a large
+    /// feed's parse) serves the rest.
+    private static func lastStart(of text: String, in address: String) -> String.Index? {
+        let needle = Array(text.utf8), haystack = address.utf8
+        guard needle.allSatisfy({ $0 < 0x80 }), haystack.allSatisfy({ $0 < 0x80 }) else {
+            return address.range(of: text, options: [.backwards, .caseInsensitive])?.lowerBound
+        }
+        func folded(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
+        let bytes = Array(haystack)
+        guard bytes.count >= needle.count else { return nil }
+        for start in stride(from: bytes.count - needle.count, through: 0, by: -1)
+        where (0..<needle.count).allSatisfy({ folded(bytes[start + $0]) == folded(needle[$0]) }) {
+            return haystack.index(haystack.startIndex, offsetBy: start)
+        }
+        return nil
     }
 
     /// Whether `words` name a place: not empty, and not one word any site could have ("Park" of
@@ -134,6 +150,7 @@ enum StationName {
 
     /// Removes a county or nation at the end of a part (`... Road East Lothian` -> `... Road`).
     private static func withoutTrailingRegion(_ words: [Word]) -> [Word] {
+        guard let last = words.last, PlaceWords.regionLastWords.contains(Substring(last.lower)) else { return words }
         for length in stride(from: min(4, words.count), through: 1, by: -1) {
             let tail = words.suffix(length).map(\.lower).joined(separator: " ")
             if PlaceWords.regions.contains(tail) { return Array(words.dropLast(length)) }
@@ -161,17 +178,32 @@ enum StationName {
     /// dropped ("Esso (A749)", "Esso Dumbarton Road." were said as written).
     private static func spoken(_ words: [Word]) -> [String] {
         words.compactMap { word -> Word? in
-            let bare = word.text.trimmingCharacters(in: Self.wrapping)
-            return bare.isEmpty ? nil : bare == word.text ? word : Word(Substring(bare))
+            let bare = Self.unwrapped(word.text)
+            return bare.isEmpty ? nil : bare.utf8.count == word.text.utf8.count ? word : Word(bare)
         }.enumerated().map { index, word in
             if index > 0, PlaceWords.connectors.contains(word.lower) { return word.lower }
             if TextNormaliser.isSingleCase(word.text) { return TextNormaliser.titleCased(word.text) }
-            return word.text.contains("-") ? TextNormaliser.placeCased(word.text) : word.text
+            return word.text.utf8.contains(UInt8(ascii: "-")) ? TextNormaliser.placeCased(word.text) : word.text
         }
     }
 
-    /// What is trimmed from both ends of a name's words.
-    private static let wrapping = CharacterSet(charactersIn: "()[]{}.,;:!?\"*")
+    /// `word` without the brackets, stops and quotes around it (`()[]{}.,;:!?"*`, all ASCII: cut
+    /// by bytes, so never inside a character).
+    private static func unwrapped(_ word: String) -> Substring {
+        func wraps(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "{"),
+                 UInt8(ascii: "}"), UInt8(ascii: "."), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"),
+                 UInt8(ascii: "!"), UInt8(ascii: "?"), UInt8(ascii: "\""), UInt8(ascii: "*"): true
+            default: false
+            }
+        }
+        let bytes = word.utf8
+        guard let first = bytes.firstIndex(where: { !wraps($0) }), let last = bytes.lastIndex(where: { !wraps($0) }) else {
+            return ""
+        }
+        return word[first...last]
+    }
 }
 
 /// One word of an address, with its lower-case form computed once.

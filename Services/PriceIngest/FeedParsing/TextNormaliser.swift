@@ -121,7 +121,7 @@ enum TextNormaliser {
     }
 
     private static func casedPart(_ part: String, isFirst: Bool) -> String {
-        if part.contains("&") {
+        if part.utf8.contains(UInt8(ascii: "&")) {
             return ampersandJoined(part, isFirst: isFirst)
         }
         if part.contains(where: \.isNumber) {

@@ -13,9 +13,14 @@ import ZeroMQ
 /// watches when the result is ready; `take` gives the result for it.
 final class FeedParseQueue: Sendable {
     typealias Outcome = Result<ParsedFeed, FeedError>
+    /// A parse's outcome and how long it took (logged with the feed).
+    struct Parsed: Sendable {
+        let outcome: Outcome
+        let took: Duration
+    }
 
     private let queue: OperationQueue
-    private let results = Mutex<[UInt64: Outcome]>([:])
+    private let results = Mutex<[UInt64: Parsed]>([:])
     private let context: Context
     private let endpoint: String
     /// Feeds handed over and not yet taken back.
@@ -34,10 +39,12 @@ final class FeedParseQueue: Sendable {
     func parse(_ data: Data, retailer: String, fetchedAt: Date, parser: FeedParser, ticket: UInt64) {
         waiting.add(1, ordering: .relaxed)
         queue.addOperation { @Sendable [self] in
+            let started = ContinuousClock.now
             let outcome = Outcome { () throws(FeedError) in
                 try parser.parse(data, retailer: retailer, fetchedAt: fetchedAt)
             }
-            results.withLock { $0[ticket] = outcome }
+            let parsed = Parsed(outcome: outcome, took: ContinuousClock.now - started)
+            results.withLock { $0[ticket] = parsed }
             // A socket per feed (feeds are seconds apart): a socket belongs to one thread at a time.
             guard let socket = try? Socket(context, .push) else { return }
             socket.linger = .seconds(1)
@@ -47,12 +54,12 @@ final class FeedParseQueue: Sendable {
     }
 
     /// The result for the ticket in a wake-up's frames, once (nil for frames that are not one).
-    func take(_ frames: [Data]) -> (ticket: UInt64, outcome: Outcome)? {
+    func take(_ frames: [Data]) -> (ticket: UInt64, parsed: Parsed)? {
         guard frames.count == 1, frames[0].count == 8 else { return nil }
         let ticket = frames[0].withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
-        guard let outcome = results.withLock({ $0.removeValue(forKey: ticket) }) else { return nil }
+        guard let parsed = results.withLock({ $0.removeValue(forKey: ticket) }) else { return nil }
         waiting.subtract(1, ordering: .relaxed)
-        return (ticket, outcome)
+        return (ticket, parsed)
     }
 
     private static func frame(_ ticket: UInt64) -> Data {

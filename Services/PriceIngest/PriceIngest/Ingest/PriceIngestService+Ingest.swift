@@ -30,11 +30,11 @@ extension PriceIngestService {
 
     /// A parse is back: the feed is committed and published, and its asker answered.
     func parseCompleted(_ frames: [Data]) {
-        guard let (ticket, outcome) = parseQueue.take(frames), let job = parsing.removeValue(forKey: ticket) else {
+        guard let (ticket, parsed) = parseQueue.take(frames), let job = parsing.removeValue(forKey: ticket) else {
             return
         }
         do {
-            let reply = try commit(outcome, of: job)
+            let reply = try commit(parsed, of: job)
             job.responder?.reply(reply)
         } catch {
             job.responder?.fail(error)
@@ -46,13 +46,13 @@ extension PriceIngestService {
     /// applied with an `older_feed` warning (an ingest.feed request replaces the stations, as the
     /// contract says); see `FeedOrder`. A failure is recorded in the feed's status; a request's only
     /// for a retailer already stored (a poll's creates its configured feed's status).
-    private func commit(_ outcome: FeedParseQueue.Outcome, of job: IngestJob) throws(ServiceError) -> IngestFeedReply {
+    private func commit(_ parse: FeedParseQueue.Parsed, of job: IngestJob) throws(ServiceError) -> IngestFeedReply {
         let (retailer, source, requestID, polled) = (job.retailer, job.source, job.requestID, job.polled)
         let noteFailure = { (message: String) in
             self.recordFailure(retailer: retailer, message: message, source: source, polled: polled)
         }
         let parsed: ParsedFeed
-        switch outcome {
+        switch parse.outcome {
         case .success(let feed):
             parsed = feed
         case .failure(let error):
@@ -95,7 +95,7 @@ extension PriceIngestService {
         publisher.publish(RetailerState(version: version, retailer: retailer, updated: parsed.updated,
                                         stations: parsed.stations))
         var metadata = ["svc.request.id": requestID, "retailer": retailer, "version": "\(version)",
-                        "summary": parsed.summary]
+                        "summary": parsed.summary, "parseMs": "\(parse.took.wholeMilliseconds)"]
         var warnings = Self.sentences(parsed)
         var warningsByKind = parsed.warnings
         if let replacedNewer {
