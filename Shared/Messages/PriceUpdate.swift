@@ -14,12 +14,18 @@ public struct RetailerState: Codable, Sendable {
     /// The feed's own `last_updated`.
     public var updated: Date
     public var stations: [Station]
+    /// The fingerprint of the feed the stations came from (`ingest.status`'s 16 hex digits); absent
+    /// for a removal and from older publishers. Two states of one retailer at one version are the
+    /// same only when their fingerprints are: after price-ingest's whole volume is put back from an
+    /// older copy, its versions count on again for other prices.
+    public var fingerprint: String?
 
-    public init(version: UInt64, retailer: String, updated: Date, stations: [Station]) {
+    public init(version: UInt64, retailer: String, updated: Date, stations: [Station], fingerprint: String? = nil) {
         self.version = version
         self.retailer = retailer
         self.updated = updated
         self.stations = stations
+        self.fingerprint = fingerprint
     }
 }
 
@@ -36,9 +42,14 @@ public struct PriceHeartbeat: Codable, Sendable {
     public var version: UInt64
     /// The store's identity (`SnapshotReply.store`); absent from older publishers.
     public var store: String?
-    public init(version: UInt64, store: String? = nil) {
+    /// The fingerprint of the feed stored at `version` (`RetailerState.fingerprint`); absent when that
+    /// change was a removal, and from older publishers. A replica at this version holding another
+    /// fingerprint for it has other prices: it resynchronises.
+    public var head: String?
+    public init(version: UInt64, store: String? = nil, head: String? = nil) {
         self.version = version
         self.store = store
+        self.head = head
     }
 }
 
@@ -55,10 +66,13 @@ public struct SnapshotReply: Codable, Sendable {
         public var retailer: String
         public var version: UInt64
         public var stationCount: Int
-        public init(retailer: String, version: UInt64, stationCount: Int) {
+        /// The stored feed's fingerprint (`RetailerState.fingerprint`).
+        public var fingerprint: String?
+        public init(retailer: String, version: UInt64, stationCount: Int, fingerprint: String? = nil) {
             self.retailer = retailer
             self.version = version
             self.stationCount = stationCount
+            self.fingerprint = fingerprint
         }
     }
 
@@ -71,12 +85,16 @@ public struct SnapshotReply: Codable, Sendable {
     /// The store's identity, made when its file was created: a store started afresh (a lost volume)
     /// has a new one, so a replica reloads everything even where the versions happen to match.
     public var store: String?
+    /// With the index: the fingerprint of the feed stored at `version` (`PriceHeartbeat.head`).
+    public var head: String?
 
-    public init(version: UInt64, retailers: [Entry]? = nil, state: RetailerState? = nil, store: String? = nil) {
+    public init(version: UInt64, retailers: [Entry]? = nil, state: RetailerState? = nil, store: String? = nil,
+                head: String? = nil) {
         self.version = version
         self.retailers = retailers
         self.state = state
         self.store = store
+        self.head = head
     }
 }
 

@@ -238,6 +238,52 @@ extension DataPathTests {
         #expect(try cheapestB7Price(stack) == 119.9)
     }
 
+    /// As above, but the restored store counts on to the very version the paused replica holds, with
+    /// other prices: the replica took itself for in step and kept the old prices for good (operator
+    /// QA). Each stored feed's fingerprint now goes with its version, so it reloads them.
+    @Test func lookup_whenARestoredVolumeReachesTheReplicasVersionWithOtherFeeds_reloadsThem() throws {
+        let stack = try DataPathStack()
+        let lookup = try #require(stack.lookup)
+        _ = try stack.ingestFile(try stack.writeFeed(FeedFixtures.feed(FeedFixtures.selby), name: "tesco"),
+                                 retailer: "tesco")
+        try stack.ingest.kill()
+        let backup = stack.dataDirectory.appendingPathComponent("volume-backup")
+        try FileManager.default.createDirectory(at: backup, withIntermediateDirectories: true)
+        let files = ["price-ingest.sqlite", "price-ingest.sqlite-wal", "price-ingest.served"]
+        for name in files where FileManager.default.fileExists(atPath: stack.dataDirectory.appendingPathComponent(name).path) {
+            try FileManager.default.copyItem(at: stack.dataDirectory.appendingPathComponent(name),
+                                             to: backup.appendingPathComponent(name))
+        }
+        try stack.restartIngest()
+        var cheaper = FeedFixtures.selby
+        cheaper[1].prices["B7"] = 129.9
+        let held = try stack.ingestFile(try stack.writeFeed(FeedFixtures.feed(cheaper), name: "asda"), retailer: "asda")
+        try stack.waitForLookupVersion(held.version)
+        #expect(try cheapestB7Price(stack) == 129.9)
+
+        // The replica paused while the volume is restored and another feed comes in at its version.
+        #expect(Glibc.kill(lookup.pid, SIGSTOP) == 0)
+        try stack.ingest.kill()
+        for name in files + ["price-ingest.sqlite-shm"] {
+            try? FileManager.default.removeItem(at: stack.dataDirectory.appendingPathComponent(name))
+            let saved = backup.appendingPathComponent(name)
+            if FileManager.default.fileExists(atPath: saved.path) {
+                try FileManager.default.copyItem(at: saved, to: stack.dataDirectory.appendingPathComponent(name))
+            }
+        }
+        try stack.restartIngest()
+        var newest = FeedFixtures.selby
+        newest[1].prices["B7"] = 119.9
+        let reused = try stack.ingestFile(try stack.writeFeed(FeedFixtures.feed(newest), name: "asda"), retailer: "asda")
+        #expect(reused.version == held.version, "the restored store reached the replica's version")
+        let beforeWake = lookup.logLength
+        #expect(Glibc.kill(lookup.pid, SIGCONT) == 0)
+        try lookup.waitForLog(timeout: .seconds(20), after: beforeWake) { line in
+            line.contains("index swapped") && line.hasSuffix("version=\(reused.version)")
+        }
+        #expect(try cheapestB7Price(stack) == 119.9)
+    }
+
     private func cheapestB7Price(_ stack: DataPathStack) throws -> Double? {
         let point = FeedFixtures.selbyPoint
         return try stack.lookupClient().call(.lookupCheapest,

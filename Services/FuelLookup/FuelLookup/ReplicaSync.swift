@@ -19,7 +19,10 @@ import ZeroMQ
 /// (a node lost without a TCP reset), so libzmq reconnects. The replica keeps answering from what
 /// it holds meanwhile: every answer carries its prices' age. A heartbeat from a different store
 /// (`PriceHeartbeat.store`: price-ingest started afresh on an empty volume) also resynchronises,
-/// even at the same version.
+/// even at the same version, and so does one whose version is ours with another feed stored at it
+/// (`PriceHeartbeat.head`: a whole volume put back from an older copy counted on to our version
+/// with other prices while this replica was away). A resync fetches every retailer whose version
+/// or fingerprint differs.
 public final class ReplicaSync {
     /// How long price-ingest may be silent (it sends a heartbeat every second) before the replica
     /// counts as out of step.
@@ -53,6 +56,8 @@ public final class ReplicaSync {
     /// below it, queued from before, must not bring it back.
     private var removedAt: [String: UInt64] = [:]
     private var version: UInt64 = 0
+    /// The fingerprint of the feed stored at `version`, as price-ingest said (`PriceHeartbeat.head`).
+    private var head: String?
     /// The store the held state came from (`SnapshotReply.store`); nil before the first snapshot.
     private var store: String?
     private var needsResync = true
@@ -167,7 +172,10 @@ public final class ReplicaSync {
         let topic = String(decoding: frames[0], as: UTF8.self)
         if topic == PriceTopic.heartbeat {
             guard let beat = try? JSONCoding.decode(PriceHeartbeat.self, from: frames[1]) else { return false }
-            if beat.version != version || (beat.store != nil && beat.store != store) { needsResync = true }
+            if beat.version != version || (beat.store != nil && beat.store != store)
+                || (beat.head != nil && beat.head != head) {
+                needsResync = true
+            }
             return false
         }
         // A retailer's whole state: read by hand (as the snapshot is), not by JSONDecoder.
@@ -177,7 +185,10 @@ public final class ReplicaSync {
         let ahead = update.version > version ? update.version - version : 0
         if ahead > 1 { needsResync = true }
         let applied = apply(update)
-        if ahead == 1 { version = update.version }
+        if ahead == 1 {
+            version = update.version
+            head = update.fingerprint
+        }
         return applied
     }
 
@@ -204,7 +215,15 @@ public final class ReplicaSync {
         return retailers.removeValue(forKey: retailer) != nil
     }
 
-    /// Fetches the snapshot index and every retailer whose version differs. Returns true on change.
+    /// Whether the held state of the entry's retailer is the one the index lists: its version, and
+    /// its fingerprint where both are known.
+    private func holds(_ entry: SnapshotReply.Entry) -> Bool {
+        guard let held = retailers[entry.retailer], held.version == entry.version else { return false }
+        return entry.fingerprint == nil || held.fingerprint == entry.fingerprint
+    }
+
+    /// Fetches the snapshot index and every retailer whose version or fingerprint differs. Returns
+    /// true on change.
     private func resync(_ client: RequestClient) -> Bool {
         do {
             let index = try client.call(MessageType.ingestSnapshot, SnapshotRequest(), as: SnapshotReply.self)
@@ -234,7 +253,7 @@ public final class ReplicaSync {
             // One retailer price-ingest cannot read (a damaged row) does not keep the others from
             // being served: it is asked for again every 30 s, and the status says which it is.
             var failed: [(retailer: String, reason: String)] = []
-            for entry in index.retailers ?? [] where retailers[entry.retailer]?.version != entry.version {
+            for entry in index.retailers ?? [] where !holds(entry) {
                 do {
                     let reply = try client.call(MessageType.ingestSnapshot, SnapshotRequest(retailer: entry.retailer),
                                                 as: SnapshotReply.self)
@@ -267,6 +286,7 @@ public final class ReplicaSync {
             // Adopt the publisher's version as it is, even if lower: after price-ingest's store is
             // restored from a backup its counter goes back, and the replica must follow it.
             version = index.version
+            head = index.head
             needsResync = false
             snapshotFailing = false
             heard()

@@ -44,6 +44,8 @@ public final class PriceIngestService {
     /// Deferred `ingest.feed` replies waiting for a fetch, by ticket.
     private var pending: [UInt64: Responder] = [:]
     var nextTicket: UInt64 = 1
+    /// The fingerprint of the feed stored at the store's version (`PriceHeartbeat.head`).
+    var head: String?
     /// Feeds being parsed, by ticket (`ingest`).
     var parsing: [UInt64: IngestJob] = [:]
     let parseQueue: FeedParseQueue
@@ -86,6 +88,7 @@ public final class PriceIngestService {
                                       "store": store.storeID, "version": "\(store.version)",
                                       "why": "the database file was deleted, emptied or replaced"])
         }
+        head = try store.headFingerprint()
         fetchResults = try Socket(context, .pull)
         fetchResultsEndpoint = try fetchResults.bind("inproc://price-ingest-fetch-\(UUID().uuidString)")
         parseResults = try Socket(context, .pull)
@@ -228,7 +231,7 @@ public final class PriceIngestService {
 
     /// The current version and store on the publisher, for replicas to check theirs against.
     private func publishHeartbeat() {
-        publisher.heartbeat(version: store.version, store: store.storeID)
+        publisher.heartbeat(version: store.version, store: store.storeID, head: head)
     }
 
     private func snapshot(_ request: SnapshotRequest) throws -> SnapshotReply {
@@ -242,14 +245,17 @@ public final class PriceIngestService {
             }
             let stations = try store.stations(retailer: retailer)
             return SnapshotReply(version: version, state: RetailerState(version: feedVersion, retailer: retailer,
-                                                                        updated: updated, stations: stations),
+                                                                        updated: updated, stations: stations,
+                                                                        fingerprint: try store.contentHash(of: retailer)),
                                  store: store.storeID)
         }
+        let fingerprints = try store.fingerprints()
         let entries = try store.feeds().compactMap { feed -> SnapshotReply.Entry? in
             guard let feedVersion = feed.version else { return nil }
-            return SnapshotReply.Entry(retailer: feed.retailer, version: feedVersion, stationCount: feed.stationCount)
+            return SnapshotReply.Entry(retailer: feed.retailer, version: feedVersion, stationCount: feed.stationCount,
+                                       fingerprint: fingerprints[feed.retailer])
         }
-        return SnapshotReply(version: version, retailers: entries, store: store.storeID)
+        return SnapshotReply(version: version, retailers: entries, store: store.storeID, head: head)
     }
 
     private func statsDetails() -> [String: JSONValue] {

@@ -34,8 +34,10 @@ final class PricePublisher {
         }
     }
 
-    func heartbeat(version: UInt64, store: String) {
-        guard let data = try? JSONCoding.encode(PriceHeartbeat(version: version, store: store)) else { return }
+    func heartbeat(version: UInt64, store: String, head: String?) {
+        guard let data = try? JSONCoding.encode(PriceHeartbeat(version: version, store: store, head: head)) else {
+            return
+        }
         try? socket.send([Data(PriceTopic.heartbeat.utf8), data], dontWait: true)
     }
 }

@@ -7,12 +7,19 @@ extension SnapshotReply: JSONWritable {
     public func writeJSON(to writer: inout JSONWriter) {
         var first = true
         writer.byte(UInt8(ascii: "{"))
+        if let head { writer.key("head", first: &first); writer.string(head) }
         if let retailers {
             writer.key("retailers", first: &first)
             writer.byte(UInt8(ascii: "["))
             for (index, entry) in retailers.enumerated() {
                 if index > 0 { writer.byte(UInt8(ascii: ",")) }
-                writer.raw(#"{"retailer":"#)
+                writer.byte(UInt8(ascii: "{"))
+                if let fingerprint = entry.fingerprint {
+                    writer.raw(#""fingerprint":"#)
+                    writer.string(fingerprint)
+                    writer.byte(UInt8(ascii: ","))
+                }
+                writer.raw(#""retailer":"#)
                 writer.string(entry.retailer)
                 writer.raw(#","stationCount":"#)
                 writer.integer(entry.stationCount)
@@ -31,7 +38,13 @@ extension SnapshotReply: JSONWritable {
 
 extension RetailerState: JSONWritable {
     public func writeJSON(to writer: inout JSONWriter) {
-        writer.raw(#"{"retailer":"#)
+        writer.byte(UInt8(ascii: "{"))
+        if let fingerprint {
+            writer.raw(#""fingerprint":"#)
+            writer.string(fingerprint)
+            writer.byte(UInt8(ascii: ","))
+        }
+        writer.raw(#""retailer":"#)
         writer.string(retailer)
         writer.raw(#","stations":["#)
         for (index, station) in stations.enumerated() {
@@ -89,6 +102,7 @@ extension SnapshotReply: JSONReadable {
             else if key.matches("retailers") { reply.retailers = try value.nonNull?.array(of: Entry.self) }
             else if key.matches("state") { reply.state = try value.nonNull?.value(RetailerState.self) }
             else if key.matches("store") { reply.store = try value.nonNull?.string() }
+            else if key.matches("head") { reply.head = try value.nonNull?.string() }
         }
         guard let version else { throw JSONUnreadable() }
         reply.version = version
@@ -101,13 +115,15 @@ extension SnapshotReply.Entry: JSONReadable {
         var retailer: String?
         var version: UInt64?
         var stationCount: Int?
+        var fingerprint: String?
         try json.forEachMember { key, value throws(JSONUnreadable) in
             if key.matches("retailer") { retailer = try value.string() }
             else if key.matches("version") { version = try value.uint64() }
             else if key.matches("stationCount") { stationCount = try value.int() }
+            else if key.matches("fingerprint") { fingerprint = try value.nonNull?.string() }
         }
         guard let retailer, let version, let stationCount else { throw JSONUnreadable() }
-        self.init(retailer: retailer, version: version, stationCount: stationCount)
+        self.init(retailer: retailer, version: version, stationCount: stationCount, fingerprint: fingerprint)
     }
 }
 
@@ -117,14 +133,16 @@ extension RetailerState: JSONReadable {
         var retailer: String?
         var updated: Date?
         var stations: [Station]?
+        var fingerprint: String?
         try json.forEachMember { key, value throws(JSONUnreadable) in
             if key.matches("version") { version = try value.uint64() }
             else if key.matches("retailer") { retailer = try value.string() }
             else if key.matches("updated") { updated = try value.date() }
             else if key.matches("stations") { stations = try value.array(of: Station.self) }
+            else if key.matches("fingerprint") { fingerprint = try value.nonNull?.string() }
         }
         guard let version, let retailer, let updated, let stations else { throw JSONUnreadable() }
-        self.init(version: version, retailer: retailer, updated: updated, stations: stations)
+        self.init(version: version, retailer: retailer, updated: updated, stations: stations, fingerprint: fingerprint)
     }
 }
 

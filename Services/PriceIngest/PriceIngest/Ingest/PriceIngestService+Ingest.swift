@@ -82,18 +82,20 @@ extension PriceIngestService {
         let replacedNewer = try checkOrder(parsed, refusesOlder: polled, source: source, requestID: requestID)
         try refuseIfStoreFileGone(retailer: retailer)
         let version: UInt64
+        let fingerprint = FeedFingerprint.of(job.data)
         do {
             version = try store.replaceRetailer(retailer, stations: parsed.stations, updated: parsed.updated,
                                                 fetchedAt: job.fetchedAt, source: source,
-                                                contentHash: FeedFingerprint.of(job.data))
+                                                contentHash: fingerprint)
         } catch {
             let cause = (error as? SQLiteError)?.message ?? "\(error)"
             noteCommitFailure(cause, retailer: retailer)
             noteFailure("could not be stored: \(cause)")
             throw ServiceError(.internal, "the feed could not be stored (\(cause)); nothing was changed")
         }
+        head = fingerprint
         publisher.publish(RetailerState(version: version, retailer: retailer, updated: parsed.updated,
-                                        stations: parsed.stations))
+                                        stations: parsed.stations, fingerprint: fingerprint))
         var metadata = ["svc.request.id": requestID, "retailer": retailer, "version": "\(version)",
                         "summary": parsed.summary, "parseMs": "\(parse.took.wholeMilliseconds)"]
         var warnings = Self.sentences(parsed)

@@ -26,6 +26,7 @@ extension PriceIngestService {
         }
         // No stations at this version: a replica holds none of the retailer's from now on (and a
         // replica that syncs later does not find it in the index at all).
+        head = nil
         publisher.publish(RetailerState(version: removed.version, retailer: retailer, updated: Date(), stations: []))
         var warnings: [String] = []
         if configuration.feeds.entries.contains(where: { $0.slug == retailer }) {

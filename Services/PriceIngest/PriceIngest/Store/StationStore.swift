@@ -206,6 +206,23 @@ public final class StationStore {
         return try query.firstRow { $0.optionalString(at: 0) } ?? nil
     }
 
+    /// Each stored retailer's fingerprint (those with one recorded).
+    public func fingerprints() throws -> [String: String] {
+        let query = try database.prepare("SELECT retailer, content_hash FROM feeds WHERE content_hash IS NOT NULL")
+        var found: [String: String] = [:]
+        try query.forEachRow { row in found[row.string(at: 0)] = row.string(at: 1) }
+        return found
+    }
+
+    /// The fingerprint of the feed stored at the store's version: nil when that change removed a
+    /// retailer, or none was recorded (`PriceHeartbeat.head`).
+    public func headFingerprint() throws -> String? {
+        let query = try database.prepare("""
+            SELECT content_hash FROM feeds WHERE version = (SELECT version FROM store_state WHERE singleton = 1)
+            """)
+        return try query.firstRow { $0.optionalString(at: 0) } ?? nil
+    }
+
     /// Records that `retailer`'s feed was fetched again at `time` and found unchanged: it counts
     /// as a success and a fresh fetch; stations and versions are untouched.
     public func recordUnchangedFetch(_ retailer: String, at time: Date) throws {
