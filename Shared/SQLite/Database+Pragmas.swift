@@ -50,4 +50,24 @@ extension Database {
         try statement.forEachRow { lines.append($0.string(at: 0)) }
         return lines
     }
+
+    /// What SQLite's quick check (`PRAGMA quick_check`) finds wrong with the file's structure (pages,
+    /// b-trees, indexes), at most `limit` findings joined, or nil when it is sound. Rows breaking a
+    /// CHECK or NOT NULL constraint are left out: the stores refuse such a row when they read it
+    /// and serve the others. It reads every page once (0.15 s for a price store of 400,000 stations,
+    /// 85 MiB), at a service's start, where a damaged file
+    /// otherwise served some rows and failed on others (QA: price-ingest counted 0 stations, served
+    /// 10 of 13 retailers and logged "internal error" for the rest).
+    public func integrityProblems(limit: Int = 3) throws -> String? {
+        let check = try prepare("PRAGMA quick_check(100)")
+        var findings: [String] = []
+        try check.forEachRow { row in
+            let finding = row.string(at: 0)
+            guard finding != "ok", !finding.contains("constraint failed"), !finding.hasPrefix("NULL value in") else {
+                return
+            }
+            if findings.count < max(1, limit) { findings.append(finding) }
+        }
+        return findings.isEmpty ? nil : findings.joined(separator: "; ")
+    }
 }

@@ -30,6 +30,9 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     /// The file can be read but not written by this process (`Database.init` refuses to open it so).
     public var isReadOnly: Bool { code == SQLITE_READONLY }
 
+    /// The file is damaged, or is not a database at all.
+    public var isDamage: Bool { code == SQLITE_CORRUPT || code == SQLITE_NOTADB }
+
     /// The API was used wrongly (a closed database, a finalized statement, a bad index...).
     public var isMisuse: Bool { code == SQLITE_MISUSE || code == SQLITE_RANGE }
 

@@ -19,6 +19,8 @@ public struct ServiceMain {
         public static let failure: Int32 = 1
         /// Bad flags or environment (EX_USAGE).
         public static let usage: Int32 = 64
+        /// The store is damaged (EX_DATAERR): a restart would find it so again.
+        public static let dataError: Int32 = 65
         /// A dependency could not be reached (EX_UNAVAILABLE).
         public static let unavailable: Int32 = 69
         /// The data directory cannot be created or written (EX_CANTCREAT).

@@ -157,3 +157,45 @@ struct LocationCacheServiceTests {
         #expect(ping.service == "location-cache")
     }
 }
+
+/// The store's file deleted while location-cache runs: puts and settings were acknowledged into a
+/// file nobody opens again, and the restart had every user's settings gone without a word (operator
+/// QA). Writes are now refused saying so, and `sys.stats` says `storeFileGone`.
+struct LocationStoreFileGoneTests {
+    @Test func writes_afterTheStoreFileWasDeleted_areRefusedSayingSo() throws {
+        let directory = try TemporaryDirectory()
+        let clock = TestClock()
+        let url = directory.url
+        let service = try InProcessService.start { context in
+            var configuration = LocationCacheConfiguration(endpoint: "tcp://127.0.0.1:*", dataDirectory: url)
+            configuration.now = clock.closure
+            return try LocationCacheService(context: context, configuration: configuration,
+                                            logger: Logger(label: "location-cache", level: .critical),
+                                            log: EventLog { _ in }).server
+        }
+        defer { service.stop() }
+        let client = try RequestClient(context: Context(), endpoint: service.endpoint, timeout: .seconds(5), retries: 0)
+        _ = try client.call(.locationPut, LocationPutRequest(user: "u1", lat: 53.7, lng: -1.1), as: LocationPutReply.self)
+        var stats = try client.call(.sysStats, EmptyBody(), as: StatsBody.self)
+        #expect(stats.details["storeFileGone"] == .bool(false))
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(at: url.appendingPathComponent(LocationStore.fileName + suffix))
+        }
+        let writes: [() throws -> Void] = [
+            { _ = try client.call(.locationPut, LocationPutRequest(user: "u2", lat: 53.7, lng: -1.1),
+                                  as: LocationPutReply.self) },
+            { _ = try client.call(.preferencesSet, PreferencesUpdate(user: "u1", radiusMiles: .set(7)),
+                                  as: Preferences.self) },
+        ]
+        for write in writes {
+            do {
+                try write()
+                Issue.record("a write into a deleted store was acknowledged")
+            } catch let error as ServiceError {
+                #expect(error.code == .internal && error.message.contains("is gone"), "\(error.message)")
+            }
+        }
+        stats = try client.call(.sysStats, EmptyBody(), as: StatsBody.self)
+        #expect(stats.details["storeFileGone"] == .bool(true))
+    }
+}

@@ -227,3 +227,34 @@ struct StationStoreFailureTests {
         }
     }
 }
+
+/// A store damaged on disk (pages overwritten) is refused at the open with SQLite's findings: it
+/// served some retailers and failed others with "internal error" (operator QA).
+struct DamagedStationStoreTests {
+    @Test func aStoreWithOverwrittenPages_isRefusedAtTheOpen() throws {
+        try withTemporaryDirectory { directory in
+            do {
+                let store = try StationStore(directory: directory)
+                for retailer in ["asda", "tesco", "jet"] {
+                    try store.replaceRetailer(retailer, stations: StoreFixtures.stations(retailer, count: 400),
+                                              updated: StoreFixtures.feedTime, fetchedAt: StoreFixtures.feedTime,
+                                              source: nil)
+                }
+                try store.checkpoint()
+                store.close()
+            }
+            let file = directory.appendingPathComponent(StationStore.fileName)
+            let pageSize = 4096
+            let size = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int)
+            #expect(size > 40 * pageSize, "too small a store to damage: \(size) bytes")
+            let handle = try FileHandle(forWritingTo: file)
+            var random = SystemRandomNumberGenerator()
+            try handle.seek(toOffset: UInt64(20 * pageSize))
+            try handle.write(contentsOf: Data((0..<(15 * pageSize)).map { _ in UInt8.random(in: 0...255, using: &random) }))
+            try handle.close()
+            let error = try #require(throws: DamagedDatabase.self) { try StationStore(directory: directory) }
+            #expect(error.path == file.path)
+            #expect(error.description.contains("is damaged (SQLite's quick check:"), "\(error)")
+        }
+    }
+}

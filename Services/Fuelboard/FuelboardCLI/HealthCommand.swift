@@ -75,11 +75,20 @@ enum HealthCommand {
         return failed ? ServiceMain.ExitCode.unavailable : ServiceMain.ExitCode.success
     }
 
-    /// Why a service that answers cannot serve yet, or nil: only fuel-lookup has such a state (its
-    /// `synced`); the others serve once they answer.
+    /// Why a service that answers cannot serve, or nil: fuel-lookup until it holds price-ingest's
+    /// snapshot (its `synced`); price-ingest and location-cache while their store's file is gone
+    /// (deleted or replaced while they ran: they refuse every write). The others serve once they answer.
     private static func notReadyReason(_ name: String, _ client: RequestClient) throws -> String? {
-        guard name == "fuel-lookup" else { return nil }
-        let stats = try client.call(.sysStats, EmptyBody(), as: StatsBody.self)
-        return LookupReadiness.notReadyReason(StatsFigures(stats.details))
+        switch name {
+        case "fuel-lookup":
+            let stats = try client.call(.sysStats, EmptyBody(), as: StatsBody.self)
+            return LookupReadiness.notReadyReason(StatsFigures(stats.details))
+        case "price-ingest", "location-cache":
+            let stats = try client.call(.sysStats, EmptyBody(), as: StatsBody.self)
+            guard StatsFigures(stats.details).bool("storeFileGone") == true else { return nil }
+            return "its store file is gone (deleted or replaced while it ran): it stores nothing until restarted"
+        default:
+            return nil
+        }
     }
 }

@@ -180,6 +180,8 @@ public final class LocationCacheHandler {
             "expiredPurged": .number(Double(expiredPurged)),
             "usersForgotten": .number(Double(usersForgotten)),
             "checkpointPending": .bool(checkpointPending),
+            // Deleted or replaced while running: writes are refused until a restart.
+            "storeFileGone": .bool(!store.isStillItsFile),
         ]
         do {
             let counts = try store.counts()
@@ -204,6 +206,7 @@ public final class LocationCacheHandler {
             return try body()
         } catch {
             log.record(.error, "store failed", requestID: requestID(), failure: error)
+            if case .fileGone? = error as? LocationStoreError { throw ServiceError(.internal, "\(error); nothing was changed") }
             throw ServiceError(.internal, failure)
         }
     }

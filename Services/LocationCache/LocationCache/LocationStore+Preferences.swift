@@ -43,6 +43,7 @@ extension LocationStore {
 
     /// Replaces the user's settings; an empty value deletes the row (nothing kept that says nothing).
     public func setPreferences(_ preferences: StoredPreferences, user: String) throws {
+        try refuseIfFileGone()
         if preferences.isEmpty {
             try deletePreferences.bind(user, at: 1)
             try deletePreferences.run()

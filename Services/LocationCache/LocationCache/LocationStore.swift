@@ -43,6 +43,8 @@ public final class LocationStore {
     /// The database file.
     public let fileURL: URL
     let database: Database
+    /// The file opened, to tell when it was deleted or replaced while the service ran.
+    private let fileIdentity: FileIdentity?
     private let updateLocation: Statement
     private let insertLocation: Statement
     private let selectLocation: Statement
@@ -63,7 +65,8 @@ public final class LocationStore {
         } catch {
             throw LocationStoreError.cannotOpen(path: directory.path, reason: error.localizedDescription)
         }
-        database = try Database(path: fileURL.path)
+        database = try Database.openSound(path: fileURL.path)
+        fileIdentity = FileIdentity(path: fileURL.path)
         try Self.enableSecureDelete(database)
         // A put lost to a power cut is harmless (the phone sends its position again), so commits
         // skip the per-transaction fsync; erasures are still durable when acknowledged, because
@@ -122,7 +125,20 @@ public final class LocationStore {
     /// Opens the transaction a batch of puts writes in (`BEGIN IMMEDIATE`, a statement the
     /// connection keeps compiled); throws when one is open.
     func beginBatch() throws {
+        try refuseIfFileGone()
         try database.begin()
+    }
+
+    /// Whether the file at `fileURL` is still the one open (not deleted, not replaced).
+    public var isStillItsFile: Bool {
+        guard let opened = fileIdentity, let now = FileIdentity(path: fileURL.path) else { return false }
+        return opened == now
+    }
+
+    /// Refuses a write while the file is gone: it would be acknowledged into a file nobody opens
+    /// again, and lost at the restart (QA: every user's settings, without a word).
+    func refuseIfFileGone() throws(LocationStoreError) {
+        guard isStillItsFile else { throw .fileGone(path: fileURL.path) }
     }
 
     /// Commits the batch's transaction; when that fails, it is rolled back (unless SQLite already

@@ -59,6 +59,8 @@ public enum LocationStoreError: Error, Sendable, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)
     /// A stored value this code cannot read (never shows the value itself).
     case corruptRow(table: String, column: String)
+    /// The store's file was deleted or replaced while the service ran.
+    case fileGone(path: String)
 
     public var description: String {
         switch self {
@@ -72,6 +74,9 @@ public enum LocationStoreError: Error, Sendable, CustomStringConvertible {
             "cannot open the store directory \(path): \(reason)"
         case .corruptRow(let table, let column):
             "unreadable value in \(table).\(column)"
+        case .fileGone(let path):
+            "the store's file \(path) is gone (deleted or replaced while location-cache ran): nothing can be "
+                + "stored until location-cache is restarted"
         }
     }
 }

@@ -35,6 +35,9 @@ final class WriteBatch {
             try store.beginBatch()
         } catch {
             log.record(.error, "store failed", failure: error)
+            if case .fileGone? = error as? LocationStoreError {
+                throw ServiceError(.internal, "\(error); nothing was changed")
+            }
             throw ServiceError(.internal, "the location store failed; nothing was changed")
         }
     }

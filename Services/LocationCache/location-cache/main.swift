@@ -40,5 +40,7 @@ do {
     main.logger.error("cannot start", metadata: ["error": "\(error)"])
     // A store it can read but not write (put back as another user) is the data directory's fault: 73.
     let dataDirectoryFault = (error as? SQLiteError)?.isReadOnly == true || error is DataDirectoryLock.Unusable
-    exit(dataDirectoryFault ? ServiceMain.ExitCode.cannotCreate : ServiceMain.ExitCode.failure)
+    // A damaged store stays damaged: 65, which the systemd units do not restart on.
+    exit(error is DamagedDatabase ? ServiceMain.ExitCode.dataError
+        : dataDirectoryFault ? ServiceMain.ExitCode.cannotCreate : ServiceMain.ExitCode.failure)
 }

@@ -292,6 +292,8 @@ public final class PriceIngestService {
             // Feeds taken (inline or fetched) and waiting for their parse or in it.
             "feedsParsing": .number(Double(parsing.count)),
             "commitFailures": .number(Double(commitFailures)),
+            // Deleted or replaced while running: ingests are refused until a restart.
+            "storeFileGone": .bool(!store.isStillItsFile),
             "lastCommitError": lastCommitError.map(JSONValue.string) ?? .null,
         ]
     }

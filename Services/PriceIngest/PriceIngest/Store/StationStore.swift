@@ -29,18 +29,12 @@ public final class StationStore {
     private let servedMark: ServedMark
     /// The opened file's device and inode: another file put at the path (a copy put back while
     /// price-ingest ran) is not the one the commits go to.
-    private let fileIdentity: (device: UInt64, inode: UInt64)?
+    private let fileIdentity: FileIdentity?
 
     /// Whether the file at `fileURL` is still the one open (not deleted, not replaced).
     public var isStillItsFile: Bool {
-        guard let opened = fileIdentity, let now = Self.identity(of: fileURL) else { return false }
+        guard let opened = fileIdentity, let now = FileIdentity(path: fileURL.path) else { return false }
         return opened == now
-    }
-
-    private static func identity(of url: URL) -> (device: UInt64, inode: UInt64)? {
-        var info = stat()
-        guard stat(url.path, &info) == 0 else { return nil }
-        return (UInt64(info.st_dev), UInt64(info.st_ino))
     }
 
     let database: Database
@@ -65,8 +59,8 @@ public final class StationStore {
         } catch {
             throw StationStoreError.cannotOpen(path: directory.path, reason: error.localizedDescription)
         }
-        database = try Database(path: fileURL.path)
-        fileIdentity = Self.identity(of: fileURL)
+        database = try Database.openSound(path: fileURL.path)
+        fileIdentity = FileIdentity(path: fileURL.path)
         // Keep the -wal file from staying at the size of the largest replace after a checkpoint.
         try database.execute("PRAGMA journal_size_limit = \(64 << 20)")
         try StationStoreSchema.migrate(database)
