@@ -38,6 +38,11 @@ struct StoreFileGoneTests {
             return
         }
         #expect(cause.contains("is gone"))
+        #expect(stats.details["storeFileGone"] == .bool(true))
+        // A readiness check says so, where it said "up" while every ingest was refused (operator QA).
+        let health = try CommandRun.fuelboard(["health", "--only", "ingest", "--ingest", stack.ingestEndpoint, "--ready"])
+        #expect(health.status == 69, "\(health.stdout)")
+        #expect(health.stdout.contains("its store file is gone"), "\(health.stdout)")
     }
 
     /// Another file put at the path while it runs (a copy put back without stopping it): the
