@@ -51,12 +51,17 @@ public struct PhraseMatcher: Sendable {
         let phrase: Phrase
         let node: MatchNode
         let requiredWords: Set<String>
+        /// Every word the phrase can take (its literal words and its lists' words); nil when it
+        /// can take words no list holds (a number, a wildcard).
+        let vocabulary: Set<String>?
     }
 
     let phrases: [Compiled]
     let slots: [String: SlotList]
     /// Words a wildcard never takes: every literal word of the grammar.
     let reservedWords: Set<String>
+    /// Words every phrase needs: an utterance without one of them matches none.
+    let wordsEveryPhraseNeeds: Set<String>
     /// Steps one phrase may take before it is abandoned (guards against pathological input).
     static let stepBudget = 50_000
 
@@ -81,19 +86,42 @@ public struct PhraseMatcher: Sendable {
                 guard let list = byName[name], !(phrase.allowsWildcards && list.wildcardWords > 0) else { return nil }
                 return list.firstWords
             }
-            compiled.append(Compiled(phrase: phrase, node: prepared, requiredWords: node.requiredWords))
+            var vocabulary: Set<String>? = node.literalWords
+            for name in node.slotNames {
+                guard let list = byName[name], case .phrases = list.kind,
+                      !(phrase.allowsWildcards && list.wildcardWords > 0) else {
+                    vocabulary = nil
+                    break
+                }
+                vocabulary?.formUnion(list.knownWords)
+            }
+            compiled.append(Compiled(phrase: phrase, node: prepared, requiredWords: node.requiredWords,
+                                     vocabulary: vocabulary))
         }
         self.phrases = compiled
         self.slots = byName
         self.reservedWords = reserved
+        wordsEveryPhraseNeeds = compiled.dropFirst().reduce(compiled.first?.requiredWords ?? []) {
+            $0.intersection($1.requiredWords)
+        }
     }
 
     /// The best match of `words` over all phrases (or only those whose label is in `labels`).
     public func match(_ words: [String], labels: Set<String>? = nil) -> PhraseMatch? {
+        match(words, present: Set(words), labels: labels)
+    }
+
+    /// `match` with the utterance's words as a set already made (`present`): a caller matching one
+    /// utterance against many matchers (a registration's collision checks) hashes its words once.
+    /// With `screening`, a phrase is not walked when the utterance has a word it cannot take (a
+    /// plug-in's samples against the built-in phrases; asks skip the look-ups).
+    public func match(_ words: [String], present: Set<String>, labels: Set<String>? = nil,
+                      screening: Bool = false) -> PhraseMatch? {
+        guard wordsEveryPhraseNeeds.isSubset(of: present) else { return nil }
         var best: PhraseMatch?
-        let present = Set(words)
         for (index, compiled) in phrases.enumerated() where labels?.contains(compiled.phrase.label) ?? true {
             guard compiled.requiredWords.isSubset(of: present) else { continue }
+            if screening, let vocabulary = compiled.vocabulary, !present.isSubset(of: vocabulary) { continue }
             guard let candidate = match(words, compiled, index: index) else { continue }
             if best.map({ Self.isBetter(candidate, than: $0) }) ?? true { best = candidate }
         }

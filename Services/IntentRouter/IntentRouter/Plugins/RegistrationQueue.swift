@@ -3,10 +3,13 @@ import Foundation
 /// `plugin.register` frames waiting their turn. Taking a registration in (reading it, compiling
 /// its phrases, checking them against every other) runs on the router's one loop and can take a
 /// tenth of a second; a peer sending big ones in a loop (refused, or not) held every ask back for
-/// minutes in a QA pass. So registrations get at most a tenth of the loop's time, and each peer has
-/// one waiting at most: a newer frame from it replaces the one not taken yet.
+/// minutes in a QA pass. So registrations get at most a tenth of the loop's time while asks wait
+/// on it, and each peer has one waiting at most: a newer frame from it replaces the one not taken
+/// yet. While no ask is in flight the loop's time is theirs: a small registration behind a large one
+/// waited 13 to 18 s for the tenth to pay the large one back, with nothing else to do (plug-in QA).
 struct RegistrationQueue {
-    /// The time registrations may take: refilled at `share` of the time that passes, up to `burst`.
+    /// The time registrations may take: refilled at `share` of the time that passes (all of it
+    /// while the loop is idle), up to `burst`.
     static let share = 0.1
     static let burst: Duration = .milliseconds(100)
 
@@ -31,11 +34,11 @@ struct RegistrationQueue {
     }
 
     /// Takes each waiting registration in turn to `take` while the credit lasts, charging what
-    /// each took.
-    mutating func takeTurns(now: ContinuousClock.Instant, _ take: (Data, Data) -> Void) {
+    /// each took. `busy`: asks are in flight, so the credit comes back at `share` of the time.
+    mutating func takeTurns(now: ContinuousClock.Instant, busy: Bool = true, _ take: (Data, Data) -> Void) {
         let elapsed = now - refilledAt
         refilledAt = now
-        credit = min(Self.burst, credit + elapsed * Self.share)
+        credit = min(Self.burst, credit + (busy ? elapsed * Self.share : elapsed))
         while credit > .zero, !order.isEmpty {
             let routingID = order.removeFirst()
             guard let payload = waiting.removeValue(forKey: routingID) else { continue }
