@@ -65,12 +65,23 @@ struct PluginParameterTypeTests {
         #expect(try run(.number(12.5)).code == .success)
     }
 
-    @Test func fits_followsTheDeclaredType() {
+    /// One check for a value however it comes (a run, a stage's reply, an option): what fits is
+    /// given back in its declared form, what does not is refused saying what it must be.
+    @Test func check_followsTheDeclaredType_andReadsSynonymsAsTheirValue() throws {
         let free = PluginParameter(name: "note", type: .string)
-        #expect(PluginDialogue.fits(.string("anything"), free))
-        #expect(!PluginDialogue.fits(.number(1), free))
-        #expect(PluginDialogue.fits(.null, Self.minutes))
-        #expect(!PluginDialogue.fits(.number(.infinity), Self.minutes))
-        #expect(PluginDialogue.fits(.string("E10"), TestIntents.fuelParameter))
+        let colour = PluginParameter(name: "c", type: .string,
+                                     values: [PluginValue("red", synonyms: ["crimson"]), PluginValue("blue")])
+        func check(_ value: JSONValue, _ parameter: PluginParameter) -> JSONValue? {
+            try? PluginIntentGrammar.check(value, for: parameter, of: "Test")
+        }
+        #expect(check(.string("anything"), free) == .string("anything"))
+        #expect(check(.number(1), free) == nil)
+        #expect(check(.null, Self.minutes) == .null)
+        #expect(check(.number(.infinity), Self.minutes) == nil)
+        #expect(check(.number(-5), Self.minutes) == nil, "a said number has no sign, nor a reply's")
+        #expect(check(.string("E10"), TestIntents.fuelParameter) == .string("E10"))
+        // A string with values takes free words too, and a synonym as its value.
+        #expect(check(.string("purple"), colour) == .string("purple"))
+        #expect(check(.string("Crimson"), colour) == .string("red"))
     }
 }

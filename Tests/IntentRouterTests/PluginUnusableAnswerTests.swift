@@ -21,8 +21,8 @@ struct PluginUnusableAnswerTests {
         (#""result":"disambiguation","dialog":"Which?","parameter":"fuel","options":[{"value":"B7","title":"A"},"#
             + #"{"value":"B7","title":"a"}]"#, "distinct titles"),
         (#""result":"disambiguation","dialog":"Which?","parameter":"fuel","options":[{"value":"E85","title":"A"}]"#,
-         #"option value "E85" is not a valid fuel"#),
-        (#""result":"success","dialog":"Done.","parameters":{"miles":"far"}"#, "parameter miles is not a valid"),
+         #"option value "E85" does not fit: Pick: fuel must be one of B7"#),
+        (#""result":"success","dialog":"Done.","parameters":{"miles":"far"}"#, "Pick: miles must be a number of 0 or more"),
         (#""result":"success","dialog":"Here.","snippet":{"title":"A","lat":1e308,"lng":-1.5}"#,
          "snippet lat and lng must come together"),
         (#""result":"success","dialog":"Here.","snippet":{"title":"A","lat":53.1}"#,
@@ -64,5 +64,23 @@ struct PluginUnusableAnswerTests {
         #expect(service.wait { $0.refusedReplies == 1 })
         #expect(service.status.refusal == nil && service.status.running)
         #expect(try harness.ask("Ask FuelBoard to tell me about diesel").dialog == "B7 is a fuel.")
+    }
+
+    /// A reply's parameters are checked as a run's are: free words for a `string` that lists values
+    /// (its echo of a run's "purple" was refused), a synonym as its value.
+    @Test(arguments: [("purple", "purple"), ("crimson", "red")])
+    func aReplysStringParameter_takesFreeWords_andASynonymAsItsValue(given: String, kept: String) throws {
+        let harness = try PluginHarness()
+        defer { harness.stop() }
+        let intent = #"{"name":"Paint","parameters":[{"name":"c","type":"string","values":[{"value":"red","#
+            + #""synonyms":["crimson"]},{"value":"blue"}]}],"phrases":["[ask] {app} [to] paint it"],"stages":["handle"]}"#
+        let peer = PluginRawPeer.answering(#""result":"success","dialog":"Painted.","parameters":{"c":"\#(given)"}"#,
+                                           at: harness.plugins, service: "paint", instance: "p1", intent: intent)
+        defer { peer.stop() }
+        #expect(peer.isRegistered)
+        let reply = try harness.ask("Ask FuelBoard to paint it")
+        #expect(reply.code == .success && reply.dialog == "Painted.", "\(reply.dialog)")
+        #expect(reply.parameters?["c"] == .string(kept))
+        #expect(peer.refusal(timeout: .milliseconds(200)) == nil)
     }
 }

@@ -25,9 +25,12 @@ extension PluginDialogue {
             }
             seen[words] = option.title
         }
-        if let bad = options.first(where: { !fits(value(of: $0, for: declared), declared) }) {
-            return "disambiguation option value \"\(bad.value.prefix(60))\" is not a valid \(name) "
-                + "(\(declared.type.rawValue))"
+        for option in options {
+            do throws(ServiceError) {
+                _ = try PluginIntentGrammar.check(value(of: option, for: declared), for: declared, of: grammar.name)
+            } catch {
+                return "disambiguation option value \"\(option.value.prefix(60))\" does not fit: \(error.message)"
+            }
         }
         return nil
     }
@@ -61,20 +64,6 @@ extension PluginDialogue {
         case .timeout: return "Sorry, the \(name) service didn't answer in time. Please try again."
         case .gone: return "Sorry, the \(name) service stopped before it could answer. Please try again."
         case .unreadable: return "Sorry, the \(name) service gave an answer I can't use."
-        }
-    }
-
-    /// Whether a value a stage returned fits its declared parameter: a number for `number`, one of
-    /// the values for `enum` (and for a `string` that lists values), any text for a free `string`;
-    /// `null` clears a value.
-    static func fits(_ value: JSONValue, _ parameter: PluginParameter) -> Bool {
-        switch (parameter.type, value) {
-        case (_, .null): return true
-        case (.number, .number(let number)): return number.isFinite
-        case (.enum, .string(let text)), (.string, .string(let text)):
-            guard let values = parameter.values, !values.isEmpty else { return parameter.type == .string }
-            return values.contains { $0.value == text }
-        default: return false
         }
     }
 

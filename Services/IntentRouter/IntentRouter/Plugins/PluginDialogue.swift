@@ -160,11 +160,11 @@ final class PluginDialogue {
                 var merged = parameters
                 for (name, value) in answer.result.parameters ?? [:] {
                     guard let declared = grammar.parameterTypes[name] else { continue }
-                    guard Self.fits(value, declared) else {
-                        return unusable(ask, answer, grammar, entry.name,
-                                        "parameter \(name) is not a valid \(declared.type)")
+                    do throws(ServiceError) {
+                        merged[name] = try PluginIntentGrammar.check(value, for: declared, of: intent)
+                    } catch {
+                        return unusable(ask, answer, grammar, entry.name, error.message)
                     }
-                    merged[name] = value
                 }
                 proceed(answer, stage: stage, grammar: grammar, service: entry.name, parameters: merged, ask,
                         confirmed: confirmed)

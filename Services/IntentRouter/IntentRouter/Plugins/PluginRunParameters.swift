@@ -18,7 +18,11 @@ extension PluginIntentGrammar {
         return checked
     }
 
-    private static func check(_ value: JSONValue, for parameter: PluginParameter, of intent: String)
+    /// `value` as `parameter` takes it (a listed value's synonym as the value), or `bad_request`
+    /// saying what it must be. One check for every way a value comes: `assistant.run`, a stage's
+    /// reply, a disambiguation's options (they disagreed: a run's "purple" for a `string` with
+    /// values was passed on, then refused in the service's echo: plug-in QA).
+    static func check(_ value: JSONValue, for parameter: PluginParameter, of intent: String)
         throws(ServiceError) -> JSONValue
     {
         switch (parameter.type, value) {
