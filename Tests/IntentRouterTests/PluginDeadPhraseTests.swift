@@ -26,6 +26,21 @@ struct PluginDeadPhraseTests {
         }
     }
 
+    /// An alternative that says a filler can never be heard, though the phrase's other ways can:
+    /// `(what is|how is) ...` was taken, and users asking "what is ..." were not understood.
+    @Test(arguments: [("[ask] {app} (what is|how is) the car wash price", "\"what is\"", "what is"),
+                      ("[ask] {app} is the car wash open (today|tomorrow)", "today", "today"),
+                      ("[ask] {app} (tell me|(please|kindly) say) the car wash price", "please", "please")])
+    func anAlternativeSpellingOutAFiller_isRefused_namingIt(phrase: String, alternative: String, filler: String) {
+        #expect {
+            _ = try Self.grammar(phrase)
+        } throws: { error in
+            let reason = (error as? PluginRefusal)?.reason ?? ""
+            return reason.contains("has an alternative that can never match")
+                && reason.contains("drops \"\(filler)\"") && reason.contains(alternative)
+        }
+    }
+
     /// "say bye bye" has no parameter: the reason is the word said twice (it named a free-text
     /// parameter the phrase does not have, QA).
     @Test(arguments: [("[ask] {app} say bye bye", "bye"), ("[ask] {app} zebra zebra crossing", "zebra")])
@@ -49,6 +64,7 @@ struct PluginDeadPhraseTests {
     }
 
     @Test(arguments: ["[ask] {app} [please] is the car wash open", "[ask] {app} is the car wash open",
+                      "[ask] {app} [(please|kindly)] is the car wash open", "[ask] {app} (how is|is) the car wash open",
                       "[ask] {app} is the car wash at {where} open"])
     func aReachablePhrase_isTaken(phrase: String) throws {
         let grammar = try Self.grammar(phrase, parameters: [PluginParameter(name: "where", type: .string)])

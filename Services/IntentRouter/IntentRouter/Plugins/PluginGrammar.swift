@@ -204,7 +204,7 @@ final class PluginIntentGrammar {
         return result
     }
 
-    private static func expand(_ node: TemplateNode, limit: Int, slot: (String) -> [[String]]) -> [[String]] {
+    static func expand(_ node: TemplateNode, limit: Int, slot: (String) -> [[String]]) -> [[String]] {
         switch node {
         case .word(let word):
             return [[word]]
