@@ -59,8 +59,9 @@ enum PluginsCommand {
             service.instances.filter(\.seemsShared).map { "\(service.service)/\($0.instance)" }
         }
         if !shared.isEmpty {
-            print("SHARED instance id: \(shared.joined(separator: ", ")) keep taking each other's place: give each "
-                + "process its own instance id")
+            print("SHARED instance id? \(shared.joined(separator: ", ")): new connections keep taking its place: two "
+                + "processes sharing one id (give each its own), or one whose connection keeps dropping (a frame over "
+                + "1 MiB drops it; the router's log says when)")
         }
         return ServiceMain.ExitCode.success
     }

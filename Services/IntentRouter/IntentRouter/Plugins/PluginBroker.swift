@@ -184,10 +184,17 @@ final class PluginBroker {
                 // The same instance id from a new connection: a restart, or two processes sharing an id.
                 let takeovers = admission.instance.takeovers
                 let shared = takeovers >= RegisteredInstance.sharedIdTakeovers
-                logger.log(shared ? .warning : .notice, shared ? "plugin instance id shared by two connections"
-                           : "plugin re-registered from a new connection", metadata: [
-                    "service": replaced.service, "instance": replaced.instance, "requestsFailed": "\(replaced.inFlight)",
-                    "takeovers": "\(takeovers)"])
+                var metadata = ["service": replaced.service, "instance": replaced.instance,
+                                "requestsFailed": "\(replaced.inFlight)", "takeovers": "\(takeovers)"]
+                // Taken over at every turn: two processes with one id, or one whose connection keeps
+                // dropping (one process did so by replying over 1 MiB: plug-in QA).
+                if shared {
+                    metadata["why"] = "two processes sharing one instance id, or one whose connection keeps dropping "
+                        + "(a frame over 1 MiB drops it)"
+                }
+                logger.log(shared ? .warning : .notice, shared ? "plugin instance id keeps being taken over"
+                           : replaced.routingID == routingID ? "plugin re-registered"
+                           : "plugin re-registered from a new connection", metadata: metadata)
                 failPending(of: replaced, .gone)
             }
             if let forgotten = admission.forgotten {
