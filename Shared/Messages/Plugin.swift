@@ -31,7 +31,7 @@ public struct PluginHead: Decodable, Sendable {
 }
 
 /// A parameter's type.
-public enum PluginParameterType: String, Codable, Sendable {
+public enum PluginParameterType: String, Codable, Sendable, NamedCases {
     /// Free words (or, with `values`, one of them).
     case string
     /// A number said as digits or words.
@@ -67,7 +67,7 @@ public struct PluginParameter: Codable, Sendable, Equatable {
 }
 
 /// The stages a request can be for, in SiriKit's order.
-public enum PluginStage: String, Codable, Sendable, CaseIterable {
+public enum PluginStage: String, Codable, Sendable, NamedCases {
     case resolve, confirm, handle
 }
 
@@ -229,7 +229,7 @@ public struct PluginRequest: Codable, Sendable {
 }
 
 /// The typed result of one stage, after SiriKit's resolution and response codes.
-public enum PluginResultCode: String, Codable, Sendable, CaseIterable {
+public enum PluginResultCode: String, Codable, Sendable, NamedCases {
     case success, needsValue, disambiguation, confirmationRequired, failure, inProgress
 }
 

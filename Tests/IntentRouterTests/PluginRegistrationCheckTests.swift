@@ -38,6 +38,9 @@ struct PluginRegistrationCheckTests {
                                     harness: harness)
         #expect(reply.contains("plugin.refused") && reply.contains("bad_request"), "\(reply)")
         #expect(reply.contains("type"), "the reason should name the field: \(reply)")
+        // The words it takes, not a Swift type's name, and no hint about missing members.
+        #expect(reply.contains(#"\"colour\" is not one of \"string\", \"number\", \"enum\""#), "\(reply)")
+        #expect(!reply.contains("PluginParameterType") && !reply.contains("it needs service"), "\(reply)")
         #expect(reply.contains("colour") || reply.contains("parameters"), "\(reply)")
     }
 

@@ -276,8 +276,11 @@ final class PluginBroker {
             do {
                 message = try JSONCoding.decode(PluginRegister.self, from: payload)
             } catch {
-                return refuse(routingID, PluginRefusal.bad("plugin.register: \(ServiceError.describe(error)) (it needs "
-                    + "service, instance and intents, each with name and phrases)"))
+                // The frame's shape, said when a member is missing, not after a wrong type elsewhere.
+                var missing = false
+                if case DecodingError.keyNotFound? = error as? DecodingError { missing = true }
+                return refuse(routingID, PluginRefusal.bad("plugin.register: \(ServiceError.describe(error))" + (missing
+                    ? " (it needs service, instance and intents, each with name and phrases)" : "")))
             }
             register(message, routingID: routingID, now: ContinuousClock.now)
         }
