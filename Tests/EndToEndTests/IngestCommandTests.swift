@@ -143,6 +143,27 @@ struct IngestCommandTests {
         #expect(replaced.log.contains("older_feed"), "\(replaced.log)")
     }
 
+    /// A file that starts with a byte order mark is sent without it (it was refused "at byte 94",
+    /// a place in the request, while the same file by URL was taken); a broken one is said to be
+    /// broken at its own byte, before anything is sent (operator QA).
+    @Test func aFileWithAByteOrderMark_isIngested_andABrokenOneIsPlacedInTheFile() throws {
+        let stack = try DataPathStack(startLookup: false)
+        var marked = Data([0xEF, 0xBB, 0xBF])
+        marked.append(FeedFixtures.feed(FeedFixtures.selby))
+        let markedFile = try stack.writeFeed(marked, name: "marked")
+        let taken = try ServiceProcess("fuelboard", ["ingest", markedFile.path, "--retailer", "tesco",
+                                                     "--ingest", stack.ingestEndpoint])
+        #expect(try taken.waitForExit(timeout: .seconds(60)) == 0, "\(taken.log)")
+        var broken = Data([0xEF, 0xBB, 0xBF])
+        broken.append(Data(#"{"stations": [1, 2,]}"#.utf8))  // the "]" at byte 19, 22 with the mark
+        let brokenFile = try stack.writeFeed(broken, name: "broken")
+        let refused = try ServiceProcess("fuelboard", ["ingest", brokenFile.path, "--retailer", "asda",
+                                                       "--ingest", stack.ingestEndpoint])
+        #expect(try refused.waitForExit(timeout: .seconds(60)) == 1)
+        #expect(refused.log.contains(".json is not JSON: ") && refused.log.contains("at byte 22 of the file"),
+                "\(refused.log)")
+    }
+
     @Test func aMissingFile_saysSoInOneReadableLine() throws {
         let stack = try DataPathStack(startLookup: false)
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("missing-\(UUID().uuidString).json").path
