@@ -80,6 +80,30 @@ public enum Endpoint {
         try validateOne(endpoint, setting: setting)
     }
 
+    /// Refuses two endpoints one service binds when they are the same one (the second bind failed
+    /// at the start with "Address already in use", after --check-config had passed both).
+    public static func validateDistinct(_ first: (setting: String, endpoint: String),
+                                        _ second: (setting: String, endpoint: String)) throws(ConfigurationError) {
+        guard first.endpoint == second.endpoint, !first.endpoint.hasSuffix(":*") else { return }
+        throw ConfigurationError("\(first.setting) and \(second.setting) are both '\(first.endpoint)': each needs its own")
+    }
+
+    /// `*`, a numeric IPv4 or IPv6 address (IPv6 in brackets or not), the name of one of this
+    /// host's network interfaces, or a name that resolves (`localhost`), as libzmq's bind takes.
+    static func isBindableHost(_ host: String) -> Bool {
+        if host == "*" { return true }
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        var v4 = in_addr(), v6 = in6_addr()
+        if inet_pton(AF_INET, bare, &v4) == 1 || inet_pton(AF_INET6, bare, &v6) == 1 { return true }
+        if if_nametoindex(bare) != 0 { return true }
+        var hints = addrinfo()
+        hints.ai_flags = AI_PASSIVE
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var found: UnsafeMutablePointer<addrinfo>?
+        defer { if let found { freeaddrinfo(found) } }
+        return getaddrinfo(bare, nil, &hints, &found) == 0
+    }
+
     /// Checks the one endpoint a service binds: a list is for clients (which replica would this be?).
     public static func validateBind(_ endpoint: String, setting: String) throws(ConfigurationError) {
         if endpoint.contains(",") {
@@ -87,6 +111,16 @@ public enum Endpoint {
                 + "(a list is for clients: give each replica its own --bind)")
         }
         try validateOne(endpoint, setting: setting)
+        if endpoint.hasPrefix("tcp://"), let colon = endpoint.lastIndex(of: ":") {
+            let host = endpoint[endpoint.index(endpoint.startIndex, offsetBy: 6)..<colon]
+            guard isBindableHost(String(host)) else {
+                // libzmq said "No such device" at the start, after --check-config had passed it
+                // (operator QA).
+                throw ConfigurationError("\(setting): '\(host)' in '\(endpoint)' is neither an address, a network "
+                    + "interface of this host nor a name that resolves: bind an address (0.0.0.0, 127.0.0.1), "
+                    + "an interface (eth0) or *")
+            }
+        }
     }
 
     static func validateOne(_ endpoint: String, setting: String) throws(ConfigurationError) {

@@ -186,6 +186,27 @@ struct ProcessLifecycleTests {
         #expect(process.log.contains("cannot start") && process.log.contains("is damaged"), "\(process.log)")
     }
 
+    /// Binds --check-config passed that then failed at the start with exit 1, restarted every 2 s
+    /// by systemd (operator QA): a host that is neither an address, an interface nor a name that
+    /// resolves; one endpoint for both of a service's binds.
+    @Test(arguments: [
+        (["price-ingest", "--bind", "tcp://nosuch.invalid:5551"], "is neither an address"),
+        (["price-ingest", "--bind", "tcp://127.0.0.1:5551", "--bind-pub", "tcp://127.0.0.1:5551"],
+         "--bind and --bind-pub are both 'tcp://127.0.0.1:5551'"),
+        (["intent-router", "--bind", "tcp://127.0.0.1:5550", "--plugins", "tcp://127.0.0.1:5550"],
+         "--bind and --plugins are both"),
+    ])
+    func checkConfig_refusesABindThatCannotWork(arguments: [String], message: String) throws {
+        let process = try ServiceProcess(arguments[0], Array(arguments.dropFirst()) + ["--check-config"])
+        #expect(try process.waitForExit() == 64)
+        #expect(process.log.contains(message), "\(process.log)")
+    }
+
+    @Test func checkConfig_takesABindByName_thatResolves() throws {
+        let process = try ServiceProcess("price-ingest", ["--bind", "tcp://localhost:5551", "--check-config"])
+        #expect(try process.waitForExit() == 0, "\(process.log)")
+    }
+
     /// `--max-sessions` sizes the router's table of open questions (a flood of made-up users ended
     /// real users' conversations at the fixed 100,000); out of its range it is refused.
     @Test func router_takesMaxSessions_withinItsRange() throws {

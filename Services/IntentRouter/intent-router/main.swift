@@ -40,6 +40,7 @@ configuration.plugins = main.arguments.value("--plugins") ?? ProcessInfo.process
     ?? RouterConfiguration.defaultPlugins
 do {
     try Endpoint.validateBind(configuration.plugins, setting: "--plugins / FUELBOARD_PLUGINS")
+    try Endpoint.validateDistinct(("--bind", configuration.endpoint), ("--plugins", configuration.plugins))
 } catch {
     ServiceMain.usageFailure(name: main.name, error)
 }

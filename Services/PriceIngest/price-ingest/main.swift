@@ -28,6 +28,11 @@ var configuration = PriceIngestConfiguration(
     endpoint: main.bindEndpoint(default: main.topology.ingest),
     publishEndpoint: main.bindEndpoint("--bind-pub", default: main.topology.ingestPub),
     dataDirectory: main.ensureDataDirectory())
+do {
+    try Endpoint.validateDistinct(("--bind", configuration.endpoint), ("--bind-pub", configuration.publishEndpoint))
+} catch {
+    ServiceMain.usageFailure(name: main.name, error)
+}
 configuration.pollInterval = main.durationOption("--poll-interval", default: configuration.pollInterval,
                                                   atLeast: PriceIngestConfiguration.shortestPollInterval)
 configuration.fetcher.timeout = main.durationOption("--fetch-timeout", default: configuration.fetcher.timeout)
