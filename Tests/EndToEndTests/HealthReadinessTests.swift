@@ -38,4 +38,18 @@ struct HealthReadinessTests {
         #expect(run.stdout.hasSuffix("The service answers.\n"), "\(run.stdout)")
         #expect(!run.stdout.contains("NOT READY"), "\(run.stdout)")
     }
+
+    /// Another service at an endpoint: health says which in its text (it was in --json only), and
+    /// stats refuses to print its figures under this one's name (exit 0 before: operator QA).
+    @Test func anotherServiceAtTheEndpoint_isSaid_byHealthAndStats() throws {
+        let stack = try DataPathStack(startLookup: false)
+        let health = try CommandRun.fuelboard(["health", "--only", "lookup", "--lookup", stack.ingestEndpoint])
+        #expect(health.status == 69)
+        #expect(health.stdout.contains("Down: fuel-lookup (answered as price-ingest)."), "\(health.stdout)")
+        let stats = try CommandRun.fuelboard(["stats", "--only", "lookup", "--lookup", stack.ingestEndpoint])
+        #expect(stats.status == 69)
+        #expect(stats.stdout.contains("fuel-lookup: \(stack.ingestEndpoint) answered as price-ingest, not fuel-lookup"),
+                "\(stats.stdout)")
+        #expect(!stats.stdout.contains("requests"), "\(stats.stdout)")
+    }
 }

@@ -109,8 +109,8 @@ struct AskHintTests {
         var answer = reply(.success, .found)
         answer.degraded = ["dialog-renderer", "location-cache"]
         #expect(AskCommand.hints(for: answer, asked: asked, atThePrompt: true)
-            == ["answered without dialog-renderer and location-cache, which did not answer the router in time "
-                + "(fuelboard health)"])
+            == ["answered without dialog-renderer and location-cache: the router could not use their answers "
+                + "(down, too slow, or another service at its endpoint: fuelboard health says which)"])
     }
 
     @Test func noLocation_withoutAt_pointsToAt() {

@@ -15,6 +15,17 @@ struct StatsHighlightsTests {
         #expect(line == "    2 feeds, 2,100 stations, oldest feed 41.2 h old; RSS 30 MiB")
     }
 
+    /// Why commits fail, and a store file gone, were in --json only (operator QA).
+    @Test func aStoreInTrouble_isSaidWithItsCause() {
+        let failing = StatsHighlights.line("price-ingest", ["feeds": .array([]), "commitFailures": .number(10),
+                                                            "lastCommitError": .string("database or disk is full"),
+                                                            "storeFileGone": .bool(false)])
+        #expect(failing == "    0 feeds, 0 stations; COMMITS FAILED 10: database or disk is full")
+        let gone = StatsHighlights.line("location-cache", ["usersStored": .number(2), "locationsStored": .number(2),
+                                                           "storeFileGone": .bool(true)])
+        #expect(gone == "    2 users, 2 locations; STORE FILE GONE (deleted or replaced while running): restart it")
+    }
+
     @Test func fuelLookup_saysWhetherItsIndexIsInStepWithPriceIngest() {
         let synced = StatsHighlights.line("fuel-lookup", ["version": .number(13), "stations": .number(10000),
                                                           "synced": .bool(true)])

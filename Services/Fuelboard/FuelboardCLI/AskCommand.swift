@@ -123,8 +123,10 @@ enum AskCommand {
             hints.append("give your location with --at LAT,LNG (for example --at 53.7997,-1.5492)")
         }
         if let degraded = reply.degraded, !degraded.isEmpty {
-            hints.append("answered without \(degraded.joined(separator: " and ")), which did not answer the router in "
-                + "time (fuelboard health)")
+            // Down, slow, or another service at its endpoint (it answered unknown_type: operator QA).
+            hints.append("answered without \(degraded.joined(separator: " and ")): the router could not use "
+                + (degraded.count == 1 ? "its answer" : "their answers") + " (down, too slow, or another service at its "
+                + "endpoint: fuelboard health says which)")
         }
         if reply.outcome == .outsideCoverage, let at = request.location,
            let hint = CLIContext.swappedCoordinatesHint(at) {

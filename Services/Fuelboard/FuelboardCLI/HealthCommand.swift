@@ -67,7 +67,11 @@ enum HealthCommand {
             let down = results.filter { !$0.up }.map(name)
             let kind = checked.count == Set(checked.map(\.name)).count ? "service" : "endpoint"
             let all = results.count == 1 ? "The \(kind) answers." : "All \(results.count) \(kind)s answer."
-            print(down.isEmpty ? all : "Down: \(down.joined(separator: ", ")).")
+            // Why, when it says: another service at the endpoint (that was in --json only).
+            let downWithWhy = results.filter { !$0.up }.map { result in
+                name(result) + (result.error.map { $0.hasPrefix("answered as") ? " (\($0))" : "" } ?? "")
+            }
+            print(down.isEmpty ? all : "Down: \(downWithWhy.joined(separator: ", ")).")
             let notReady = results.filter { $0.up && !$0.ready }.map { "\(name($0)) (\($0.notReady ?? "not ready"))" }
             if !notReady.isEmpty { print("Not ready: \(notReady.joined(separator: ", ")).") }
         }

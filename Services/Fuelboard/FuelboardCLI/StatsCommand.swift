@@ -33,9 +33,12 @@ enum StatsCommand {
         var unreachable: [(name: String, endpoint: String)] = []
         for ((service, endpoint), answer) in zip(services, answers) {
             let name = ServiceSelection.key(service, endpoint, in: services)
-            guard let stats = answer else {
+            // Another service at the endpoint is not this one: its figures were printed under this
+            // one's name, exit 0 (operator QA).
+            guard let stats = answer, stats.service == service else {
                 unreachable.append((name, endpoint))
-                let line = "\(name): unreachable at \(endpoint)"
+                let line = answer.map { "\(name): \(endpoint) answered as \($0.service), not \(service)" }
+                    ?? "\(name): unreachable at \(endpoint)"
                 // The Prometheus text on stdout holds metrics only: the service shows as `fuelboard_up 0`.
                 if prometheus {
                     FileHandle.standardError.write(Data((line + "\n").utf8))

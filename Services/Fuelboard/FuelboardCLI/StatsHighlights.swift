@@ -35,6 +35,11 @@ enum StatsHighlights {
                 if !lastIngestFailed.isEmpty { part += ", last ingest failed (not polled): " + listed(lastIngestFailed) }
                 parts.append(part)
             }
+            // Why commits fail (a full disk, a damaged file): it was in --json only (operator QA).
+            if let failures = figures.number("commitFailures"), failures > 0 {
+                let cause = details["lastCommitError"]?.stringValue.map { ": " + String($0.prefix(120)) } ?? ""
+                parts.append("COMMITS FAILED \(count(failures))" + cause)
+            }
         case "fuel-lookup":
             if let version = figures.number("version"), let stations = figures.number("stations") {
                 parts.append("index v\(count(version)): \(plural(stations, "station"))" + replicaState(figures))
@@ -54,6 +59,9 @@ enum StatsHighlights {
             parts += routerParts(figures)
         default:
             break
+        }
+        if figures.bool("storeFileGone") == true {
+            parts.append("STORE FILE GONE (deleted or replaced while running): restart it")
         }
         // Replies that never left: clients gone before their answers, or not reading them.
         if let undelivered = figures.number("repliesNotDelivered"), undelivered > 0 {
