@@ -59,8 +59,7 @@ public final class ReplyServer {
     /// them. They were waited for for good (a stop waited its whole grace for them).
     private var answeredBeforeNoted: [UInt64: ServiceError?] = [:]
     /// Requests answered later (`Responder`) not answered yet.
-    /// Requests taken and not answered yet (deferred: an ask waiting on its backends).
-    public var requestsInFlight: Int { deferredStart.count }
+    var requestsInFlight: Int { deferredStart.count }
     /// How a stop lets the requests in flight finish (`drainOnStop`); nil: a stop ends at once.
     var drain: Drain?
     private var nextDeferredID: UInt64 = 0

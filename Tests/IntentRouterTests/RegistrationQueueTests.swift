@@ -38,29 +38,25 @@ struct RegistrationQueueTests {
         #expect(taken == 2)
     }
 
-    /// With no ask in flight the loop's time is the registrations': the one behind a slow one waits
-    /// as long as that took, not ten times as long.
-    @Test func whileTheLoopIsIdle_theShareComesBackAtOnce() {
+    /// One registration longer than the burst owes only the burst: the next waits ten bursts (a
+    /// second), not ten times as long as that one took.
+    @Test func aRegistrationLongerThanTheBurst_owesOnlyTheBurst() {
         let start = ContinuousClock.now
         var queue = RegistrationQueue(now: start)
         for peer in 0..<2 { queue.hold(Data([UInt8(peer)]), from: Data([UInt8(peer)])) }
         var taken = 0
-        var spent: Duration = .zero
         let slow: (Data, Data) -> Void = { _, _ in
             taken += 1
-            let began = ContinuousClock.now
-            let until = began + RegistrationQueue.burst * 3
+            let until = ContinuousClock.now + RegistrationQueue.burst * 5
             while ContinuousClock.now < until {}
-            spent = ContinuousClock.now - began
         }
-        queue.takeTurns(now: start, busy: false, slow)
+        queue.takeTurns(now: start, slow)
         #expect(taken == 1)
-        // Busy, as long again later: still waiting (a tenth of it came back).
-        var busyQueue = queue
-        busyQueue.takeTurns(now: start + spent * 2, busy: true, slow)
-        #expect(taken == 1)
-        // Idle, as long again later: taken.
-        queue.takeTurns(now: start + spent * 2, busy: false, slow)
+        var early = queue
+        early.takeTurns(now: start + RegistrationQueue.burst * 8, slow)
+        #expect(taken == 1, "the burst owed is not back yet")
+        // Owed 4 bursts more without the floor (not back after 25 bursts' time); with it, after 10.
+        queue.takeTurns(now: start + RegistrationQueue.burst * 25, slow)
         #expect(taken == 2)
     }
 }

@@ -88,7 +88,6 @@ public final class IntentRouterService {
         let registry = PluginRegistry(appName: configuration.appName, builtIns: recognizer.intents)
         let broker = PluginBroker(registry: registry, relay: relay, logger: logger,
                                   schedule: { [unowned server] action in server.after(.zero, action) })
-        broker.loopIsBusy = { [unowned server] in server.requestsInFlight > 0 }
         plugins = PluginDialogue(broker: broker, sessions: PluginSessionStore(
             timeToLive: configuration.sessionTTL, maxSessions: configuration.maxSessions, now: now),
                                  recognizer: recognizer, appName: configuration.appName)

@@ -59,8 +59,6 @@ final class PluginBroker {
 
     /// `plugin.register` frames waiting their turn.
     var registrationQueue = RegistrationQueue()
-    /// Whether asks are in flight on the router's loop (registrations then get a tenth of its time).
-    var loopIsBusy: () -> Bool = { true }
 
     init(registry: PluginRegistry, relay: PluginRelay, logger: Logger,
          schedule: @escaping (@escaping () -> Void) -> Void) {
@@ -271,7 +269,7 @@ final class PluginBroker {
 
     /// Takes the registrations waiting, as far as their share of the loop's time allows.
     func takeRegistrations(now: ContinuousClock.Instant) {
-        registrationQueue.takeTurns(now: now, busy: loopIsBusy() || requestsInFlight > 0) { routingID, payload in
+        registrationQueue.takeTurns(now: now) { routingID, payload in
             let message: PluginRegister
             do {
                 message = try JSONCoding.decode(PluginRegister.self, from: payload)
