@@ -36,6 +36,12 @@ struct StatsHighlightsTests {
         let deaf = StatsHighlights.line("fuel-lookup", ["version": .number(2), "stations": .number(5),
                                                         "synced": .bool(false), "ingestHeardSecondsAgo": .number(30)])
         #expect(deaf == "    index v2: 5 stations, NOT ready (nothing ever from price-ingest's publisher: check --ingest-pub)")
+        // Its snapshot requests failing is said with their error, and the flag to check is --ingest.
+        let snapshotless = StatsHighlights.line("fuel-lookup", ["version": .number(0), "stations": .number(0),
+                                                                "synced": .bool(false), "ingestHeardSecondsAgo": .number(30),
+                                                                "lastSyncError": .string("no reply within 10 s")])
+        #expect(snapshotless == "    index v0: 0 stations, NOT ready (no snapshot from price-ingest (no reply within 10 s): "
+            + "check --ingest)")
     }
 
     /// Any service: replies that never left, and clients noted as not reading theirs (a client

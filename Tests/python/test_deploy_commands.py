@@ -35,7 +35,7 @@ def test_shipped_systemd_and_compose_files_pass():
     ("topology.env", 'LOCATION_CACHE_OPTS="--ttl 24h"', 'LOCATION_CACHE_OPTS="--ttl 24"', "'24' has no unit"),
     ("topology.env", 'LOCATION_CACHE_OPTS="--ttl 24h"', 'LOCATION_CACHE_OPTS="--tll 24h"', "unknown option --tll"),
     ("topology.env", "FUELBOARD_INGEST_PUB=tcp://127.0.0.1:5552", "FUELBOARD_INGEST_PUB=tcp://127.0.0.1:5551",
-     "price-ingest bind-pub and price-ingest bind both bind port 5551"),
+     "--bind and --bind-pub are both 'tcp://127.0.0.1:5551'"),
     ("fuelboard-price-ingest.service", "--data-dir %S", "--datadir %S", "unknown option --datadir"),
     ("fuelboard-price-ingest.service", "StateDirectory=fuelboard/price-ingest", "StateDirectory=fuelboard/prices",
      "data directory /var/lib/fuelboard/price-ingest is on no volume"),
