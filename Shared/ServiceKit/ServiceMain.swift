@@ -47,7 +47,7 @@ public struct ServiceMain {
                 arguments: [String] = Array(CommandLine.arguments.dropFirst()),
                 environment: [String: String] = ProcessInfo.processInfo.environment,
                 yieldingIOThreads: Bool = true) {
-        ShutdownSignals.blockForDelivery()
+        ShutdownSignals.blockForDelivery(ShutdownSignals.serviceSignals)
         let allOptions = options + Self.commonOptions
         let help = Self.help(name: name, summary: summary, options: options, uses: uses)
         do {

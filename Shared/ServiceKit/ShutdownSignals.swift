@@ -12,6 +12,10 @@ import ZeroMQ
 public enum ShutdownSignals {
     nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
 
+    /// What a service handles: SIGTERM and SIGINT stop it; SIGHUP (a reload, to most daemons) is
+    /// logged and changes nothing, where it ended price-ingest with status 129 and no line (QA).
+    public static let serviceSignals = [SIGTERM, SIGINT, SIGHUP]
+
     /// Blocks `signals` in the calling thread, and so in every thread it starts from now on. Call
     /// first thing in main, before any thread exists (libzmq's I/O threads, Dispatch's workers).
     ///
@@ -70,6 +74,10 @@ public enum ShutdownSignals {
                 _exit(0)
             }
             watchdog.start()
+        }
+        install([SIGHUP]) { @Sendable _ in
+            logger.notice("SIGHUP ignored", metadata: [
+                "why": "settings are read at the start only: restart the service to change them"])
         }
     }
 }

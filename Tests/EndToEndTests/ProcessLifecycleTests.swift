@@ -1,4 +1,6 @@
 import Foundation
+import Messages
+import ServiceKit
 import ServiceTesting
 import TestSupport
 import Testing
@@ -370,6 +372,16 @@ struct ProcessLifecycleTests {
         #expect(try stack.lookup?.terminate() == 0)
         #expect(try stack.ingest.terminate() == 0)
         #expect(stack.ingest.log.contains("stopping: shutdown requested"))
+    }
+
+    /// SIGHUP (a reload, to most daemons) changes nothing and says so; it ended price-ingest with
+    /// status 129 and no line (operator QA).
+    @Test func aService_onSIGHUP_logsItAndRunsOn() throws {
+        let stack = try DataPathStack(startLookup: false)
+        #expect(Glibc.kill(stack.ingest.pid, SIGHUP) == 0)
+        try stack.ingest.waitForLog { $0.contains("SIGHUP ignored") }
+        #expect(try stack.ingestClient().call(.sysPing, EmptyBody(), as: PingBody.self).service == "price-ingest")
+        #expect(try stack.ingest.terminate() == 0)
     }
 
     @Test func fuelboard_whenHelpAsked_listsCommands() throws {
