@@ -209,7 +209,8 @@ def test_ingestFeed_fromHttpUrl_ofAByteExactRawCapture(stack, feed_server):
     # Every failure was `unavailable` ("try again later"), and a refused redirect said "HTTP 302".
     ("/does-not-exist.json", "not_found", "HTTP 404 from 127.0.0.1"),
     ("/forbidden.json", "bad_request", "HTTP 403 from 127.0.0.1"),
-    ("/server-error.json", "unavailable", "HTTP 500 from 127.0.0.1"),
+    # Tried three times: the message says so (it read as one attempt: operator QA).
+    ("/server-error.json", "unavailable", "HTTP 500 from 127.0.0.1 (the last of 3 attempts)"),
     ("/redirect-to-file.json", "bad_request", "redirected (HTTP 302) where it cannot be followed"),
     ("/redirect-loop.json", "bad_request", "at most 5 redirects"),
     # A redirect followed to a server that does not answer is that server's failure, worth retrying.
