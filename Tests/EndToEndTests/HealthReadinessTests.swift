@@ -52,4 +52,19 @@ struct HealthReadinessTests {
                 "\(stats.stdout)")
         #expect(!stats.stdout.contains("requests"), "\(stats.stdout)")
     }
+
+    /// dialog-renderer telling users to say another app name than the one intent-router hears is
+    /// NOT READY (every "start with my name" led to a phrase the router refused: operator QA).
+    @Test func appNamesThatDiffer_makeDialogRendererNotReady() throws {
+        let dialog = try ServiceProcess("dialog-renderer", ["--bind", "tcp://127.0.0.1:*"])
+        let router = try ServiceProcess("intent-router", ["--bind", "tcp://127.0.0.1:*", "--plugins", "tcp://127.0.0.1:*",
+                                                          "--app-name", "Fuel Pal", "--lookup", try unservedEndpoint(),
+                                                          "--location", try unservedEndpoint(),
+                                                          "--dialog", try dialog.endpoint()])
+        let run = try CommandRun.fuelboard(["health", "--only", "router,dialog", "--router", try router.endpoint(),
+                                            "--dialog", try dialog.endpoint(), "--ready"])
+        #expect(run.status == 69, "\(run.stdout)")
+        #expect(run.stdout.contains("its texts say the app name 'FuelBoard' but intent-router hears 'Fuel Pal'"),
+                "\(run.stdout)")
+    }
 }

@@ -15,7 +15,9 @@ public final class DialogRendererService {
                                  maxRequestBytes: ReplyServer.smallRequestBytes)
         server.on(MessageType.dialogRender.rawValue) { [handler] request in handler.reply(to: request) }
         server.statsDetails = { [catalog = handler.catalog] in
-            ["locales": .array(catalog.locales.map { .string($0) })]
+            ["locales": .array(catalog.locales.map { .string($0) }),
+             // What users are told to say: `fuelboard health` checks intent-router hears the same.
+             "appName": .string(catalog.appName)]
         }
     }
 

@@ -11,6 +11,8 @@ public struct TemplateCatalog: Sendable {
 
     /// The locales available, sorted ("cy-GB", "en-GB").
     public let locales: [String]
+    /// The app name the texts' `{app}` says.
+    public let appName: String
     /// Templates by lower-cased locale.
     private let tables: [String: [String: Template]]
     private let canonicalNames: [String: String]
@@ -43,6 +45,7 @@ public struct TemplateCatalog: Sendable {
 
     /// Builds a catalog from file names and contents (`["en-GB.json": data]`).
     public init(files: [String: Data], appName: String = AppNameSetting.defaultName) throws(TemplateError) {
+        self.appName = appName
         var tables: [String: [String: Template]] = [:]
         var canonicalNames: [String: String] = [:]
         for (name, contents) in files.sorted(by: { $0.key < $1.key }) {

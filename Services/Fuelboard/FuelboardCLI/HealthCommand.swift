@@ -1,6 +1,7 @@
 import Foundation
 import Messages
 import ServiceKit
+import ZeroMQ
 
 /// `fuelboard health`: pings every service of the topology and says which answer, and which of
 /// those cannot serve yet (a fuel-lookup without price-ingest's snapshot); exit 0 when all answer
@@ -36,7 +37,7 @@ enum HealthCommand {
     static func run(_ cli: CLIContext) throws -> Int32 {
         let checked = try ServiceSelection.chosen(cli.arguments, cli.topology)
         let timeout = min(cli.timeout, .seconds(2)), context = cli.zmq
-        let results = ServiceSelection.each(checked) { name, endpoint -> ServiceHealth in
+        var results = ServiceSelection.each(checked) { name, endpoint -> ServiceHealth in
             let started = ContinuousClock.now
             do {
                 let client = try RequestClient(context: context, endpoint: endpoint, timeout: timeout, retries: 0)
@@ -54,6 +55,7 @@ enum HealthCommand {
                                      error: ServiceError.from(error).message, ready: false, notReady: nil)
             }
         }
+        results = appNamesAgree(results, context: context, timeout: timeout)
         if cli.json {
             try cli.printJSON(results)
         } else {
@@ -77,6 +79,31 @@ enum HealthCommand {
         }
         let failed = cli.arguments.has("--ready") ? results.contains { !$0.ready } : results.contains { !$0.up }
         return failed ? ServiceMain.ExitCode.unavailable : ServiceMain.ExitCode.success
+    }
+
+    /// dialog-renderer NOT READY when it tells users to say another app name than the one
+    /// intent-router hears: every "start with my name: Ask FuelBoard ..." then led to a phrase the
+    /// router refused (operator QA). Checked when both answer, one of each.
+    private static func appNamesAgree(_ results: [ServiceHealth], context: Context, timeout: Duration)
+        -> [ServiceHealth]
+    {
+        guard let router = results.first(where: { $0.service == "intent-router" && $0.up }),
+              let dialog = results.firstIndex(where: { $0.service == "dialog-renderer" && $0.up }) else { return results }
+        func appName(_ endpoint: String) -> String? {
+            guard let client = try? RequestClient(context: context, endpoint: endpoint, timeout: timeout, retries: 0),
+                  let stats = try? client.call(.sysStats, EmptyBody(), as: StatsBody.self) else { return nil }
+            return stats.details["appName"]?.stringValue
+        }
+        guard let heard = appName(router.endpoint), let said = appName(results[dialog].endpoint), heard != said else {
+            return results
+        }
+        var checked = results
+        let old = checked[dialog]
+        checked[dialog] = ServiceHealth(service: old.service, endpoint: old.endpoint, up: true, version: old.version,
+                                        milliseconds: old.milliseconds, error: nil, ready: false,
+                                        notReady: "its texts say the app name '\(said)' but intent-router hears '\(heard)': "
+                                            + "give both the same --app-name")
+        return checked
     }
 
     /// Why a service that answers cannot serve, or nil: fuel-lookup until it holds price-ingest's
