@@ -98,3 +98,20 @@ struct PluginByeTests {
         #expect(try harness.waitForListing { $0.allSatisfy { $0.instances.isEmpty } })
     }
 }
+
+/// A frame the router cannot take as a plug-in message is refused saying why: a misspelt type met
+/// silence, and the ask waiting on it its deadline (plug-in QA).
+struct PluginUnknownFrameTests {
+    @Test(arguments: [(#"{"v":1,"type":"plugin.heartbeet"}"#, #""plugin.heartbeet" is not a plug-in message type"#),
+                      (#"{"v":1,"instance":"x"}"#, #"the frame has no "type""#),
+                      ("hello", "the frame is not a JSON object")])
+    func aFrameThatIsNoPluginMessage_isRefusedSayingWhy(frame: String, reason: String) throws {
+        let harness = try PluginHarness()
+        defer { harness.stop() }
+        let peer = PluginRawPeer(endpoint: harness.plugins, register: frame)
+        defer { peer.stop() }
+        let refusal = try #require(peer.refusal(), "no answer to \(frame)")
+        #expect(refusal.code == "bad_request" && refusal.reason.contains(reason), "\(refusal.reason)")
+        #expect(refusal.reason.contains("plugin.register, plugin.heartbeat, plugin.reply or plugin.bye"))
+    }
+}

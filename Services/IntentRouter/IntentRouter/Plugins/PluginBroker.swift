@@ -113,10 +113,15 @@ final class PluginBroker {
         let routingID = frames[0], payload = frames[1]
         let now = ContinuousClock.now
         // A repeated name is refused by the message's own reading below (a heartbeat's is let be).
-        guard let head = try? JSONCoding.decode(PluginHead.self, from: payload, allowingRepeatedNames: true),
-              let type = head.type,
-              let kind = PluginMessageType(rawValue: type) else {
-            return ignore(payload, "not a plug-in message")
+        let decoded = try? JSONCoding.decode(PluginHead.self, from: payload, allowingRepeatedNames: true)
+        guard let head = decoded, let type = head.type, let kind = PluginMessageType(rawValue: type) else {
+            ignore(payload, "not a plug-in message")
+            // Said to the sender: a typo in a type ("plugin.heartbeet") met silence, and the ask
+            // waiting on it its deadline (plug-in QA).
+            let why = decoded == nil ? "the frame is not a JSON object"
+                : decoded?.type.map { "\"\($0.prefix(40))\" is not a plug-in message type" } ?? "the frame has no \"type\""
+            return refuse(routingID, .bad(why + " (a service sends plugin.register, plugin.heartbeat, plugin.reply "
+                + "or plugin.bye)"), service: registry.byRoutingID[routingID]?.service ?? "-")
         }
         let known = registry.byRoutingID[routingID]
         known?.lastHeard = now
