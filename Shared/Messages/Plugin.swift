@@ -144,12 +144,16 @@ public struct PluginRegistered: Codable, Sendable {
     /// The heartbeat interval both sides use.
     public var heartbeatMs: Int
     public var intents: [String]
+    /// Members of the registration the router does not read (`heartbeat_ms`): misspelt, most
+    /// likely; absent when there are none.
+    public var warnings: [String]?
 
-    public init(service: String, instance: String, heartbeatMs: Int, intents: [String]) {
+    public init(service: String, instance: String, heartbeatMs: Int, intents: [String], warnings: [String]? = nil) {
         self.service = service
         self.instance = instance
         self.heartbeatMs = heartbeatMs
         self.intents = intents
+        self.warnings = warnings
     }
 }
 

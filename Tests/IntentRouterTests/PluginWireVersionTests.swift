@@ -115,3 +115,27 @@ struct PluginUnknownFrameTests {
         #expect(refusal.reason.contains("plugin.register, plugin.heartbeat, plugin.reply or plugin.bye"))
     }
 }
+
+/// Members the router does not read are named in `plugin.registered`'s warnings: `heartbeat_ms`
+/// was taken silently and the interval left at its default (plug-in QA).
+struct PluginUnreadMemberTests {
+    @Test func aRegistrationsMisspeltMembers_areNamedInTheWarnings() throws {
+        let harness = try PluginHarness()
+        defer { harness.stop() }
+        let intent = #"{"name":"Jokes","phrases":["[ask] {app} [to] tell me a joke"],"usesLocaton":true}"#
+        let frame = #"{"v":1,"type":"plugin.register","service":"jokes","instance":"j1","heartbeat_ms":500,"#
+            + #""intents":[\#(intent)]}"#
+        let peer = PluginRawPeer(endpoint: harness.plugins, register: frame)
+        defer { peer.stop() }
+        let registered = try #require(peer.frame { $0.contains("plugin.registered") })
+        let reply = try JSONCoding.decode(PluginRegistered.self, from: Data(registered.utf8))
+        #expect(reply.warnings == ["heartbeat_ms: not a member the router reads (misspelt?); left out",
+                                   "intents[0].usesLocaton: not a member the router reads (misspelt?); left out"])
+        #expect(reply.heartbeatMs == 1000)
+        let clean = PluginRawPeer(endpoint: harness.plugins, register: PluginRawPeer.register(
+            service: "other", instance: "o1", intents: [#"{"name":"Other","phrases":["[ask] {app} [to] do the other"]}"#]))
+        defer { clean.stop() }
+        let cleanFrame = try #require(clean.frame { $0.contains("plugin.registered") })
+        #expect(!cleanFrame.contains("warnings"), "\(cleanFrame)")
+    }
+}

@@ -117,6 +117,8 @@ def serve_connection(sock, endpoint, register, instance, interval):
                 # The router may clamp the interval asked for: use the one it agreed.
                 interval = message.get("heartbeatMs", interval * 1000) / 1000
                 print(f"fuel-facts: registered as {instance}", flush=True)
+                for warning in message.get("warnings", []):  # members the router did not read
+                    print(f"fuel-facts: registration warning: {warning}", flush=True)
             elif kind is None or not str(kind).startswith("plugin."):
                 raise SystemExit(f"fuel-facts: {endpoint} answered with something that is not a plug-in "
                                  "message: is it the router's plug-in endpoint (--plugins, default :5556)?")

@@ -180,7 +180,8 @@ final class PluginBroker {
         }
     }
 
-    private func register(_ message: PluginRegister, routingID: Data, now: ContinuousClock.Instant) {
+    private func register(_ message: PluginRegister, routingID: Data, now: ContinuousClock.Instant,
+                          unread: [String] = []) {
         do {
             let admission = try registry.register(message, routingID: routingID, now: now)
             if let replaced = admission.replaced {
@@ -211,8 +212,10 @@ final class PluginBroker {
             registrations += 1
             let instance = admission.instance
             let intents = registry.services[instance.service]?.intents.map(\.name) ?? []
+            let warnings = unread.map { "\($0): not a member the router reads (misspelt?); left out" }
             send(routingID, PluginRegistered(service: instance.service, instance: instance.instance,
-                                             heartbeatMs: instance.heartbeat.wholeMilliseconds, intents: intents))
+                                             heartbeatMs: instance.heartbeat.wholeMilliseconds, intents: intents,
+                                             warnings: warnings.isEmpty ? nil : warnings))
             instance.lastSent = now
             logger.info("plugin registered", metadata: ["service": instance.service, "instance": instance.instance,
                                                         "intents": intents.joined(separator: ",")])
@@ -285,7 +288,7 @@ final class PluginBroker {
                 return refuse(routingID, PluginRefusal.bad("plugin.register: \(ServiceError.describe(error))" + (missing
                     ? " (it needs service, instance and intents, each with name and phrases)" : "")))
             }
-            register(message, routingID: routingID, now: ContinuousClock.now)
+            register(message, routingID: routingID, now: ContinuousClock.now, unread: UnreadMembers.of(payload))
         }
     }
 
