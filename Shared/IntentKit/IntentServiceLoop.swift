@@ -85,7 +85,9 @@ final class IntentServiceLoop {
         case .registered:
             if let message = try? JSONCoding.decode(PluginRegistered.self, from: payload) {
                 interval = .milliseconds(message.heartbeatMs)
-                for warning in message.warnings ?? [] { service.logger.warning("registration warning", metadata: ["warning": warning]) }
+                for warning in message.warnings ?? [] {
+                    service.logger.warning("registration warning", metadata: ["warning": warning])
+                }
             }
             registered = true
             control.update { $0.registrations += 1; $0.registered = true }
