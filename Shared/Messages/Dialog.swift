@@ -64,6 +64,11 @@ public enum DialogOutcome: String, Codable, Sendable, CaseIterable {
     case namedPlace
     /// The settings could not be read back ("what's my search radius?" with location-cache down).
     case settingsUnreadable
+    /// A setting was sent to location-cache but no answer came in time: it may or may not have
+    /// changed, so the user is not told "nothing has changed".
+    case settingsUnconfirmed
+    /// "Forget my location" was sent but no answer came in time: it may or may not be forgotten.
+    case forgetUnconfirmed
 }
 
 extension DialogOutcome {

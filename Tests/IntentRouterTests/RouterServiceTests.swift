@@ -115,6 +115,41 @@ struct RouterServiceTests {
         #expect(reply.dialog.hasPrefix("I can't reach your saved location"), "\(reply.dialog)")
     }
 
+    /// Sent but not answered in time, the change may have been made: "nothing has changed"
+    /// would be a claim the router cannot know.
+    @Test(arguments: ["Ask FuelBoard to set my search radius to 10 miles", "Ask FuelBoard to use kilometres"])
+    func aSetting_whenLocationCacheIsSilent_doesNotSayNothingChanged(utterance: String) throws {
+        let silent = try SilentBackend()
+        let router = try RouterHarness.start(location: silent.endpoint, lookup: silent.endpoint,
+                                             dialog: silent.endpoint, deadline: .milliseconds(400))
+        defer { router.stop() }
+        let reply = try RouterHarness.client(router).call(.assistantAsk, AssistantAskRequest(
+            user: "u1", utterance: utterance), as: AssistantReply.self)
+        #expect(reply.code == .failure)
+        #expect(reply.outcome == .settingsUnconfirmed)
+        #expect(!reply.dialog.contains("nothing has changed"), "\(reply.dialog)")
+        #expect(reply.dialog.contains("can't tell whether that changed"), "\(reply.dialog)")
+        #expect(silent.drain() > 0, "the setting was sent")
+    }
+
+    @Test func forget_whenLocationCacheIsSilent_saysItCannotTellWhetherItWasForgotten() throws {
+        let silent = try SilentBackend()
+        let router = try RouterHarness.start(location: silent.endpoint, lookup: silent.endpoint,
+                                             dialog: silent.endpoint, deadline: .milliseconds(400))
+        defer { router.stop() }
+        let client = try RouterHarness.client(router)
+        let question = try client.call(.assistantAsk, AssistantAskRequest(
+            user: "u1", utterance: "Ask FuelBoard to forget my location"), as: AssistantReply.self)
+        #expect(question.code == .confirmationRequired)
+        let reply = try client.call(.assistantAsk, AssistantAskRequest(user: "u1", utterance: "yes",
+                                                                       session: question.session),
+                                    as: AssistantReply.self)
+        #expect(reply.code == .failure)
+        #expect(reply.outcome == .forgetUnconfirmed)
+        #expect(reply.dialog.hasPrefix("Your saved location took too long to answer"), "\(reply.dialog)")
+        #expect(silent.drain() > 0, "the forget was sent")
+    }
+
     @Test func ask_whenBackendsHang_answersByTheDeadlineNotLater() throws {
         let silent = try SilentBackend()
         let deadline = Duration.milliseconds(600)

@@ -39,6 +39,8 @@ extension DialogOutcome {
         case .appNotNamed: 30
         case .namedPlace: 31
         case .settingsUnreadable: 32
+        case .settingsUnconfirmed: 33
+        case .forgetUnconfirmed: 34
         }
     }
 }

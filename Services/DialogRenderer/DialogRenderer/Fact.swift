@@ -60,7 +60,8 @@ extension DialogOutcome {
         case .askRadius, .radiusOutOfRange: [.minRadius, .maxRadius]
         case .noPrices, .noLocation, .askFuel, .askUnit, .confirmForget,
              .forgotten, .notForgotten, .cancelled, .help, .pricesUnavailable, .locationUnavailable, .failure,
-             .notUnderstood, .outsideCoverage, .settingsUnavailable, .sessionExpired, .welcome, .appNotNamed, .namedPlace, .settingsUnreadable:
+             .notUnderstood, .outsideCoverage, .settingsUnavailable, .sessionExpired, .welcome, .appNotNamed, .namedPlace, .settingsUnreadable,
+             .settingsUnconfirmed, .forgetUnconfirmed:
             []
         }
     }

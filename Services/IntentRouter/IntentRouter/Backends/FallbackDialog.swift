@@ -90,6 +90,12 @@ public enum FallbackDialog {
         case .settingsUnavailable:
             return RenderReply(dialog: "I can't reach your saved settings right now, so nothing has changed. "
                 + "Please try again in a minute.")
+        case .settingsUnconfirmed:
+            return RenderReply(dialog: "Your saved settings took too long to answer, so I can't tell whether that "
+                + "changed. Ask me for your settings in a minute to check.")
+        case .forgetUnconfirmed:
+            return RenderReply(dialog: "Your saved location took too long to answer, so I can't tell whether it was "
+                + "forgotten. Please ask me to forget it again in a minute.")
         case .outsideCoverage:
             return RenderReply(dialog: "\(appName) only has fuel prices for the UK, and you seem to be outside it.")
         }

@@ -46,7 +46,8 @@ final class ActionRunner {
             backends.location.call(.preferencesGet, UserRequest(user: ask.user), as: Preferences.self,
                                    deadline: ask.dataDeadline) { result in
                 // A question changes nothing: not "so nothing has changed".
-                done(Self.settingOutcome(result, outcome: .settingsRead, unreachable: .settingsUnreadable))
+                done(Self.settingOutcome(result, outcome: .settingsRead, unreachable: .settingsUnreadable,
+                                         unanswered: .settingsUnreadable))
             }
         case .directionsTo(let answered):
             var render = answered
@@ -61,6 +62,9 @@ final class ActionRunner {
                                    deadline: ask.dataDeadline) { result in
                 switch result {
                 case .success: done(Handled(.success, RenderRequest(outcome: .forgotten)))
+                // Sent but not answered in time: it may have been forgotten, so neither is claimed.
+                case .failure(let error) where error.code == .timeout:
+                    done(Handled(.failure, RenderRequest(outcome: .forgetUnconfirmed)))
                 // Says the location could not be reached, so nobody thinks it was forgotten.
                 case .failure: done(Handled(.failure, RenderRequest(outcome: .locationUnavailable)))
                 }
@@ -111,12 +115,18 @@ final class ActionRunner {
         return false
     }
 
+    /// `unreachable` when the call could not be sent (nothing changed); `unanswered` when it was
+    /// sent and no answer came in time (the change may have been made: not "nothing has changed").
     static func settingOutcome(_ result: Result<Preferences, ServiceError>, outcome: DialogOutcome,
-                               unreachable: DialogOutcome = .settingsUnavailable) -> Handled {
+                               unreachable: DialogOutcome = .settingsUnavailable,
+                               unanswered: DialogOutcome = .settingsUnconfirmed) -> Handled {
         guard case .success(let preferences) = result else {
-            // Unreachable or silent: say so (and that nothing changed), rather than "something went wrong".
-            if case .failure(let error) = result, error.code == .unavailable || error.code == .timeout {
+            // Unreachable or silent: say so, rather than "something went wrong".
+            if case .failure(let error) = result, error.code == .unavailable {
                 return Handled(.failure, RenderRequest(outcome: unreachable))
+            }
+            if case .failure(let error) = result, error.code == .timeout {
+                return Handled(.failure, RenderRequest(outcome: unanswered))
             }
             return Handled(.failure, RenderRequest(outcome: .failure))
         }
