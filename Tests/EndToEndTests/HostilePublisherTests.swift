@@ -79,6 +79,26 @@ struct HostilePublisherTests {
         #expect(try Self.lookup(endpoint).results.map(\.station.id) == ["fk/1"])
     }
 
+    /// Every resynchronisation logs why it came: two at start read as a fault without it.
+    @Test func aResynchronisation_logsItsReason() throws {
+        let held = RetailerState(version: 4, retailer: "fk", updated: Self.station.updated, stations: [Self.station])
+        let ingest = try Self.snapshotServer(version: 4, listed: [("fk", 4)], states: ["fk": held])
+        defer { ingest.stop() }
+        let publisher = try Socket(ingest.context, .pub)
+        let publishEndpoint = try publisher.bind("tcp://127.0.0.1:*")
+        let lookup = try ServiceProcess("fuel-lookup", ["--ingest", ingest.endpoint, "--ingest-pub", publishEndpoint,
+                                                        "--bind", "tcp://127.0.0.1:*"])
+        defer { _ = try? lookup.terminate() }
+        _ = try lookup.endpoint()
+        try lookup.waitForLog { $0.contains("synchronised from snapshot") && $0.contains("reason=start") }
+
+        let skipped = try JSONCoding.encode(RetailerState(version: 6, retailer: "fk", updated: Self.station.updated,
+                                                          stations: [Self.station]))
+        let line = try Self.publish([Data(PriceTopic.update.utf8), skipped], on: publisher, until: lookup,
+                                    after: lookup.logLength) { $0.contains("synchronised from snapshot") }
+        #expect(line?.contains("reason=\"missed updates: got version 6, held 4\"") == true, "\(line ?? "no line")")
+    }
+
     /// A snapshot asked for one retailer that holds another's state is not held under that other
     /// name (it was indexed, and never removed since the index never lists it).
     @Test func aRetailerSnapshotHoldingAnotherRetailer_isNotServed() throws {

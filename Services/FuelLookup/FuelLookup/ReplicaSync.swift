@@ -60,7 +60,10 @@ public final class ReplicaSync {
     private var head: String?
     /// The store the held state came from (`SnapshotReply.store`); nil before the first snapshot.
     private var store: String?
-    private var needsResync = true
+    /// Why the next resynchronisation is due (the first reason given since the last one); nil when
+    /// none is. Logged with it, so two in a row at start say why the second came.
+    private var resyncReason: String? = "start"
+    private var needsResync: Bool { resyncReason != nil }
     private var lastHeard = ContinuousClock.now
     private var silent = false
     /// Whether anything has come on the subscription since the start. Until it has, the replica
@@ -115,7 +118,7 @@ public final class ReplicaSync {
             } catch {
                 logger.error("replica sync failed; starting it again in 1 s", metadata: ["error": "\(error)"])
                 status.withLock { $0.lastError = "replica sync failed: \(error)" }
-                needsResync = true
+                requestResync("the sync restarted after an error")
                 Thread.sleep(forTimeInterval: 1)
             }
         }
@@ -147,7 +150,9 @@ public final class ReplicaSync {
                 }
             }
             checkSilence()
-            if let retryAt = retryUnreadableAt, ContinuousClock.now >= retryAt { needsResync = true }
+            if let retryAt = retryUnreadableAt, ContinuousClock.now >= retryAt {
+                requestResync("asking again for unreadable retailers")
+            }
             if needsResync { stale = resync(client) || stale }
             serveIfHeard(&stale)
         }
@@ -172,9 +177,12 @@ public final class ReplicaSync {
         let topic = String(decoding: frames[0], as: UTF8.self)
         if topic == PriceTopic.heartbeat {
             guard let beat = try? JSONCoding.decode(PriceHeartbeat.self, from: frames[1]) else { return false }
-            if beat.version != version || (beat.store != nil && beat.store != store)
-                || (beat.head != nil && beat.head != head) {
-                needsResync = true
+            if beat.version != version {
+                requestResync("heartbeat at version \(beat.version), held \(version)")
+            } else if beat.store != nil && beat.store != store {
+                requestResync("heartbeat from another store")
+            } else if beat.head != nil && beat.head != head {
+                requestResync("heartbeat with another feed at version \(version)")
             }
             return false
         }
@@ -183,7 +191,7 @@ public final class ReplicaSync {
               let update = try? JSONCoding.decode(RetailerState.self, from: frames[1]) else { return false }
         // How far ahead of ours the update is, without `version + 1` (a publisher's UInt64.max trapped).
         let ahead = update.version > version ? update.version - version : 0
-        if ahead > 1 { needsResync = true }
+        if ahead > 1 { requestResync("missed updates: got version \(update.version), held \(version)") }
         let applied = apply(update)
         if ahead == 1 {
             version = update.version
@@ -287,7 +295,8 @@ public final class ReplicaSync {
             // restored from a backup its counter goes back, and the replica must follow it.
             version = index.version
             head = index.head
-            needsResync = false
+            let reason = resyncReason ?? "-"
+            resyncReason = nil
             snapshotFailing = false
             heard()
             let partial = failed.isEmpty ? nil
@@ -297,7 +306,8 @@ public final class ReplicaSync {
                 $0.resyncs += 1
                 $0.lastError = partial
             }
-            logger.info("synchronised from snapshot", metadata: ["version": "\(version)", "retailers": "\(retailers.count)"])
+            logger.info("synchronised from snapshot", metadata: ["version": "\(version)", "retailers": "\(retailers.count)",
+                                                                  "reason": reason])
             return changed
         } catch {
             status.withLock { $0.lastError = error.message }
@@ -318,13 +328,18 @@ public final class ReplicaSync {
         lastHeard = ContinuousClock.now
         if silent {
             silent = false
-            needsResync = true
+            requestResync("price-ingest heard again after a silence")
             logger.info("price-ingest heard again; resynchronising")
         }
         status.withLock {
             $0.lastHeard = lastHeard
             $0.silent = false
         }
+    }
+
+    /// Marks a resynchronisation as due, keeping the first reason given.
+    private func requestResync(_ reason: String) {
+        if resyncReason == nil { resyncReason = reason }
     }
 
     /// Warns when price-ingest has been silent for longer than `silenceLimit`, and again every
