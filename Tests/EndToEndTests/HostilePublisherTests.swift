@@ -39,6 +39,15 @@ struct HostilePublisherTests {
                                as: LookupReply.self)
     }
 
+    /// A publisher beside the fake `ingest`, and a fuel-lookup following both.
+    private static func startLookup(_ ingest: InProcessService) throws -> (Socket, ServiceProcess) {
+        let publisher = try Socket(ingest.context, .pub)
+        let publishEndpoint = try publisher.bind("tcp://127.0.0.1:*")
+        let lookup = try ServiceProcess("fuel-lookup", ["--ingest", ingest.endpoint, "--ingest-pub", publishEndpoint,
+                                                        "--bind", "tcp://127.0.0.1:*"])
+        return (publisher, lookup)
+    }
+
     /// Publishes `frames` until `lookup` logs a line (after `offset`) that satisfies `predicate`: a
     /// subscriber misses what is sent before it joins. Returns the line, nil if it never came.
     private static func publish(_ frames: [Data], on publisher: Socket, until lookup: ServiceProcess, after offset: Int,
@@ -57,10 +66,7 @@ struct HostilePublisherTests {
         let held = RetailerState(version: top, retailer: "fk", updated: Self.station.updated, stations: [Self.station])
         let ingest = try Self.snapshotServer(version: top, listed: [("fk", top)], states: ["fk": held])
         defer { ingest.stop() }
-        let publisher = try Socket(ingest.context, .pub)
-        let publishEndpoint = try publisher.bind("tcp://127.0.0.1:*")
-        let lookup = try ServiceProcess("fuel-lookup", ["--ingest", ingest.endpoint, "--ingest-pub", publishEndpoint,
-                                                        "--bind", "tcp://127.0.0.1:*"])
+        let (publisher, lookup) = try Self.startLookup(ingest)
         defer { _ = try? lookup.terminate() }
         let endpoint = try lookup.endpoint()
         try lookup.waitForLog { $0.contains("synchronised from snapshot") && $0.contains("version=\(top)") }
@@ -84,10 +90,7 @@ struct HostilePublisherTests {
         let held = RetailerState(version: 4, retailer: "fk", updated: Self.station.updated, stations: [Self.station])
         let ingest = try Self.snapshotServer(version: 4, listed: [("fk", 4)], states: ["fk": held])
         defer { ingest.stop() }
-        let publisher = try Socket(ingest.context, .pub)
-        let publishEndpoint = try publisher.bind("tcp://127.0.0.1:*")
-        let lookup = try ServiceProcess("fuel-lookup", ["--ingest", ingest.endpoint, "--ingest-pub", publishEndpoint,
-                                                        "--bind", "tcp://127.0.0.1:*"])
+        let (publisher, lookup) = try Self.startLookup(ingest)
         defer { _ = try? lookup.terminate() }
         _ = try lookup.endpoint()
         try lookup.waitForLog { $0.contains("synchronised from snapshot") && $0.contains("reason=start") }
@@ -110,10 +113,7 @@ struct HostilePublisherTests {
         let ingest = try Self.snapshotServer(version: 4, listed: [("fk", 4), ("bad", 3)],
                                              states: ["fk": right, "bad": wrong])
         defer { ingest.stop() }
-        let publisher = try Socket(ingest.context, .pub)
-        let publishEndpoint = try publisher.bind("tcp://127.0.0.1:*")
-        let lookup = try ServiceProcess("fuel-lookup", ["--ingest", ingest.endpoint, "--ingest-pub", publishEndpoint,
-                                                        "--bind", "tcp://127.0.0.1:*"])
+        let (publisher, lookup) = try Self.startLookup(ingest)
         defer { _ = try? lookup.terminate() }
         let endpoint = try lookup.endpoint()
         try lookup.waitForLog { $0.contains("retailer snapshot unreadable") && $0.contains("retailer=bad") }

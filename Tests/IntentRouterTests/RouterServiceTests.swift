@@ -99,17 +99,22 @@ struct RouterServiceTests {
                 "\(reply.dialog)")
     }
 
-    @Test func forget_whenLocationCacheIsDown_saysTheLocationCouldNotBeReached() throws {
-        let down = try unservedEndpoint()
-        let router = try RouterHarness.start(location: down, lookup: down, dialog: down)
-        defer { router.stop() }
+    /// "Forget my location", then "yes" to the question: the answer to the yes.
+    private static func forgetConfirmed(_ router: InProcessService) throws -> AssistantReply {
         let client = try RouterHarness.client(router)
         let question = try client.call(.assistantAsk, AssistantAskRequest(
             user: "u1", utterance: "Ask FuelBoard to forget my location"), as: AssistantReply.self)
         #expect(question.code == .confirmationRequired)
-        let reply = try client.call(.assistantAsk, AssistantAskRequest(user: "u1", utterance: "yes",
-                                                                       session: question.session),
-                                    as: AssistantReply.self)
+        return try client.call(.assistantAsk, AssistantAskRequest(user: "u1", utterance: "yes",
+                                                                  session: question.session),
+                               as: AssistantReply.self)
+    }
+
+    @Test func forget_whenLocationCacheIsDown_saysTheLocationCouldNotBeReached() throws {
+        let down = try unservedEndpoint()
+        let router = try RouterHarness.start(location: down, lookup: down, dialog: down)
+        defer { router.stop() }
+        let reply = try Self.forgetConfirmed(router)
         #expect(reply.code == .failure)
         #expect(reply.outcome == .locationUnavailable)
         #expect(reply.dialog.hasPrefix("I can't reach your saved location"), "\(reply.dialog)")
@@ -137,13 +142,7 @@ struct RouterServiceTests {
         let router = try RouterHarness.start(location: silent.endpoint, lookup: silent.endpoint,
                                              dialog: silent.endpoint, deadline: .milliseconds(400))
         defer { router.stop() }
-        let client = try RouterHarness.client(router)
-        let question = try client.call(.assistantAsk, AssistantAskRequest(
-            user: "u1", utterance: "Ask FuelBoard to forget my location"), as: AssistantReply.self)
-        #expect(question.code == .confirmationRequired)
-        let reply = try client.call(.assistantAsk, AssistantAskRequest(user: "u1", utterance: "yes",
-                                                                       session: question.session),
-                                    as: AssistantReply.self)
+        let reply = try Self.forgetConfirmed(router)
         #expect(reply.code == .failure)
         #expect(reply.outcome == .forgetUnconfirmed)
         #expect(reply.dialog.hasPrefix("Your saved location took too long to answer"), "\(reply.dialog)")
