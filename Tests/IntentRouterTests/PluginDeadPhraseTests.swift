@@ -63,6 +63,39 @@ struct PluginDeadPhraseTests {
         }
     }
 
+    /// A parameter said twice on one path binds once, so the path never matched: the reason named
+    /// free text followed by no word (of a number followed by one, QA).
+    @Test(arguments: ["[ask] {app} clean {n} cars for {n} pounds", "[ask] {app} clean {n} [(cars|vans)] [for {n}]"])
+    func aParameterSaidTwiceInOnePhrase_isRefused_namingIt(phrase: String) {
+        #expect {
+            _ = try Self.grammar(phrase, parameters: [PluginParameter(name: "n", type: .number)])
+        } throws: { error in
+            let reason = (error as? PluginRefusal)?.reason ?? ""
+            return reason.contains("{n} appears twice") && !reason.contains("free-text")
+        }
+    }
+
+    /// In two alternatives a parameter is said once on each path: taken.
+    @Test func aParameterInTwoAlternatives_isTaken() throws {
+        let grammar = try Self.grammar("[ask] {app} (clean {n} cars|wash {n} vans)",
+                                       parameters: [PluginParameter(name: "n", type: .number)])
+        let match = grammar.matcher.match(UtteranceNormalizer().normalize("Ask FuelBoard wash 3 vans").content)
+        #expect(match?.slots["n"]?.value == "3")
+    }
+
+    /// Free text takes what users say, the phrase's own words among them ("the", "wash", "open"):
+    /// "at the big tesco" was not understood where the phrase itself says "the" (QA).
+    @Test(arguments: [("when does the car wash at the big tesco open", "the big tesco"),
+                      ("when does the car wash at wash world open", "wash world"),
+                      ("when does the car wash at open road open", "open road"),
+                      ("when does the car wash at tesco open", "tesco")])
+    func freeText_takesThePhrasesOwnWords(said: String, site: String) throws {
+        let grammar = try Self.grammar("[ask] {app} when does the car wash at {site} open",
+                                       parameters: [PluginParameter(name: "site", type: .string)])
+        let match = grammar.matcher.match(UtteranceNormalizer().normalize("Ask FuelBoard " + said).content)
+        #expect(match?.slots["site"]?.text == site, "\(String(describing: match))")
+    }
+
     @Test(arguments: ["[ask] {app} [please] is the car wash open", "[ask] {app} is the car wash open",
                       "[ask] {app} [(please|kindly)] is the car wash open", "[ask] {app} (how is|is) the car wash open",
                       "[ask] {app} is the car wash at {where} open"])

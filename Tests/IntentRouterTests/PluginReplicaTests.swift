@@ -36,16 +36,18 @@ struct PluginReplicaTests {
     private static let fuel = TestIntents.fuelParameter
     private static let factPhrases = ["[ask] {app} [to] tell me about {fuel}", "[ask] {app} for a fuel fact"]
     private static func fact(parameters: [PluginParameter] = [fuel], phrases: [String] = factPhrases,
-                             resolves: Bool = true) -> IntentDefinition {
+                             resolves: Bool = true, help: String? = nil) -> IntentDefinition {
         let resolve: StageHandler = { _ in .success() }
-        return IntentDefinition("FuelFact", parameters: parameters, phrases: phrases, resolve: resolves ? resolve : nil,
-                                handle: { _ in .success("A fact.") })
+        return IntentDefinition("FuelFact", parameters: parameters, phrases: phrases, help: help,
+                                resolve: resolves ? resolve : nil, handle: { _ in .success("A fact.") })
     }
 
     @Test(arguments: [
         ("phrases", fact(phrases: ["[ask] {app} [to] tell me about {fuel}"])),
         ("parameters", fact(parameters: [.oneOf("fuel", [("E10", ["petrol"]), ("B7", ["diesel"])])])),
         ("stages (running: resolve, handle; this replica: handle)", fact(resolves: false)),
+        // Longer than a first registration may give: it was accepted, and never said.
+        ("help", fact(help: "You can also ask me a fuel fact. " + String(repeating: "Really. ", count: 30))),
     ])
     func aReplicaDifferingInAnyDeclaration_isRefusedSayingWhat(field: String, replica: IntentDefinition) throws {
         let harness = try PluginHarness()

@@ -60,15 +60,21 @@ public struct PhraseMatcher: Sendable {
     let slots: [String: SlotList]
     /// Words a wildcard never takes: every literal word of the grammar.
     let reservedWords: Set<String>
+    /// The words a wildcard never takes: `reservedWords`, or none in a plug-in's grammar (its free
+    /// text: "at the big tesco" in a phrase that itself says "the").
+    private let wildcardStops: Set<String>
     /// Words every phrase needs: an utterance without one of them matches none.
     let wordsEveryPhraseNeeds: Set<String>
     /// Steps one phrase may take before it is abandoned (guards against pathological input).
     static let stepBudget = 50_000
 
-    /// Compiles every phrase; throws on a bad template, an unknown slot, or a phrase that can
-    /// leave out a slot listed in `requiredSlots` (the app name).
+    /// Compiles every phrase; throws on a bad template, an unknown slot, or a phrase that can leave
+    /// out a slot listed in `requiredSlots` (the app name). A plug-in's grammar (`forPlugIn`) is
+    /// held to more: a path binding one slot twice (it never matches) is refused, and a wildcard may
+    /// take any word but its own list's (still followed by something known), where the built-in
+    /// grammar's never takes one of the grammar's literal words.
     public init(phrases: [Phrase], slots: [SlotList], rules: [String: String] = [:],
-                requiredSlots: [String] = []) throws(TemplateError) {
+                requiredSlots: [String] = [], forPlugIn: Bool = false) throws(TemplateError) {
         let parser = TemplateParser(rules: rules)
         let byName = Dictionary(slots.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
         var compiled: [Compiled] = []
@@ -77,6 +83,10 @@ public struct PhraseMatcher: Sendable {
             let node = try parser.parse(phrase.template)
             for name in node.slotNames where byName[name] == nil {
                 throw TemplateError(template: phrase.template, reason: "unknown slot {\(name)}")
+            }
+            if forPlugIn, let twice = node.slotsOnAPathTwice.sorted().first {
+                throw TemplateError(template: phrase.template,
+                                    reason: "{\(twice)} appears twice in one way of saying it; a slot is said once")
             }
             for name in requiredSlots where !node.requires(slot: name) {
                 throw TemplateError(template: phrase.template, reason: "every phrase must contain {\(name)}")
@@ -101,6 +111,7 @@ public struct PhraseMatcher: Sendable {
         self.phrases = compiled
         self.slots = byName
         self.reservedWords = reserved
+        wildcardStops = forPlugIn ? [] : reserved
         wordsEveryPhraseNeeds = compiled.dropFirst().reduce(compiled.first?.requiredWords ?? []) {
             $0.intersection($1.requiredWords)
         }
@@ -145,7 +156,7 @@ public struct PhraseMatcher: Sendable {
 
     private func match(_ words: [String], _ compiled: Compiled, index: Int) -> PhraseMatch? {
         var best: PhraseMatch?
-        let walker = Walker(words: words, slots: slots, reserved: reservedWords,
+        let walker = Walker(words: words, slots: slots, reserved: wildcardStops,
                             wildcards: compiled.phrase.allowsWildcards)
         walker.walk(compiled.node, 0, PathState()) { position, state in
             guard position == words.count, !state.wildcardOpen else { return }

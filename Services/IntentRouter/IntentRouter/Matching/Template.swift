@@ -19,6 +19,21 @@ public indirect enum TemplateNode: Sendable, Equatable {
         }
     }
 
+    /// Slots some path through the template would have to bind twice (`{n} cars for {n} pounds`):
+    /// a slot binds once, so such a path never matches.
+    var slotsOnAPathTwice: Set<String> {
+        switch self {
+        case .word, .slot: []
+        case .optional(let inner): inner.slotsOnAPathTwice
+        case .choice(let items): items.reduce(into: Set()) { $0.formUnion($1.slotsOnAPathTwice) }
+        case .sequence(let items):
+            items.indices.reduce(into: Set()) { twice, index in
+                twice.formUnion(items[index].slotsOnAPathTwice)
+                for later in items[(index + 1)...] { twice.formUnion(items[index].slotNames.intersection(later.slotNames)) }
+            }
+        }
+    }
+
     /// Every literal word the template contains.
     var literalWords: Set<String> {
         switch self {

@@ -52,7 +52,9 @@ final class PluginIntentGrammar {
         let app = SlotList.synonyms("app", [("app", AppName.spokenForms(appName))])
         let phrases = intent.phrases.map { Phrase(intent.name, $0) }
         do {
-            matcher = try PhraseMatcher(phrases: phrases, slots: Array(lists.values) + [app], requiredSlots: ["app"])
+            // Free text says what users say: "at the big tesco" where the phrase itself says "the".
+            matcher = try PhraseMatcher(phrases: phrases, slots: Array(lists.values) + [app], requiredSlots: ["app"],
+                                        forPlugIn: true)
         } catch {
             throw .bad("intent \(intent.name): \(error.description)")
         }

@@ -6,7 +6,8 @@ import Messages
 enum PluginReplicaCheck {
     /// What differs between the running declarations and a new replica's, as a sentence naming the
     /// intent, or nil when they are the same. Intents are compared by name in any order, stage
-    /// lists as sets (absent: all three), `usesLocation` absent as false, parameters absent as none.
+    /// lists as sets (absent: all three), `usesLocation` absent as false, parameters absent as none,
+    /// `help` as written.
     static func difference(running: [PluginIntent], replica: [PluginIntent]) -> String? {
         let mine = Dictionary(running.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let theirs = Dictionary(replica.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -36,6 +37,9 @@ enum PluginReplicaCheck {
         if oldLocation != newLocation {
             return "usesLocation (running: \(oldLocation); this replica: \(newLocation))"
         }
+        // The help answer says one sentence per intent: a replica's other one would never be said
+        // (nor checked: a rolling restart changing only `help` looked accepted and changed nothing).
+        if old.help != new.help { return "help" }
         return nil
     }
 
