@@ -14,7 +14,13 @@ struct PluginUnusableAnswerTests {
 
     @Test(arguments: [
         (#""result":"success","dialog":"Map.","opensURL":"javascript:alert(1)""#, "opensURL must be an http"),
-        (#""result":"needsValue","dialog":"Which?","parameter":"colour""#, "needsValue names no declared parameter"),
+        (#""result":"needsValue","dialog":"Which?","parameter":"colour""#,
+         #"needsValue names "colour", not a declared parameter (declared: fuel, miles)"#),
+        // "param" for "parameter": said as missing, with what may be named (it said "(none)", QA).
+        (#""result":"needsValue","dialog":"Which?","param":"fuel""#,
+         #"needsValue has no "parameter" member naming the parameter to ask for (declared: fuel, miles)"#),
+        (#""result":"disambiguation","dialog":"Which?","options":[{"value":"B7","title":"A"}]"#,
+         #"disambiguation has no "parameter" member"#),
         (#""result":"disambiguation","dialog":"Which?","parameter":"fuel","options":[]"#, "1 to 20 options, not 0"),
         (#""result":"disambiguation","dialog":"Which?","parameter":"fuel","options":[\#(options21)]"#,
          "1 to 20 options, not 21"),

@@ -212,10 +212,10 @@ final class PluginDialogue {
             reply(ask, .success, spoken, intent: intent, result: .success, parameters: parameters,
                   service: service, value: value, snippet: result.snippet?.speakable, opensURL: result.opensURL)
         case .needsValue:
-            guard let name = result.parameter, grammar.parameterTypes[name] != nil else {
-                return unusable(ask, answer, grammar, service,
-                                "needsValue names no declared parameter (\(result.parameter ?? "none"))")
+            if let fault = Self.parameterFault("needsValue", result, grammar) {
+                return unusable(ask, answer, grammar, service, fault)
             }
+            let name = result.parameter ?? ""  // named and declared: checked just above
             openSession(.value(name), .needsValue, needs: name, options: nil)
         case .disambiguation:
             if let fault = Self.disambiguationFault(result, grammar) {
