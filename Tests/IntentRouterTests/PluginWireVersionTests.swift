@@ -138,4 +138,25 @@ struct PluginUnreadMemberTests {
         let cleanFrame = try #require(clean.frame { $0.contains("plugin.registered") })
         #expect(!cleanFrame.contains("warnings"), "\(cleanFrame)")
     }
+
+    /// A reply's misspelt members are found ("dialogue" made the answer "Done.", silently: QA).
+    @Test func aRepliesMisspeltMembers_areFound() {
+        let frame = #"{"v":1,"type":"plugin.reply","id":"r1","result":"success","dialogue":"Opens at 8.","#
+            + #""snippet":{"title":"Wash","subTitle":"x"},"options":[{"value":"a","title":"A","synonym":["b"]}],"#
+            + #""parameters":{"anyName":1}}"#
+        #expect(UnreadMembers.ofReply(Data(frame.utf8)) == ["dialogue", "snippet.subTitle", "options[0].synonym"])
+    }
+
+    /// Every member a reply can carry is one the router reads: the lists cannot drift from the type.
+    @Test func aReplyWithEveryMember_hasNoneUnread() throws {
+        var result = PluginResult(result: .success, dialog: "d", parameter: "p", options: [
+            PluginOption(value: "v", title: "t", synonyms: ["s"])], value: "1", opensURL: "https://example.org",
+            parameters: ["p": .string("v")])
+        result.snippet = Snippet(title: "t", subtitle: "s", freshness: "f", price: "£1", id: "i", postcode: "YO8",
+                                 lat: 53, lng: -1, pricePence: 139.9, stale: false,
+                                 priceOutlier: .low)
+        let payload = try JSONCoding.encode(PluginReply(id: "r1", result))
+        #expect(String(decoding: payload, as: UTF8.self).contains("priceOutlier"))
+        #expect(UnreadMembers.ofReply(payload).isEmpty)
+    }
 }

@@ -48,6 +48,10 @@ final class PluginBroker {
     /// Lines about refused frames (registrations, wrong versions), at most 20 a second: a peer may
     /// send thousands of frames a second.
     var refusalLines = LogThrottle(perSecond: 20, leftOutEvent: "plugin refusals not logged")
+    /// "service member" pairs whose reply member the router does not read were logged for: once
+    /// each (a service replying thousands of times a second with a misspelt member is one line).
+    private var unreadReplyMembersLogged = Set<String>()
+    static let unreadReplyMembersKept = 1_000
 
     struct Pending {
         let instance: PluginInstance
@@ -158,6 +162,7 @@ final class PluginBroker {
             } catch {
                 return unreadableReply(payload, from: known, routingID: routingID, ServiceError.describe(error))
             }
+            logUnreadMembers(of: payload, from: known)
             guard let call = pending[reply.id], call.instance === known else {
                 lateReplies += 1
                 return
@@ -178,6 +183,19 @@ final class PluginBroker {
         case .registered, .refused, .request:
             break
         }
+    }
+
+    /// A reply's members the router does not read (`dialogue` for `dialog`), logged once per service
+    /// and member: the answer is used without them, so the service is not refused.
+    private func logUnreadMembers(of payload: Data, from instance: PluginInstance) {
+        let unread = UnreadMembers.ofReply(payload).filter {
+            !unreadReplyMembersLogged.contains(instance.service + " " + $0)
+        }
+        guard !unread.isEmpty, unreadReplyMembersLogged.count < Self.unreadReplyMembersKept else { return }
+        for member in unread { unreadReplyMembersLogged.insert(instance.service + " " + member) }
+        logger.warning("plugin reply members not read", metadata: [
+            "service": instance.service, "instance": instance.instance, "members": unread.joined(separator: ", "),
+            "why": "not members of plugin.reply (misspelt?); the answer was used without them"])
     }
 
     private func register(_ message: PluginRegister, routingID: Data, now: ContinuousClock.Instant,
