@@ -76,6 +76,9 @@ public final class ReplyServer {
     var clientsNotReading: [Data: UInt64] = [:]
     /// A client noted as not reading that nothing was offered to for this long is forgotten.
     public var notReadingForgottenAfter: Duration = .seconds(60)
+    /// What the `unknown_type` reply adds for a type this server does not serve but knows the
+    /// right place for (the router: a plug-in's `plugin.register` sent to its ask endpoint).
+    public var unknownTypeHints: [String: String] = [:]
     static let maxClientsNotReading = 1024
     /// How long a note lasts at least: a client whose queue filled again within it loses the
     /// reply at once instead of waiting (its queue can seem to have room as buffers grow).
@@ -320,8 +323,9 @@ public final class ReplyServer {
         }
         guard let index = routeIndex(for: request) else {
             if let text = request.typeTextString { request.type = text }
+            let hint = unknownTypeHints[request.type].map { "; " + $0 } ?? ""
             return request.reply(error: decodeError
-                                 ?? .init(.unknownType, "unknown request type '\(request.type.prefix(60))'"))
+                                 ?? .init(.unknownType, "unknown request type '\(request.type.prefix(60))'" + hint))
         }
         // A served type with a bad version still counts under its type.
         request.type = routes[index].type

@@ -116,6 +116,23 @@ struct PluginUnknownFrameTests {
     }
 }
 
+/// A registration sent to the ask endpoint is told where plug-ins connect: it got only "unknown
+/// request type 'plugin.register'" (plug-in QA).
+struct PluginWrongEndpointTests {
+    @Test func aRegistrationSentToTheAskEndpoint_isToldThePlugInEndpoint() throws {
+        let harness = try PluginHarness()
+        defer { harness.stop() }
+        let body = JSONValue.object(["service": .string("jokes"), "instance": .string("j1")])
+        #expect {
+            _ = try harness.client.call("plugin.register", body, as: JSONValue.self)
+        } throws: { error in
+            let message = (error as? ServiceError)?.message ?? ""
+            return (error as? ServiceError)?.code == .unknownType
+                && message.contains("intent services connect to the router's --plugins endpoint, \(harness.plugins)")
+        }
+    }
+}
+
 /// Members the router does not read are named in `plugin.registered`'s warnings: `heartbeat_ms`
 /// was taken silently and the interval left at its default (plug-in QA).
 struct PluginUnreadMemberTests {

@@ -103,6 +103,11 @@ public final class IntentRouterService {
         server.on(MessageType.assistantAsk.rawValue) { request in self.handleAsk(request) }
         server.on(MessageType.assistantRun.rawValue) { request in self.handleRun(request) }
         server.watch(plugins.broker.relay.pipe) { frames in self.plugins.broker.received(frames) }
+        // A plug-in sent here by mistake is told where plug-ins connect (it was only "unknown request type").
+        for type in PluginMessageType.allCases {
+            server.unknownTypeHints[type.rawValue] = "this is the ask endpoint: intent services connect to the "
+                + "router's --plugins endpoint, \(plugins.broker.relay.endpoint)"
+        }
         server.on(routerServicesType) { request in
             request.reply(RouterServicesReply(endpoint: self.plugins.broker.endpoint,
                                               services: self.plugins.registry.listing))
