@@ -133,6 +133,29 @@ struct PluginWrongEndpointTests {
     }
 }
 
+/// A connection the router dropped is told why when it speaks again: "this router does not know
+/// you" said nothing of a takeover or an expiry (plug-in QA).
+struct PluginUnknownInstanceTests {
+    @Test func aConnectionTakenOver_isToldWhy_andALateReplyIsToldItWasNotUsed() throws {
+        let harness = try PluginHarness()
+        defer { harness.stop() }
+        let register = PluginRawPeer.register(service: "jokes", instance: "j1", intents: [PluginWireVersionTests.jokes])
+        let first = PluginRawPeer(endpoint: harness.plugins, register: register)
+        defer { first.stop() }
+        #expect(first.isRegistered)
+        let second = PluginRawPeer(endpoint: harness.plugins, register: register)
+        defer { second.stop() }
+        #expect(second.isRegistered)
+        // The first heartbeats on (every 0.3 s): told it was replaced, and by what.
+        let refusal = try #require(first.refusal())
+        #expect(refusal.code == "unknown_instance" && refusal.reregister)
+        #expect(refusal.reason.contains("instance j1 was registered since from another connection"), "\(refusal.reason)")
+        first.send(PluginRawPeer.reply("r-late", #""result":"success","dialog":"Ha.""#))
+        let late = first.frame { $0.contains("r-late") }
+        #expect(late?.contains("your reply came after that and was not used") == true, "\(late ?? "nothing")")
+    }
+}
+
 /// Members the router does not read are named in `plugin.registered`'s warnings: `heartbeat_ms`
 /// was taken silently and the interval left at its default (plug-in QA).
 struct PluginUnreadMemberTests {

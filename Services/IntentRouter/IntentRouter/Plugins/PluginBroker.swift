@@ -52,6 +52,10 @@ final class PluginBroker {
     /// each (a service replying thousands of times a second with a misspelt member is one line).
     private var unreadReplyMembersLogged = Set<String>()
     static let unreadReplyMembersKept = 1_000
+    /// Why connections lately dropped were (expired, taken over), by routing id: what "this router
+    /// does not know you" says to one that speaks again (it said nothing of why: plug-in QA).
+    private var droppedWhy: [Data: String] = [:]
+    static let droppedWhyKept = 1_000
 
     struct Pending {
         let instance: PluginInstance
@@ -150,12 +154,13 @@ final class PluginBroker {
             registrationQueue.hold(payload, from: routingID)
             takeRegistrations(now: now)
         case .heartbeat:
-            if known == nil {
-                send(routingID, PluginRefused(code: "unknown_instance", reason: "this router does not know you: "
-                    + "register again", reregister: true))
-            }
+            if known == nil { sendUnknown(routingID) }
         case .reply:
-            guard let known else { return ignore(payload, "reply from an unregistered peer") }
+            guard let known else {
+                // Told, so it registers again at once rather than at its next heartbeat.
+                ignore(payload, "reply from an unregistered peer")
+                return sendUnknown(routingID, replyID: (try? JSONCoding.decode(ReplyID.self, from: payload))?.id)
+            }
             let reply: PluginReply
             do {
                 reply = try JSONCoding.decode(PluginReply.self, from: payload)
@@ -185,6 +190,22 @@ final class PluginBroker {
         }
     }
 
+    private struct ReplyID: Decodable { let id: String? }
+
+    /// `unknown_instance` to a connection the router does not know, saying why when it dropped it.
+    private func sendUnknown(_ routingID: Data, replyID: String? = nil) {
+        let why = droppedWhy[routingID].map { " (\($0))" } ?? ""
+        let late = replyID == nil ? "" : "; your reply came after that and was not used"
+        send(routingID, PluginRefused(code: "unknown_instance", reason: "this router does not know you\(why)\(late): "
+            + "register again", reregister: true, id: replyID))
+    }
+
+    /// Notes why `routingID`'s registration was dropped, for `sendUnknown`.
+    private func noteDropped(_ routingID: Data, _ why: String) {
+        if droppedWhy.count >= Self.droppedWhyKept { droppedWhy.removeAll(keepingCapacity: true) }
+        droppedWhy[routingID] = why
+    }
+
     /// A reply's members the router does not read (`dialogue` for `dialog`), logged once per service
     /// and member: the answer is used without them, so the service is not refused.
     private func logUnreadMembers(of payload: Data, from instance: PluginInstance) {
@@ -202,6 +223,7 @@ final class PluginBroker {
                           unread: [String] = []) {
         do {
             let admission = try registry.register(message, routingID: routingID, now: now)
+            droppedWhy[routingID] = nil
             if let replaced = admission.replaced {
                 // The same instance id from a new connection: a restart, or two processes sharing an id.
                 let takeovers = admission.instance.takeovers
@@ -217,6 +239,10 @@ final class PluginBroker {
                 logger.log(shared ? .warning : .notice, shared ? "plugin instance id keeps being taken over"
                            : replaced.routingID == routingID ? "plugin re-registered"
                            : "plugin re-registered from a new connection", metadata: metadata)
+                if replaced.routingID != routingID {
+                    noteDropped(replaced.routingID, "instance \(replaced.instance) was registered since from another "
+                        + "connection: a restart, or two processes sharing one instance id")
+                }
                 failPending(of: replaced, .gone)
             }
             if let forgotten = admission.forgotten {
@@ -322,6 +348,8 @@ final class PluginBroker {
             if now - instance.lastHeard > instance.expiresAfter {
                 expiries += 1
                 logger.notice("plugin expired", metadata: ["service": instance.service, "instance": instance.instance])
+                noteDropped(instance.routingID, "it expired: the router heard nothing from it for "
+                    + ServiceMain.secondsText(instance.expiresAfter))
                 drop(instance, failure: .gone)
             } else if now - instance.lastSent >= instance.heartbeat {
                 send(instance.routingID, PluginSignal(type: .heartbeat))
