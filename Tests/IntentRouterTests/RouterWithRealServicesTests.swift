@@ -334,13 +334,15 @@ struct RouterWithRealServicesTests {
         #expect(fact.dialog == "E10 is a fuel.")
     }
 
-    /// The help answer goes on with what the plug-ins plugged in say they do (their `help`), after
-    /// dialog-renderer's words; a plug-in that stops is no longer offered.
+    /// The help answer (and "I didn't catch that") goes on with what the plug-ins plugged in say they
+    /// do (their `help`), after dialog-renderer's words; a plug-in that stops is no longer offered.
     @Test func theHelpAnswer_namesWhatPluggedInServicesDo_untilTheyStop() throws {
         let services = try RealServices()
         defer { services.stop() }
         let builtIn = try services.ask("Ask FuelBoard for help")
         #expect(builtIn.outcome == .help && builtIn.degraded == nil, "\(builtIn.dialog)")
+        let notCaught = try services.ask("Ask FuelBoard to juggle three oranges")
+        #expect(notCaught.outcome == .notUnderstood, "\(notCaught.dialog)")
         let plugins = try services.client.call(routerServicesType, EmptyBody(), as: RouterServicesReply.self).endpoint
         let sentence = "You can also ask me to tell you about a fuel."
         let facts = IntentService(name: "fuel-facts", router: plugins, heartbeat: .milliseconds(100),
@@ -349,6 +351,9 @@ struct RouterWithRealServicesTests {
         #expect(facts.wait(until: { $0.registered || $0.refusal != nil }) && facts.status.refusal == nil)
         let help = try services.ask("Ask FuelBoard for help")
         #expect(help.dialog == builtIn.dialog + " " + sentence, "\(help.dialog)")
+        // Not understood, the answer says what can be asked: the plug-in's part among it.
+        let notCaughtNow = try services.ask("Ask FuelBoard to juggle three oranges")
+        #expect(notCaughtNow.dialog == notCaught.dialog + " " + sentence, "\(notCaughtNow.dialog)")
         facts.stop()
         let deadline = ContinuousClock.now + .seconds(10)
         var after = try services.ask("Ask FuelBoard for help")

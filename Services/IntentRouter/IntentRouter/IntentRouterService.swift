@@ -218,8 +218,11 @@ public final class IntentRouterService {
         case .say(let prompt):
             runner.render(prompt, ask) { render in
                 var handled = Handled(prompt.code, render)
-                // The help answer goes on with what the plug-ins plugged in now say they do.
-                if render.outcome == .help { handled.addedSentences = self.plugins.registry.helpSentences }
+                // The help answer, and "I didn't catch that" with what can be asked, go on with what
+                // the plug-ins plugged in now say they do.
+                if render.outcome == .help || render.outcome == .notUnderstood {
+                    handled.addedSentences = self.plugins.registry.helpSentences
+                }
                 self.speaker.speak(handled, for: ask) { reply in self.finish(key, ask, reply) }
             }
         case .handle(let action):
