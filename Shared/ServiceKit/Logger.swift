@@ -24,24 +24,35 @@ public struct Logger: Sendable {
         self.level = level
     }
 
+    /// Writes one line. `valueLimit` cuts each value (a client's text can be long); a service's own
+    /// long diagnostic (`cannotStart`) is written whole.
     public func log(_ level: Level, _ message: @autoclosure () -> String,
-                    metadata: @autoclosure () -> [String: String] = [:]) {
+                    metadata: @autoclosure () -> [String: String] = [:], valueLimit: Int = Logger.maxValue) {
         guard level >= self.level else { return }
-        FileHandle.standardError.write(Data(line(level, message(), metadata: metadata()).utf8))
+        FileHandle.standardError.write(Data(line(level, message(), metadata: metadata(), valueLimit: valueLimit).utf8))
     }
 
     /// The line `log` writes, ending in a newline.
-    func line(_ level: Level, _ message: String, metadata: [String: String], at time: Date = Date()) -> String {
+    func line(_ level: Level, _ message: String, metadata: [String: String], valueLimit: Int = Logger.maxValue,
+              at time: Date = Date()) -> String {
         var line = "\(time.formatted(.iso8601)) \(level) \(label): \(Logger.printable(message, limit: Self.maxMessage))"
         for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {
-            line += " \(key)=\(Logger.quoted(value))"
+            line += " \(key)=\(Logger.quoted(value, limit: valueLimit))"
         }
         return line + "\n"
     }
 
     /// Characters of a message, and of a value, written at most (a client's text can be long).
     static let maxMessage = 500
-    static let maxValue = 200
+    public static let maxValue = 200
+    /// A service's own diagnostic at start (a path, SQLite's findings, what to do): whole, up to this.
+    static let maxDiagnostic = 4_000
+
+    /// The one line saying why the service cannot start, its advice whole (a damaged store's line
+    /// was cut before "or move the file and its ..." at 200 characters: operator QA).
+    public func cannotStart(_ error: any Error) {
+        log(.error, "cannot start", metadata: ["error": "\(error)"], valueLimit: Self.maxDiagnostic)
+    }
 
     public func trace(_ message: @autoclosure () -> String, metadata: @autoclosure () -> [String: String] = [:]) {
         log(.trace, message(), metadata: metadata())
@@ -63,8 +74,8 @@ public struct Logger: Sendable {
     }
 
     /// Values with spaces or quotes are quoted so a line stays one parseable line.
-    static func quoted(_ value: String) -> String {
-        let flat = printable(value, limit: maxValue)
+    static func quoted(_ value: String, limit: Int = maxValue) -> String {
+        let flat = printable(value, limit: limit)
         if flat.isEmpty || flat.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" }) {
             return "\"" + flat.replacingOccurrences(of: "\"", with: "'") + "\""
         }

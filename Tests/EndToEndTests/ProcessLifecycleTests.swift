@@ -186,6 +186,9 @@ struct ProcessLifecycleTests {
                                          + (binary == "price-ingest" ? ["--bind-pub", "tcp://127.0.0.1:*"] : []))
         #expect(try process.waitForExit(timeout: .seconds(10)) == 65)
         #expect(process.log.contains("cannot start") && process.log.contains("is damaged"), "\(process.log)")
+        // The advice whole: it was cut at 200 characters, before "or move the file ..." (operator QA).
+        #expect(process.log.contains("or move the file and its -wal aside to start with an empty store"),
+                "\(process.log)")
     }
 
     /// Binds --check-config passed that then failed at the start with exit 1, restarted every 2 s

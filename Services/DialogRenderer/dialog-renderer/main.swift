@@ -47,6 +47,6 @@ do {
         logger: main.logger)
     main.run(service.server)
 } catch {
-    main.logger.error("cannot start", metadata: ["error": "\(error)"])
+    main.logger.cannotStart(error)
     exit(ServiceMain.ExitCode.failure)
 }

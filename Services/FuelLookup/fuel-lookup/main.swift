@@ -24,6 +24,6 @@ do {
         ingest: main.topology.ingest, ingestPub: main.topology.ingestPub, logger: main.logger)
     main.run(service.server)
 } catch {
-    main.logger.error("cannot start", metadata: ["error": "\(error)"])
+    main.logger.cannotStart(error)
     exit(ServiceMain.ExitCode.failure)
 }

@@ -61,6 +61,6 @@ do {
                                                     logger: main.logger)
     main.run(server)
 } catch {
-    main.logger.error("cannot start", metadata: ["error": "\(error)"])
+    main.logger.cannotStart(error)
     exit(ServiceMain.ExitCode.failure)
 }

@@ -37,7 +37,7 @@ do {
     let service = try LocationCacheService(context: main.context, configuration: configuration, logger: main.logger)
     main.run(service.server)
 } catch {
-    main.logger.error("cannot start", metadata: ["error": "\(error)"])
+    main.logger.cannotStart(error)
     // A store it can read but not write (put back as another user) is the data directory's fault: 73.
     let dataDirectoryFault = (error as? SQLiteError)?.isReadOnly == true || error is DataDirectoryLock.Unusable
     // A damaged store stays damaged: 65, which the systemd units do not restart on.
