@@ -38,6 +38,36 @@ struct RouterBackendLogTests {
         #expect(Set(backends).count == backends.count && !backends.isEmpty, "\(downLines)")
     }
 
+    /// A backend back is seen without an ask: an idle router said BACKEND DOWN in its stats until
+    /// the next ask (operator QA). It probes a down backend once a second.
+    @Test func aBackendDownThatComesBack_isLoggedBack_withoutAnAsk() throws {
+        let nowhere = try unservedEndpoint()
+        let context = Context()
+        // A port taken and let go: the router's dialog backend, down until it is bound again.
+        let first = try Socket(context, .router)
+        let dialog = try first.bind("tcp://127.0.0.1:*")
+        first.close()
+        let (router, client) = try startRouter(location: nowhere, lookup: nowhere, dialog: dialog, ["--deadline", "1s"])
+        defer { _ = try? router.terminate() }
+        _ = try client.call(.assistantAsk, AssistantAskRequest(user: "u1", utterance: "Ask FuelBoard for help"),
+                            as: AssistantReply.self)
+        try router.waitForLog(timeout: .seconds(10)) { $0.contains("backend down") && $0.contains("backend=dialog") }
+        let offset = router.logLength
+        let back = try Socket(context, .router)
+        defer { back.close() }
+        _ = try back.bind(dialog)
+        let line = try router.waitForLog(timeout: .seconds(10), after: offset) {
+            $0.contains("backend back") && $0.contains("backend=dialog")
+        }
+        #expect(line.contains(dialog), "\(line)")
+        let stats = try client.call(.sysStats, EmptyBody(), as: StatsBody.self)
+        guard case .object(let down)? = stats.details["backendDown"] else {
+            Issue.record("sys.stats has no backendDown: \(stats.details)")
+            return
+        }
+        #expect(down["dialog"] == .number(0), "\(down)")
+    }
+
     /// A router whose --lookup names another service (dialog-renderer here, a copied port): every
     /// ask failed with "I can't reach fuel prices" and nothing in the router's log said why
     /// (operator walkthrough). The backend's answer is logged, at most a line a second.

@@ -10,6 +10,7 @@ extension BackendChannel {
     func expire(now: ContinuousClock.Instant) {
         flush()
         failUnsendable(now: now)
+        probeIfDown(now: now)
         for (id, call) in pending where call.retriesLeft > 0 && call.retryAt <= now && call.deadline > now
             && !unsent.contains(where: { $0.id == id }) {
             // No answer by half its time: the replica may hang with its connection up (ZeroMQ's
@@ -42,6 +43,17 @@ extension BackendChannel {
             unavailable += 1
             waiting.complete(.failure(.unavailable("\(name) is not reachable")))
         }
+    }
+
+    /// While down, a `sys.ping` a second: the socket takes it only on a live connection, so a
+    /// backend back is seen within a second, not at the next ask (an idle router's stats said
+    /// BACKEND DOWN for good: operator QA). Its reply is dropped unread (`probeID`).
+    private func probeIfDown(now: ContinuousClock.Instant) {
+        guard isDown, unsent.isEmpty, now >= nextProbeAt else { return }
+        nextProbeAt = now + Self.probeInterval
+        guard let frame = try? RequestFrame.make(id: probeID, type: MessageType.sysPing.rawValue, body: EmptyBody())
+        else { return }
+        if sendToReplica(frame) != nil { isDown = false }
     }
 
     /// Drops the connection (and anything queued on it) and connects afresh.

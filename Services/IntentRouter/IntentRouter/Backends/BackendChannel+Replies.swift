@@ -8,8 +8,12 @@ extension BackendChannel {
     /// One message read from replica `replica`'s socket: completes the call it answers, or each
     /// call of a batch.
     func received(_ frames: [Data], from replica: Int) {
-        guard let payload = frames.last, let reply = ReplyEnvelope(payload), let id = reply.id.flatMap(callIDs.number) else {
+        guard let payload = frames.last, let reply = ReplyEnvelope(payload) else {
             lateReplies += 1
+            return
+        }
+        guard let id = reply.id.flatMap(callIDs.number) else {
+            if reply.id != probeID { lateReplies += 1 }  // a probe's pong is no late reply
             return
         }
         if id.isBatch {

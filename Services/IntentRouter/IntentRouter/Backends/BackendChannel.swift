@@ -77,6 +77,10 @@ final class BackendChannel {
     var isDown = false {
         didSet { if isDown != oldValue { onDownChanged?(isDown) } }
     }
+    /// When a down backend is next probed (`probeIfDown`), and the id its pings carry.
+    var nextProbeAt = ContinuousClock.now
+    static let probeInterval: Duration = .seconds(1)
+    var probeID: String { callIDs.prefix + "-probe" }
     /// Told when the backend goes down (true) or comes back (false), for the log.
     var onDownChanged: ((Bool) -> Void)?
     /// Called with a call's type, its id on the wire (the id the backend's own log gives it) and
