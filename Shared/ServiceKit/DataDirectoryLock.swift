@@ -48,6 +48,21 @@ public final class DataDirectoryLock {
 
     deinit { close(descriptor) }
 
+    /// Who holds `directory`'s lock now, without taking it for longer than a test: "pid N" (or
+    /// "a process" when it wrote none), nil when nobody does (or there is no lock file yet).
+    public static func holder(directory: URL, service: String) -> String? {
+        let path = directory.appendingPathComponent("\(service).lock").path
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        // Shared and at once: a start that comes meanwhile finds it free again a moment later.
+        if flock(descriptor, LOCK_SH | LOCK_NB) == 0 {
+            flock(descriptor, LOCK_UN)
+            return nil
+        }
+        return readPID(descriptor).map { "pid \($0)" } ?? "a process"
+    }
+
     private static func readPID(_ descriptor: Int32) -> Int? {
         var buffer = [UInt8](repeating: 0, count: 32)
         let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 31, 0) }

@@ -113,7 +113,13 @@ public struct ServiceMain {
         var text = "\(name): configuration ok\n"
         for (key, value) in settings {
             text += "\(key)=\(value)\n"
-            if key == "data-dir" { text += "data-dir-writable=\(Self.writableByThisUser(value) ? "yes" : "no (by this user)")\n" }
+            if key == "data-dir" {
+                text += "data-dir-writable=\(Self.writableByThisUser(value) ? "yes" : "no (by this user)")\n"
+                // Said, not refused: a check beside the running instance (before a restart) is usual.
+                let holder = DataDirectoryLock.holder(directory: URL(fileURLWithPath: value), service: name)
+                text += "data-dir-in-use=" + (holder.map { "yes (by another \(name), \($0): a start is refused while it runs)" }
+                    ?? "no") + "\n"
+            }
             if key == "store" { text += "store-usable=\(Self.storeUsability(value))\n" }
         }
         FileHandle.standardOutput.write(Data(text.utf8))
@@ -121,11 +127,16 @@ public struct ServiceMain {
     }
 
     /// Whether the store file at `path` can be opened for reading and writing by this user, as the
-    /// start will: "yes", "yes (made at the start)" when it does not exist yet, or "no (by this
-    /// user: ...)" with whose it is and its mode. Said, not refused: the service may run as another
+    /// start will: "yes", "yes (made at the start)" when it does not exist yet and its directory can
+    /// be written, or "no (by this user: ...)" with why (whose it is and its mode). Said, not refused: the service may run as another
     /// user than the one checking (a store put back by root failed only at the start).
     static func storeUsability(_ path: String) -> String {
-        guard FileManager.default.fileExists(atPath: path) else { return "yes (made at the start)" }
+        guard FileManager.default.fileExists(atPath: path) else {
+            // Made at the start in the data directory: only where this user can write (it said "yes"
+            // beside data-dir-writable=no: operator QA).
+            return writableByThisUser(URL(fileURLWithPath: path).deletingLastPathComponent().path)
+                ? "yes (made at the start)" : "no (by this user: it is made at the start, in a directory this user cannot write)"
+        }
         if access(path, R_OK | W_OK) == 0 { return "yes" }
         var status = stat()
         guard stat(path, &status) == 0 else { return "no (by this user)" }
