@@ -31,9 +31,7 @@ public struct ServiceMain {
     public static let commonOptions: [OptionSpec] = Topology.options + [
         OptionSpec("--bind", value: "URL", help: "bind this service here instead of its topology endpoint"),
         OptionSpec("--log-level", value: "LEVEL", help: "trace|debug|info|notice|warning|error|critical [$FUELBOARD_LOG_LEVEL, default info]"),
-        OptionSpec("--check-config", help: "check the flags and environment, print the settings and exit "
-                       + "(0 usable, 64 not, 73 a data directory that cannot be made there); binds, creates and "
-                       + "writes nothing"),
+        OptionSpec("--check-config", help: checkConfigHelp(keepsData: true)),
         OptionSpec("--version", help: "print the version and exit"),
         OptionSpec("--help", help: "print this help and exit"),
     ]
@@ -65,7 +63,9 @@ public struct ServiceMain {
             }
             let levelName = parsed.value("--log-level") ?? environment["FUELBOARD_LOG_LEVEL"] ?? "info"
             guard let level = Logger.Level(name: levelName) else {
-                throw ConfigurationError("--log-level: unknown level '\(levelName)'")
+                let setting = parsed.value("--log-level") == nil ? "FUELBOARD_LOG_LEVEL" : "--log-level"
+                throw ConfigurationError("\(setting): unknown level '\(levelName)' (trace, debug, info, notice, warning, "
+                    + "error or critical)")
             }
             if let bind = parsed.value("--bind") { try Endpoint.validateBind(bind, setting: "--bind") }
             self.name = name
@@ -81,12 +81,21 @@ public struct ServiceMain {
 
     /// `--help`: the binary's own options, the topology settings it uses (in the contract's order),
     /// the common flags, and a paragraph naming the topology settings it accepts without using.
+    static func checkConfigHelp(keepsData: Bool) -> String {
+        "check the flags and environment, print the settings and exit (0 usable, 64 not"
+            + (keepsData ? ", 73 a data directory that cannot be made there" : "") + "); binds, creates and writes nothing"
+    }
+
     static func help(name: String, summary: String, options: [OptionSpec], uses: [String]) -> HelpText {
         let topologyFlags = Set(Topology.settings.map(\.flag))
         precondition(Set(uses).isSubset(of: topologyFlags), "\(name) uses an unknown topology setting: \(uses)")
         let used = Topology.options.filter { uses.contains($0.name) }
         let unused = Topology.settings.filter { !uses.contains($0.flag) }
-        let common = commonOptions.filter { !topologyFlags.contains($0.name) }
+        // A stateless service has no data directory to speak of.
+        let common = commonOptions.filter { !topologyFlags.contains($0.name) }.map { option in
+            option.name == "--check-config" && !uses.contains("--data-dir")
+                ? OptionSpec("--check-config", help: checkConfigHelp(keepsData: false)) : option
+        }
         let footer = unused.isEmpty ? nil : """
             Also accepted and unused here, so one set of settings serves every binary: \
             \(unused.map(\.flag).joined(separator: ", ")) (and \(unused.map(\.environment).joined(separator: ", "))).

@@ -95,6 +95,21 @@ struct ProcessLifecycleTests {
         #expect(run.stderr.contains("belongs to uid 0, not this process's uid 65534"), "\(run.stderr)")
     }
 
+    /// A bad level from the environment names the variable (it named --log-level, not given: QA).
+    @Test func service_whenTheLogLevelVariableIsBad_namesTheVariable() throws {
+        let process = try ServiceProcess("dialog-renderer", ["--check-config"], environment: ["FUELBOARD_LOG_LEVEL": "loud"])
+        #expect(try process.waitForExit() == 64)
+        #expect(process.log.contains("FUELBOARD_LOG_LEVEL: unknown level 'loud'"), "\(process.log)")
+    }
+
+    /// A stateless service's help speaks of no data directory (its --check-config offered exit 73).
+    @Test(arguments: [("fuel-lookup", false), ("dialog-renderer", false), ("location-cache", true)])
+    func checkConfigHelp_namesExit73_onlyWhereThereIsADataDirectory(binary: String, keepsData: Bool) throws {
+        let process = try ServiceProcess(binary, ["--help"])
+        #expect(try process.waitForExit() == 0)
+        #expect(process.log.contains("73 a data directory") == keepsData, "\(process.log)")
+    }
+
     @Test func service_whenADurationIsBad_saysWhatItExpects() throws {
         let process = try ServiceProcess("price-ingest", ["--poll-interval", "banana"])
         #expect(try process.waitForExit() == 64)

@@ -16,7 +16,8 @@ let main = ServiceMain(
         OptionSpec("--session-ttl", value: "DURATION", help: "how long a question waits for its answer (default 30s)"),
         OptionSpec("--deadline", value: "DURATION", help: "longest time before an answer is given (default 2s)"),
         OptionSpec("--max-sessions", value: "N",
-                   help: "open questions held at most, beyond which the oldest are dropped (default 100000)"),
+                   help: "open questions held at most, beyond which the oldest are dropped: 1000 to 10000000 "
+                       + "(default 100000)"),
         OptionSpec("--plugins", value: "URL",
                    help: "where intent services connect [$FUELBOARD_PLUGINS, default \(RouterConfiguration.defaultPlugins)]"),
     ],
