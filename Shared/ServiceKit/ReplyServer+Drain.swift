@@ -58,7 +58,11 @@ extension ReplyServer {
         poller.pause(at: 0)
         logger.info("stopping: answering the requests in flight", metadata: [
             "inFlight": "\(requestsInFlight)", "grace": ServiceMain.secondsText(drain.grace)])
-        after(drain.grace) { [unowned self] in self.finishDrain() }
+        after(drain.grace) { [unowned self] in
+            // What is still in flight is answered by its owner now (`whenGraceEnds`), if it can be.
+            if requestsInFlight > 0 { whenGraceEnds?() }
+            finishDrain()
+        }
         checkDrained()
     }
 

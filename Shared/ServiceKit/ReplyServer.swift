@@ -79,6 +79,9 @@ public final class ReplyServer {
     /// What the `unknown_type` reply adds for a type this server does not serve but knows the
     /// right place for (the router: a plug-in's `plugin.register` sent to its ask endpoint).
     public var unknownTypeHints: [String: String] = [:]
+    /// Called when a stop's drain grace ends with requests still in flight: the service answers
+    /// those it holds (with an error saying it is stopping), rather than leave them unanswered.
+    public var whenGraceEnds: (() -> Void)?
     static let maxClientsNotReading = 1024
     /// How long a note lasts at least: a client whose queue filled again within it loses the
     /// reply at once instead of waiting (its queue can seem to have room as buffers grow).

@@ -7,6 +7,7 @@ price-ingest sends one, as real retailer endpoints expect.
 import http.client
 import http.server
 import json
+import signal
 import socket
 import sys
 import threading
@@ -251,6 +252,26 @@ def test_ingestFeed_fromAHangingHttpUrl_timesOutAndStaysResponsive(tmp_path, zmq
             assert other.call("ingest.snapshot", {})["version"] == 0
     finally:
         feed_server.release.set()
+        ingest.kill()
+
+
+def test_ingestFeed_fromAUrlStillHangingWhenAStopEnds_isToldItDidNotFinish(tmp_path, zmq_context, feed_server):
+    """A stop finishes the requests in hand for up to 12 s; a fetch still waiting on its URL then
+    is answered `unavailable` saying so (the client read "the connection closed"), and what
+    arrives after is not stored."""
+    ingest = start_price_ingest(tmp_path / "data", tmp_path, extra=("--fetch-timeout", "30s"))
+    endpoint = ingest.endpoints["listening"]
+    try:
+        with Client(zmq_context, endpoint, 20_000) as client:
+            send_ingest(client, "hung", "asda", feed_server.base + "/hang.json")
+            wait_until_requested(feed_server, "/hang.json", "the hanging fetch")
+            ingest.send_signal(signal.SIGTERM)
+            reply = client.recv_reply(timeout_ms=20_000)
+            assert_error(reply, "unavailable", id_="hung")
+            assert "price-ingest is stopping and the fetch did not finish" in reply["error"]["message"], reply
+            assert ingest.proc.wait(timeout=10) == 0
+    finally:
+        feed_server.hang.set()
         ingest.kill()
 
 

@@ -128,6 +128,15 @@ public final class PriceIngestService {
         server.on(.ingestRemove, RemoveRetailerRequest.self) { [unowned self] body, request in
             try self.remove(body, requestID: request.logID)
         }
+        // A fetch still waiting on its URL when a stop's grace ends is told so, not left to "the
+        // connection closed": nothing of it was stored.
+        server.whenGraceEnds = { [unowned self] in
+            for responder in self.pending.values {
+                responder.fail(.unavailable("price-ingest is stopping and the fetch did not finish in "
+                    + "\(ServiceMain.secondsText(Self.stopGrace)); nothing was stored: send it again once it is back"))
+            }
+            self.pending.removeAll()
+        }
     }
 
     // MARK: - ingest.feed
@@ -199,6 +208,8 @@ public final class PriceIngestService {
         guard let message = FetchResultMessage(frames: frames) else { return }
         fetchesInFlight.remove("\(message.retailer) \(message.url)")
         let responder = message.ticket.flatMap { pending.removeValue(forKey: $0) }
+        // A requested fetch already answered (told at a stop that it did not finish): not stored.
+        if message.ticket != nil, responder == nil { return }
         let source = SourceText.shown(message.url)
         switch message.outcome {
         case .success(let data):
