@@ -32,6 +32,23 @@ struct LoadTestValidationTests {
         #expect(report["contentChecked"] as? Int == 200 && report["okReplies"] as? Int == 200)
     }
 
+    /// Replies later than --timeout are timeouts, not ok replies: an overloaded open loop reported
+    /// 270,637 ok replies beside 147,103 replies (QA). Offered far more than the stand-in answers,
+    /// replies soon come later than 20 ms, many before the 100 ms check has timed them out.
+    @Test func repliesLaterThanTheTimeout_areNotCountedAsOkReplies() throws {
+        let server = try RawLookupServer { id, body in
+            #"{"v":1,"ok":true,"id":\#(id),"body":{"results":[\#(Self.result(body))]}}"#
+        }
+        defer { server.stop() }
+        let cli = try Self.loadtest(server, ["--rate", "1000000", "--duration", "2s", "--timeout", "20ms"])
+        _ = try cli.waitForExit(timeout: .seconds(30))
+        let report = try jsonReport(in: cli.log)
+        let requests = try #require(report["requests"] as? Int), ok = try #require(report["okReplies"] as? Int)
+        let late = try #require(report["lateReplies"] as? Int), checked = try #require(report["contentChecked"] as? Int)
+        #expect(late > 0, "the run never went past its timeout: \(report)")
+        #expect(ok <= requests && checked <= ok, "ok \(ok), checked \(checked), requests \(requests)")
+    }
+
     /// Error replies spent the second's 1,000 full checks: with two replies in three errors, 874 of
     /// some 13,900 ok replies were checked (QA). Only ok replies, which have content, count now.
     @Test func errorReplies_doNotSpendTheChecks_andTheLineCountsOkReplies() throws {
