@@ -18,6 +18,9 @@ bench = pytest.importorskip("bench")
     (["--rounds", "1"], "custom"),
     (["--seconds", "2"], "custom"),
     (["--sets", "1M,100k,10k,real"], "full"),
+    # A quick run of other sets is custom, as bench/README.md says (it was labelled "quick": QA).
+    (["--quick", "--sets", "10k"], "custom"),
+    (["--quick", "--rounds", "2"], "custom"),
 ])
 def test_theRunsMode_isFullOnlyForTheReportedRun(argv, mode):
     assert bench.parse_options(argv).mode == mode

@@ -57,7 +57,10 @@ def parse_options(argv):
     # "full" only for the run the README reports: every set, the default seconds and rounds.
     full = sorted(options.sets) == sorted(["real", "10k", "100k", "1M"]) and options.seconds == 5.0 \
         and options.rounds == 2
-    options.mode = "quick" if options.quick else "full" if full else "custom"
+    # "quick" only with the quick defaults; a quick run of other sets is "custom", as the README says.
+    quick = options.quick and sorted(options.sets) == sorted(["real", "10k", "100k"]) \
+        and options.seconds == 2.0 and options.rounds == 1
+    options.mode = "quick" if quick else "full" if full else "custom"
     lat, _, lng = options.redis_point.partition(",")
     try:
         options.redis_point = (float(lat), float(lng))
@@ -137,11 +140,11 @@ def notes(options, router_reason):
         "One 2-core machine: the load generator (fuelboard loadtest / redis-benchmark) shares the cores with the "
         "server under test; other work on the machine shows up in the figures (see the load average).",
         {"same": "Runs at 1 in flight (lookup, echo, Redis) put server and load generator on the same core: they "
-                 "take turns, and this gives the stable floor (left to the scheduler, p50 flips between ~35 and "
-                 "~85 µs on this VM as the two land on one core or two). Runs at 50 use both cores freely.",
+                 "take turns, and this gives the stable floor (left to the scheduler, p50 flips between ~55 and "
+                 "~110 µs on this VM as the two land on one core or two). Runs at 50 use both cores freely.",
          "cross": "Runs at 1 in flight (lookup, echo, Redis) put server and load generator on two different cores "
                   "(every request pays the cross-core wake-up). Runs at 50 use both cores freely.",
-         "none": "Runs at 1 in flight are not pinned: p50 flips between ~35 and ~85 µs on this VM as server and "
+         "none": "Runs at 1 in flight are not pinned: p50 flips between ~55 and ~110 µs on this VM as server and "
                  "load generator land on one core or two, so the p50 ratio is noisy."}[options.pin],
         "Handling per lookup is fuel-lookup's own time per request (decode, index, encode) from sys.stats, "
         "without the network; 'lookup cost' compares it at 1M and 10k stations (1 in flight).",
