@@ -2,6 +2,7 @@ import Foundation
 import Messages
 import ServiceKit
 import ServiceTesting
+import Synchronization
 import Testing
 
 /// Reply validation as a real run meets it: any valid JSON envelope is a reply, a lookup that does
@@ -47,6 +48,31 @@ struct LoadTestValidationTests {
         let late = try #require(report["lateReplies"] as? Int), checked = try #require(report["contentChecked"] as? Int)
         #expect(late > 0, "the run never went past its timeout: \(report)")
         #expect(ok <= requests && checked <= ok, "ok \(ok), checked \(checked), requests \(requests)")
+    }
+
+    /// Replies the server dropped (its `repliesNotDelivered` grew during the run) are said: they
+    /// read as requests still in flight (QA: 358,272 "unanswered" while fuel-lookup dropped 8,664).
+    @Test func repliesTheServerCouldNotDeliver_areReportedFromItsStats() throws {
+        let calls = Atomic<Int>(0)
+        // 3, 10, 17...: 7 more at each look, before and after a run.
+        let server = try RawLookupServer(notDelivered: { 7 * calls.add(1, ordering: .relaxed).newValue - 4 }) { id, body in
+            #"{"v":1,"ok":true,"id":\#(id),"body":{"results":[\#(Self.result(body))]}}"#
+        }
+        defer { server.stop() }
+        let cli = try Self.loadtest(server, ["--concurrency", "2", "--requests", "200"])
+        #expect(try cli.waitForExit(timeout: .seconds(30)) == 0, "\(cli.log.suffix(900))")
+        let report = try jsonReport(in: cli.log)
+        #expect(report["serverRepliesNotDelivered"] as? Int == 7, "\(report)")
+        let text = try ServiceProcess("fuelboard", ["loadtest", "--lookup", server.endpoint, "--points", "uniform",
+                                                    "--warmup", "0s", "--requests", "50"])
+        _ = try text.waitForExit(timeout: .seconds(30))
+        #expect(text.log.contains("dropped     7 replies the server could not deliver"), "\(text.log.suffix(1500))")
+        // A server without the figure (a bare echo): nothing said.
+        let bare = try RawLookupServer { id, body in #"{"v":1,"ok":true,"id":\#(id),"body":{"results":[\#(Self.result(body))]}}"# }
+        defer { bare.stop() }
+        let plain = try Self.loadtest(bare, ["--requests", "50"])
+        _ = try plain.waitForExit(timeout: .seconds(30))
+        #expect(try jsonReport(in: plain.log)["serverRepliesNotDelivered"] == nil)
     }
 
     /// Error replies spent the second's 1,000 full checks: with two replies in three errors, 874 of

@@ -11,7 +11,9 @@ final class RawLookupServer: Sendable {
     private let stopped = StopFlag()
     private let finished = DispatchSemaphore(value: 0)
 
-    init(reply: @escaping @Sendable (_ id: String, _ body: [String: Any]) -> String?) throws {
+    /// With `notDelivered`, `sys.stats` is answered too, its `repliesNotDelivered` what it gives.
+    init(notDelivered: (@Sendable () -> Int)? = nil,
+         reply: @escaping @Sendable (_ id: String, _ body: [String: Any]) -> String?) throws {
         // Used by the server's thread alone once it starts.
         nonisolated(unsafe) let socket = try Socket(Context(), .router)
         socket.receiveTimeout = .milliseconds(50)
@@ -26,6 +28,11 @@ final class RawLookupServer: Sendable {
                 let text: String?
                 if request["type"] as? String == "sys.ping" {
                     text = #"{"body":{},"id":\#(id),"ok":true,"v":1}"#
+                } else if request["type"] as? String == "sys.stats", let notDelivered {
+                    let latency = #"{"count":0,"mean":0,"p50":0,"p90":0,"p99":0,"max":0}"#
+                    text = #"{"v":1,"id":\#(id),"ok":true,"body":{"service":"fuel-lookup","uptimeSeconds":1,"#
+                        + #""requests":0,"requestsByType":{},"errorsByCode":{},"latencyMicroseconds":\#(latency),"#
+                        + #""details":{"repliesNotDelivered":\#(notDelivered())}}}"#
                 } else {
                     text = reply(id, request["body"] as? [String: Any] ?? [:])
                 }

@@ -165,9 +165,11 @@ enum LoadTestCommand {
                                      seed: options.seed, loadAverage: Self.loadAverage())
         let forgetsUsers = options.target == .router && !cli.arguments.has("--keep-users")
         LoadUsers.pending.store(forgetsUsers, ordering: .relaxed)
+        let droppedBefore = ServerDrops.count(at: settings.endpoint, cli)
         let load = ParallelLoad(settings: loadSettings, plan: plan, context: context)
         let result = try load.run { second in CLIContext.printStatus(LoadReport.progressLine(second)) }
-        let report = LoadReport(settings: settings, plan: plan, result: result, run: run)
+        var report = LoadReport(settings: settings, plan: plan, result: result, run: run)
+        report.serverRepliesNotDelivered = ServerDrops.between(droppedBefore, ServerDrops.count(at: settings.endpoint, cli))
         if cli.json { try cli.printJSON(report) } else { print(report.text) }
         // Out now: a second Ctrl-C while the users are forgotten ends the process at once, and a
         // report still in stdout's buffer (stdout sent to a file) was lost with it.

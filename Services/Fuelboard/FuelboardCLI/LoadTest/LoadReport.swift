@@ -146,6 +146,9 @@ struct LoadReport: Codable {
     /// Requests still unanswered when the run ended but sent within `timeoutSeconds`: in flight,
     /// not failures (a closed loop always ends with up to `concurrency` of them).
     var unanswered: Int
+    /// Replies the server counted as not delivered during the run (`ServerDrops`): among the
+    /// unanswered and timed out here. Nil when it could not say.
+    var serverRepliesNotDelivered: Int?
     var timeoutSeconds: Double
     /// Replies to requests sent during the warm-up, not counted in `requests`, and how many of
     /// them came only after it (an overloaded server still working through the warm-up's requests).

@@ -115,6 +115,11 @@ extension LoadReport {
                 + "the failure), " : concurrency.map { "normal up to \($0) in a closed loop, " }
                 ?? "in the latencies at their age, ")
             + "not failures of their own")
+        if let dropped = serverRepliesNotDelivered, dropped > 0 {
+            lines.append("dropped     \(Self.count(dropped, "reply", "replies")) the server could not deliver (no room left to "
+                + "queue them for a client not reading them fast enough: this generator, or another client); "
+                + "among the unanswered and timed out above, they will never come")
+        }
         if longestGapSeconds >= 1 {
             lines.append(String(format: "gap         longest without a reply while a request waited: %.1f s",
                                 longestGapSeconds))
