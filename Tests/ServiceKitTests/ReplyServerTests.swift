@@ -307,7 +307,9 @@ struct ReplyServerTests {
         let service = try InProcessService.start { context in
             let server = try ReplyServer(name: "queue", context: context, bind: "tcp://127.0.0.1:*",
                                          logger: Logger(label: "queue", level: .critical), queuedPerClient: 100)
-            server.notReadingForgottenAfter = .milliseconds(300)
+            // Long enough that the note outlives the test's look at it under a loaded machine (at
+            // 0.3 s the full suite once forgot it before each look, and the test spun out its minute).
+            server.notReadingForgottenAfter = .seconds(2)
             return server
         }
         defer { service.stop() }
