@@ -48,10 +48,6 @@ final class PluginBroker {
     /// Lines about refused frames (registrations, wrong versions), at most 20 a second: a peer may
     /// send thousands of frames a second.
     var refusalLines = LogThrottle(perSecond: 20, leftOutEvent: "plugin refusals not logged")
-    /// "service member" pairs whose reply member the router does not read were logged for: once
-    /// each (a service replying thousands of times a second with a misspelt member is one line).
-    private var unreadReplyMembersLogged = Set<String>()
-    static let unreadReplyMembersKept = 1_000
     /// Why connections lately dropped were (expired, taken over), by routing id: what "this router
     /// does not know you" says to one that speaks again (it said nothing of why: plug-in QA).
     private var droppedWhy: [Data: String] = [:]
@@ -167,11 +163,11 @@ final class PluginBroker {
             } catch {
                 return unreadableReply(payload, from: known, routingID: routingID, ServiceError.describe(error))
             }
-            logUnreadMembers(of: payload, from: known)
             guard let call = pending[reply.id], call.instance === known else {
                 lateReplies += 1
                 return
             }
+            logUnreadMembers(of: payload, from: known)
             pending[reply.id] = nil
             known.inFlight -= 1
             known.handled += 1
@@ -206,14 +202,17 @@ final class PluginBroker {
         droppedWhy[routingID] = why
     }
 
-    /// A reply's members the router does not read (`dialogue` for `dialog`), logged once per service
-    /// and member: the answer is used without them, so the service is not refused.
+    /// A reply's members the router does not read (`dialogue` for `dialog`), logged once per
+    /// instance: the answer is used without them, so the service is not refused. Only an instance's
+    /// first few answers to calls are read for it, and only small ones: read whole, every reply of
+    /// a flood of 10,000-member replies held the loop 22 ms (hostile QA).
     private func logUnreadMembers(of payload: Data, from instance: PluginInstance) {
-        let unread = UnreadMembers.ofReply(payload).filter {
-            !unreadReplyMembersLogged.contains(instance.service + " " + $0)
-        }
-        guard !unread.isEmpty, unreadReplyMembersLogged.count < Self.unreadReplyMembersKept else { return }
-        for member in unread { unreadReplyMembersLogged.insert(instance.service + " " + member) }
+        guard !instance.unreadMembersLogged, instance.repliesCheckedForMembers < UnreadMembers.repliesChecked,
+              payload.count <= UnreadMembers.maxCheckedBytes else { return }
+        instance.repliesCheckedForMembers += 1
+        let unread = UnreadMembers.ofReply(payload)
+        guard !unread.isEmpty else { return }
+        instance.unreadMembersLogged = true
         logger.warning("plugin reply members not read", metadata: [
             "service": instance.service, "instance": instance.instance, "members": unread.joined(separator: ", "),
             "why": "not members of plugin.reply (misspelt?); the answer was used without them"])

@@ -19,6 +19,10 @@ final class PluginInstance {
     /// processes share the id and take each other's place at every heartbeat.
     var takeovers = 0
     let registeredAt: ContinuousClock.Instant
+    /// Replies of its checked for members the router does not read (its first few only), and
+    /// whether that was logged (once an instance).
+    var repliesCheckedForMembers = 0
+    var unreadMembersLogged = false
 
     init(routingID: Data, service: String, instance: String, heartbeat: Duration, now: ContinuousClock.Instant,
          tookOver: Bool = false) {

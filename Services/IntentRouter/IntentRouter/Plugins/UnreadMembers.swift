@@ -17,6 +17,9 @@ enum UnreadMembers {
                                                "pricePence", "stale", "priceOutlier"]
     /// At most this many are named.
     static let limit = 10
+    /// A plug-in instance's first answers read for them, and the largest read.
+    static let repliesChecked = 5
+    static let maxCheckedBytes = 16 << 10
 
     /// A `plugin.register` frame's.
     static func of(_ payload: Data) -> [String] {
