@@ -75,6 +75,21 @@ struct PluginDeadPhraseTests {
         }
     }
 
+    /// Each free-text parameter multiplies the ways an utterance can be read (it may take the
+    /// phrase's own words): a phrase of nine made one ask 275 ms of the router's loop (hostile QA).
+    @Test func aPhraseWithMoreThanThreeFreeTextParameters_isRefused_namingThem() {
+        let parameters = (0..<4).map { PluginParameter(name: "p\($0)", type: .string) }
+        #expect {
+            _ = try Self.grammar("[ask] {app} {p0} x {p1} x {p2} x {p3} x go", parameters: parameters)
+        } throws: { error in
+            let reason = (error as? PluginRefusal)?.reason ?? ""
+            return reason.contains("has 4 free-text parameters (p0, p1, p2, p3); a phrase may have 3 at most")
+        }
+        #expect(throws: Never.self) {
+            _ = try Self.grammar("[ask] {app} {p0} x {p1} x {p2} x go", parameters: parameters)
+        }
+    }
+
     /// In two alternatives a parameter is said once on each path: taken.
     @Test func aParameterInTwoAlternatives_isTaken() throws {
         let grammar = try Self.grammar("[ask] {app} (clean {n} cars|wash {n} vans)",

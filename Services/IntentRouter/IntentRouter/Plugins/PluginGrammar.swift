@@ -35,6 +35,8 @@ final class PluginIntentGrammar {
     static let maxValues = 2000
     /// Unknown words a free `string` parameter may take.
     static let freeTextWords = 4
+    /// Free-text parameters one phrase may name.
+    static let maxFreeTextPerPhrase = 3
 
     var name: String { declaration.name }
 
@@ -142,6 +144,16 @@ final class PluginIntentGrammar {
         }
         guard valueCount <= maxValues else {
             throw .bad("intent \(intent.name) declares more than \(maxValues) values and synonyms")
+        }
+        // Free text may take the phrase's own words, so each more in a phrase multiplies the ways
+        // an utterance can be read: nine made one ask 275 ms of the router's loop (hostile QA).
+        let freeText = (intent.parameters ?? []).filter { $0.type != .number && ($0.values ?? []).isEmpty }.map(\.name)
+        for phrase in intent.phrases {
+            let named = freeText.filter { phrase.contains("{\($0)}") }
+            if named.count > maxFreeTextPerPhrase {
+                throw .bad("intent \(intent.name): phrase \"\(phrase.prefix(60))\" has \(named.count) free-text parameters "
+                    + "(\(named.prefix(5).joined(separator: ", "))); a phrase may have \(maxFreeTextPerPhrase) at most")
+            }
         }
     }
 
