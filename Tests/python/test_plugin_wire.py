@@ -175,6 +175,62 @@ def test_aFloodOfBigRegistrations_doesNotHoldAsksBack_andAQuietServiceStillRegis
         flood.close(linger=0)
 
 
+def vm_rss_mib(pid):
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def test_aFloodOfLargeFramesFromManyConnections_isCutToABoundedStream_andAsksGoOn(world, zmq_context):
+    """Each connection within its own frame rate once brought the router's loop 1 GB a second of
+    200 KB frames (from peers it did not even know): every ask timed out and its memory went to
+    2.3 GB (hostile QA). Large frames now cost by size, per peer and for all peers together."""
+    frame = json.dumps({"v": 1, "type": "plugin.reply", "id": "z", "result": "success",
+                        "dialog": "D" * 200_000}).encode()
+    floods = []
+    for _ in range(4):
+        sock = zmq_context.socket(zmq.DEALER)
+        sock.setsockopt(zmq.LINGER, 0)
+        sock.setsockopt(zmq.SNDHWM, 100)
+        sock.connect(world["plugins"])
+        floods.append(sock)
+    stop = threading.Event()
+
+    def flood(sock):
+        while not stop.is_set():
+            try:
+                sock.send(frame, zmq.NOBLOCK)
+            except zmq.Again:
+                sock.poll(10, zmq.POLLOUT)
+
+    threads = [threading.Thread(target=flood, args=(sock,), daemon=True) for sock in floods]
+    pid = world["router"].pid
+    before = vm_rss_mib(pid)
+    try:
+        for thread in threads:
+            thread.start()
+        deadline = time.monotonic() + 4
+        slowest = 0.0
+        while time.monotonic() < deadline:
+            started = time.monotonic()
+            reply = ask(world["client"], "Ask FuelBoard for help")
+            assert reply["outcome"] == "help", reply
+            slowest = max(slowest, time.monotonic() - started)
+        grown = vm_rss_mib(pid) - before
+        stats = world["client"].call("sys.stats")
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join(timeout=5)
+        for sock in floods:
+            sock.close(linger=0)
+    assert slowest < 2.0, f"an ask took {slowest:.2f} s during the flood"
+    assert grown < 400, f"the router grew by {grown:.0f} MiB during the flood"
+    assert stats["details"]["plugins"]["droppedByRateLimit"] > 0, stats["details"]["plugins"]
+
+
 def test_anUnusableAnswer_isRefusedWithItsIdAndTheFault(world):
     peer = world["peer"](register(), lambda request: {"result": "success", "dialog": "Here.",
                                                       "opensURL": "javascript:alert(1)"})

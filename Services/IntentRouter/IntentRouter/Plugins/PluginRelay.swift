@@ -6,8 +6,9 @@ import ZeroMQ
 /// The plug-in endpoint's ROUTER socket, on a thread of its own, joined to the router's loop by an
 /// inproc PAIR.
 ///
-/// It shields the loop from misbehaving services: every peer has a token bucket (a flood is cut
-/// to a steady rate and the excess dropped), frames that are not `[routing id, (empty,) payload]`
+/// It shields the loop from misbehaving services: every peer has a token bucket, and all peers
+/// share one, both counting bytes (a flood is cut to a steady rate and the excess dropped), frames
+/// that are not `[routing id, (empty,) payload]`
 /// are dropped, and messages past `cutOffBytes` never arrive (`maxMessageSize`: libzmq closes the
 /// connection). So however a service behaves, the loop reads a bounded stream and keeps answering
 /// every other ask.
@@ -18,9 +19,16 @@ final class PluginRelay {
     let pipe: Socket
     private let counters: Counters
 
-    /// Messages one peer may send at once, and per second after that.
+    /// Tokens one peer may spend at once, and per second after that: a frame costs one per 4 KiB
+    /// begun, so a peer sends 5000 small frames a second, or 20 MiB of large ones.
     static let burst = 2000.0
     static let perSecond = 5000.0
+    static let bytesPerToken = 4096
+    /// Bytes all peers together may send at once, and per second after that: many connections
+    /// each within its own rate once brought the loop 1 GB a second of 200 KB frames, every ask
+    /// timed out and the queue to the loop held 2.3 GB (hostile QA).
+    static let allBurstBytes = 16.0 * 1_048_576
+    static let allBytesPerSecond = 16.0 * 1_048_576
     /// The largest frame the protocol allows: the loop refuses a larger one, naming the limit.
     static let maxMessageBytes = 256 << 10
     /// Frames up to this size reach the loop, so a service that overshoots `maxMessageBytes` is
@@ -99,13 +107,14 @@ final class PluginRelay {
         poller.add(router)
         poller.add(pair)
         var buckets: [Data: (tokens: Double, at: ContinuousClock.Instant)] = [:]
+        var shared = (tokens: allBurstBytes, at: ContinuousClock.now)
         do {
             while true {
                 let readable = try poller.poll(timeout: .seconds(1))
                 if readable.contains(0) {
                     for _ in 0 ..< 1000 {
                         guard let frames = try? router.receive(dontWait: true) else { break }
-                        inbound(frames, pair: pair, buckets: &buckets, counters: counters)
+                        inbound(frames, pair: pair, buckets: &buckets, shared: &shared, counters: counters)
                     }
                 }
                 if readable.contains(1) {
@@ -130,7 +139,7 @@ final class PluginRelay {
 
     private static func inbound(_ frames: [Data], pair: Socket,
                                 buckets: inout [Data: (tokens: Double, at: ContinuousClock.Instant)],
-                                counters: Counters) {
+                                shared: inout (tokens: Double, at: ContinuousClock.Instant), counters: Counters) {
         guard frames.count >= 2, let payload = frames.last,
               frames.dropFirst().dropLast().allSatisfy(\.isEmpty) else {
             counters.malformed.add(1, ordering: .relaxed)
@@ -141,16 +150,18 @@ final class PluginRelay {
         var bucket = buckets[peer] ?? (burst, now)
         bucket.tokens = min(burst, bucket.tokens + (now - bucket.at).inSeconds * perSecond)
         bucket.at = now
-        // A frame over the protocol's limit costs a token per 4 KiB, so a flood of them is cut to
-        // about 20 MiB a second per peer (5000 tokens) before it reaches the loop (which only
-        // refuses them).
-        let cost = payload.count > maxMessageBytes ? Double(payload.count >> 12) : 1
-        guard bucket.tokens >= cost else {
+        // A token per 4 KiB begun: a flood of large frames is cut to about 20 MiB a second per peer,
+        // and all peers' to 16 MiB, before it reaches the loop.
+        let cost = Double(max(1, (payload.count + bytesPerToken - 1) / bytesPerToken))
+        shared.tokens = min(allBurstBytes, shared.tokens + (now - shared.at).inSeconds * allBytesPerSecond)
+        shared.at = now
+        guard bucket.tokens >= cost, shared.tokens >= Double(payload.count) else {
             buckets[peer] = bucket
             counters.dropped.add(1, ordering: .relaxed)
             return
         }
         bucket.tokens -= cost
+        shared.tokens -= Double(payload.count)
         buckets[peer] = bucket
         if (try? pair.send([peer, payload], dontWait: true)) == nil {
             counters.dropped.add(1, ordering: .relaxed)
