@@ -90,6 +90,18 @@ struct PluginDeadPhraseTests {
         }
     }
 
+    /// A phrase longer than the 40 words an utterance is read to can never match: said so (it was
+    /// told of a stutter or a filler: hostile QA).
+    @Test func aPhraseLongerThanAnUtteranceIsRead_isRefused_sayingSo() {
+        let phrase = "[ask] {app} " + (1...40).map { "w\($0)" }.joined(separator: " ")
+        #expect {
+            _ = try Self.grammar(phrase)
+        } throws: { error in
+            let reason = (error as? PluginRefusal)?.reason ?? ""
+            return reason.contains("it takes at least 41 words to say, and the router reads the first 40 words")
+        }
+    }
+
     /// In two alternatives a parameter is said once on each path: taken.
     @Test func aParameterInTwoAlternatives_isTaken() throws {
         let grammar = try Self.grammar("[ask] {app} (clean {n} cars|wash {n} vans)",

@@ -65,6 +65,11 @@ extension PluginIntentGrammar {
     }
 
     private static func why(_ phrase: String) -> String {
+        // Twenty free-text parameters were told of a stutter or a filler (hostile QA).
+        if let node = try? TemplateParser().parse(phrase), fewestWords(node) > UtteranceNormalizer.maxWords {
+            return "it takes at least \(fewestWords(node)) words to say, and the router reads the first "
+                + "\(UtteranceNormalizer.maxWords) words of what users say"
+        }
         let words = UtteranceNormalizer.words(phrase.replacingOccurrences(of: "|", with: " "))
         if let filler = filler(in: words) {
             return "the router drops \"\(filler)\" from what users say (a filler), so leave it out of the phrase"
@@ -76,5 +81,15 @@ extension PluginIntentGrammar {
                 + "(a speech recogniser's stutter), so the phrase must say it once"
         }
         return "a free-text parameter must be followed by a word of the phrase, and a filler cannot be that word"
+    }
+
+    /// The fewest words any way of saying `node` takes (a parameter, or the app name, one at least).
+    private static func fewestWords(_ node: TemplateNode) -> Int {
+        switch node {
+        case .word, .slot: 1
+        case .optional: 0
+        case .sequence(let items): items.reduce(0) { $0 + fewestWords($1) }
+        case .choice(let options): options.map(fewestWords).min() ?? 0
+        }
     }
 }
