@@ -25,6 +25,8 @@ public let routerServicesType = "router.services"
 public struct PluginHead: Decodable, Sendable {
     public var v: JSONValue?
     public var type: String?
+    /// A reply's request id, as any JSON value (a reply the router cannot use is still named).
+    public var id: JSONValue?
 
     /// Whether `v` is the number this side speaks (`wireVersion`).
     public var speaksWireVersion: Bool { v == .number(Double(wireVersion)) }

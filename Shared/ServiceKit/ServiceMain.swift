@@ -79,13 +79,14 @@ public struct ServiceMain {
         }
     }
 
-    /// `--help`: the binary's own options, the topology settings it uses (in the contract's order),
-    /// the common flags, and a paragraph naming the topology settings it accepts without using.
+    /// `--check-config`'s help: exit 73 only for a service with a data directory.
     static func checkConfigHelp(keepsData: Bool) -> String {
         "check the flags and environment, print the settings and exit (0 usable, 64 not"
             + (keepsData ? ", 73 a data directory that cannot be made there" : "") + "); binds, creates and writes nothing"
     }
 
+    /// `--help`: the binary's own options, the topology settings it uses (in the contract's order),
+    /// the common flags, and a paragraph naming the topology settings it accepts without using.
     static func help(name: String, summary: String, options: [OptionSpec], uses: [String]) -> HelpText {
         let topologyFlags = Set(Topology.settings.map(\.flag))
         precondition(Set(uses).isSubset(of: topologyFlags), "\(name) uses an unknown topology setting: \(uses)")
@@ -137,8 +138,9 @@ public struct ServiceMain {
 
     /// Whether the store file at `path` can be opened for reading and writing by this user, as the
     /// start will: "yes", "yes (made at the start)" when it does not exist yet and its directory can
-    /// be written, or "no (by this user: ...)" with why (whose it is and its mode). Said, not refused: the service may run as another
-    /// user than the one checking (a store put back by root failed only at the start).
+    /// be written, or "no (by this user: ...)" with why (whose it is and its mode). Said, not
+    /// refused: the service may run as another user than the one checking (a store put back by root
+    /// failed only at the start).
     static func storeUsability(_ path: String) -> String {
         guard FileManager.default.fileExists(atPath: path) else {
             // Made at the start in the data directory: only where this user can write (it said "yes"

@@ -120,18 +120,18 @@ final class ActionRunner {
     static func settingOutcome(_ result: Result<Preferences, ServiceError>, outcome: DialogOutcome,
                                unreachable: DialogOutcome = .settingsUnavailable,
                                unanswered: DialogOutcome = .settingsUnconfirmed) -> Handled {
-        guard case .success(let preferences) = result else {
-            // Unreachable or silent: say so, rather than "something went wrong".
-            if case .failure(let error) = result, error.code == .unavailable {
-                return Handled(.failure, RenderRequest(outcome: unreachable))
-            }
-            if case .failure(let error) = result, error.code == .timeout {
-                return Handled(.failure, RenderRequest(outcome: unanswered))
-            }
+        switch result {
+        case .success(let preferences):
+            return Handled(.success, RenderRequest(outcome: outcome, radiusMiles: preferences.radiusMiles,
+                                                   unit: preferences.unit))
+        // Unreachable or silent: say so, rather than "something went wrong".
+        case .failure(let error) where error.code == .unavailable:
+            return Handled(.failure, RenderRequest(outcome: unreachable))
+        case .failure(let error) where error.code == .timeout:
+            return Handled(.failure, RenderRequest(outcome: unanswered))
+        case .failure:
             return Handled(.failure, RenderRequest(outcome: .failure))
         }
-        return Handled(.success, RenderRequest(outcome: outcome, radiusMiles: preferences.radiusMiles,
-                                               unit: preferences.unit))
     }
 
     // MARK: - CheapestFuel / NearestFuel and their directions

@@ -27,10 +27,12 @@ public indirect enum TemplateNode: Sendable, Equatable {
         case .optional(let inner): inner.slotsOnAPathTwice
         case .choice(let items): items.reduce(into: Set()) { $0.formUnion($1.slotsOnAPathTwice) }
         case .sequence(let items):
-            items.indices.reduce(into: Set()) { twice, index in
-                twice.formUnion(items[index].slotsOnAPathTwice)
-                for later in items[(index + 1)...] { twice.formUnion(items[index].slotNames.intersection(later.slotNames)) }
-            }
+            // Within an item, or named by two of them.
+            items.reduce(into: (twice: Set<String>(), before: Set<String>())) { found, item in
+                let names = item.slotNames
+                found.twice.formUnion(item.slotsOnAPathTwice.union(names.intersection(found.before)))
+                found.before.formUnion(names)
+            }.twice
         }
     }
 

@@ -155,7 +155,7 @@ final class PluginBroker {
             guard let known else {
                 // Told, so it registers again at once rather than at its next heartbeat.
                 ignore(payload, "reply from an unregistered peer")
-                return sendUnknown(routingID, replyID: (try? JSONCoding.decode(ReplyID.self, from: payload))?.id)
+                return sendUnknown(routingID, replyID: head.id?.stringValue)
             }
             let reply: PluginReply
             do {
@@ -185,8 +185,6 @@ final class PluginBroker {
             break
         }
     }
-
-    private struct ReplyID: Decodable { let id: String? }
 
     /// `unknown_instance` to a connection the router does not know, saying why when it dropped it.
     private func sendUnknown(_ routingID: Data, replyID: String? = nil) {

@@ -5,24 +5,33 @@ import Messages
 extension PluginDialogue {
     // MARK: - Answers the router can use
 
-    /// Why a `kind` answer (needsValue, disambiguation) does not name a parameter to ask for, or nil
-    /// when it names a declared one; saying what was missing and which are declared.
-    static func parameterFault(_ kind: String, _ result: PluginResult, _ grammar: PluginIntentGrammar) -> String? {
-        let declared = grammar.parameterTypes.keys.sorted()
-        let listed = declared.isEmpty ? "the intent declares none" : "declared: " + declared.joined(separator: ", ")
+    /// Why an answer cannot be used, in a sentence.
+    struct Fault: Error {
+        let reason: String
+    }
+
+    /// The declared parameter a `kind` answer (needsValue, disambiguation) asks for, or why it names
+    /// none: what was missing, and which are declared.
+    static func askedParameter(_ kind: String, _ result: PluginResult, _ grammar: PluginIntentGrammar)
+        -> Result<PluginParameter, Fault> {
+        if let name = result.parameter, let declared = grammar.parameterTypes[name] { return .success(declared) }
+        let names = grammar.parameterTypes.keys.sorted()
+        let listed = names.isEmpty ? "the intent declares none" : "declared: " + names.joined(separator: ", ")
         guard let name = result.parameter else {
-            return "\(kind) has no \"parameter\" member naming the parameter to ask for (\(listed))"
+            return .failure(Fault(reason: "\(kind) has no \"parameter\" member naming the parameter to ask for (\(listed))"))
         }
-        guard grammar.parameterTypes[name] == nil else { return nil }
-        return "\(kind) names \"\(name.prefix(40))\", not a declared parameter (\(listed))"
+        return .failure(Fault(reason: "\(kind) names \"\(name.prefix(40))\", not a declared parameter (\(listed))"))
     }
 
     /// Why a disambiguation cannot be asked, or nil when it can: it must name a declared parameter
     /// and offer 1 to 20 options with distinct titles (the user picks by title), each with a value
     /// the parameter can take (a pick becomes its value).
     static func disambiguationFault(_ result: PluginResult, _ grammar: PluginIntentGrammar) -> String? {
-        if let fault = parameterFault("disambiguation", result, grammar) { return fault }
-        guard let declared = grammar.parameterTypes[result.parameter ?? ""] else { return nil }
+        let declared: PluginParameter
+        switch askedParameter("disambiguation", result, grammar) {
+        case .success(let parameter): declared = parameter
+        case .failure(let fault): return fault.reason
+        }
         let options = result.options ?? []
         guard (1 ... maxOptions).contains(options.count) else {
             return "disambiguation needs 1 to \(maxOptions) options, not \(options.count)"

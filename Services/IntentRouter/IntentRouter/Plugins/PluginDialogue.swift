@@ -212,11 +212,11 @@ final class PluginDialogue {
             reply(ask, .success, spoken, intent: intent, result: .success, parameters: parameters,
                   service: service, value: value, snippet: result.snippet?.speakable, opensURL: result.opensURL)
         case .needsValue:
-            if let fault = Self.parameterFault("needsValue", result, grammar) {
-                return unusable(ask, answer, grammar, service, fault)
+            switch Self.askedParameter("needsValue", result, grammar) {
+            case .failure(let fault): return unusable(ask, answer, grammar, service, fault.reason)
+            case .success(let parameter):
+                openSession(.value(parameter.name), .needsValue, needs: parameter.name, options: nil)
             }
-            let name = result.parameter ?? ""  // named and declared: checked just above
-            openSession(.value(name), .needsValue, needs: name, options: nil)
         case .disambiguation:
             if let fault = Self.disambiguationFault(result, grammar) {
                 return unusable(ask, answer, grammar, service, fault)

@@ -106,8 +106,8 @@ final class PluginRelay {
         let poller = Poller()
         poller.add(router)
         poller.add(pair)
-        var buckets: [Data: (tokens: Double, at: ContinuousClock.Instant)] = [:]
-        var shared = (tokens: allBurstBytes, at: ContinuousClock.now)
+        var buckets: [Data: TokenBucket] = [:]
+        var shared = TokenBucket(capacity: allBurstBytes, perSecond: allBytesPerSecond)
         do {
             while true {
                 let readable = try poller.poll(timeout: .seconds(1))
@@ -137,9 +137,8 @@ final class PluginRelay {
         }
     }
 
-    private static func inbound(_ frames: [Data], pair: Socket,
-                                buckets: inout [Data: (tokens: Double, at: ContinuousClock.Instant)],
-                                shared: inout (tokens: Double, at: ContinuousClock.Instant), counters: Counters) {
+    private static func inbound(_ frames: [Data], pair: Socket, buckets: inout [Data: TokenBucket],
+                                shared: inout TokenBucket, counters: Counters) {
         guard frames.count >= 2, let payload = frames.last,
               frames.dropFirst().dropLast().allSatisfy(\.isEmpty) else {
             counters.malformed.add(1, ordering: .relaxed)
@@ -147,14 +146,12 @@ final class PluginRelay {
         }
         let peer = frames[0]
         let now = ContinuousClock.now
-        var bucket = buckets[peer] ?? (burst, now)
-        bucket.tokens = min(burst, bucket.tokens + (now - bucket.at).inSeconds * perSecond)
-        bucket.at = now
+        var bucket = buckets[peer] ?? TokenBucket(capacity: burst, perSecond: perSecond, now: now)
+        bucket.refill(now)
+        shared.refill(now)
         // A token per 4 KiB begun: a flood of large frames is cut to about 20 MiB a second per peer,
         // and all peers' to 16 MiB, before it reaches the loop.
         let cost = Double(max(1, (payload.count + bytesPerToken - 1) / bytesPerToken))
-        shared.tokens = min(allBurstBytes, shared.tokens + (now - shared.at).inSeconds * allBytesPerSecond)
-        shared.at = now
         guard bucket.tokens >= cost, shared.tokens >= Double(payload.count) else {
             buckets[peer] = bucket
             counters.dropped.add(1, ordering: .relaxed)
@@ -166,5 +163,26 @@ final class PluginRelay {
         if (try? pair.send([peer, payload], dontWait: true)) == nil {
             counters.dropped.add(1, ordering: .relaxed)
         }
+    }
+}
+
+/// Tokens that refill at `perSecond` up to `capacity`, starting full.
+struct TokenBucket {
+    let capacity: Double
+    let perSecond: Double
+    var tokens: Double
+    private var at: ContinuousClock.Instant
+
+    init(capacity: Double, perSecond: Double, now: ContinuousClock.Instant = .now) {
+        self.capacity = capacity
+        self.perSecond = perSecond
+        tokens = capacity
+        at = now
+    }
+
+    /// Adds what the time since the last refill earned.
+    mutating func refill(_ now: ContinuousClock.Instant) {
+        tokens = min(capacity, tokens + (now - at).inSeconds * perSecond)
+        at = now
     }
 }
