@@ -43,7 +43,8 @@ extension ReplyServer {
             let now = Self.monotonicNanoseconds()
             let failuresWaiting = failureLines.flush(logging: logger, now: now)
             let undeliveredWaiting = undeliveredLines.flush(logging: logger, now: now)
-            if failuresWaiting || undeliveredWaiting { flushLogCountsLater() }
+            let refusedWaiting = refusedLines.flush(logging: logger, now: now)
+            if failuresWaiting || undeliveredWaiting || refusedWaiting { flushLogCountsLater() }
         }
     }
 }

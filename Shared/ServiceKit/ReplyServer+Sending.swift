@@ -34,7 +34,11 @@ extension ReplyServer {
         // The route's first frame is the client's routing id.
         let notedAt = clientsNotReading.isEmpty ? nil : route.first.flatMap { clientsNotReading[$0] }
         do {
-            try socket.send(route, then: reply, dontWait: notedAt != nil)
+            if reply.count >= Self.countedReplyBytes {
+                try sendCounted(route: route, reply, dontWait: notedAt != nil)
+            } else {
+                try socket.send(route, then: reply, dontWait: notedAt != nil)
+            }
             if let notedAt, Self.monotonicNanoseconds() &- notedAt >= Self.notReadingNoteNanoseconds {
                 clientsNotReading[route[0]] = nil  // noted: not empty
                 logger.info("client reading again", metadata: ["clients.notReading": "\(clientsNotReading.count)"])

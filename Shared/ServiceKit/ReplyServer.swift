@@ -88,6 +88,17 @@ public final class ReplyServer {
     static let notReadingNoteNanoseconds: UInt64 = 1_000_000_000
     /// Replies that could not be sent: the client gone, or not reading.
     var repliesNotDelivered: UInt64 = 0
+    /// Large replies held by libzmq for every client together, and for each (see `sendCounted`).
+    let unreadReplies = HeldBytes()
+    var unreadRepliesByClient: [Data: HeldBytes] = [:]
+    /// A client holding this many bytes of replies it has not read gets no more large ones.
+    public var unreadBytesPerClient = defaultUnreadBytesPerClient
+    /// All clients together holding this many: no client gets a large reply.
+    public var unreadBytesInAll = defaultUnreadBytesInAll
+    /// Large replies answered with `unavailable` instead (`sendCounted`).
+    var largeRepliesRefused: UInt64 = 0
+    /// "large reply refused" lines, at most 5 a second.
+    var refusedLines = LogThrottle(perSecond: 5, leftOutEvent: "large replies refused not logged")
     /// Whether a timer will write the counts of lines left out.
     var logFlushDue = false
     /// A turn's first replies go at once; later ones, and deferred ones, in groups of this many.
@@ -147,6 +158,8 @@ public final class ReplyServer {
                 "requestsInFlight": .number(Double(self.requestsInFlight)),
                 "repliesNotDelivered": .number(Double(self.repliesNotDelivered)),
                 "clientsNotReading": .number(Double(self.clientsNotReading.count)),
+                "unreadReplyBytes": .number(Double(self.unreadReplies.bytes)),
+                "largeRepliesRefused": .number(Double(self.largeRepliesRefused)),
             ]
             return request.reply(self.stats.snapshot(service: self.name,
                                               extra: self.statsDetails().merging(delivery) { own, _ in own },

@@ -58,6 +58,18 @@ struct StatsHighlightsTests {
         #expect(stuck == "    replies not delivered 70,412 (1 client NOT READING); RSS 30 MiB")
     }
 
+    /// Any service: large replies refused to clients not reading theirs, and what is held unread now.
+    @Test func anyService_countsLargeRepliesRefused() {
+        let none = StatsHighlights.line("fuel-lookup", ["largeRepliesRefused": .number(0),
+                                                        "unreadReplyBytes": .number(9_000_000)])
+        #expect(none == nil)
+        let refused = StatsHighlights.line("fuel-lookup", ["largeRepliesRefused": .number(2_138),
+                                                           "unreadReplyBytes": .number(69_935_370), "memory": Self.memory])
+        #expect(refused == "    large replies REFUSED 2,138 (clients not reading theirs), 67 MiB unread now; RSS 30 MiB")
+        let past = StatsHighlights.line("fuel-lookup", ["largeRepliesRefused": .number(5), "unreadReplyBytes": .number(0)])
+        #expect(past == "    large replies REFUSED 5 (clients not reading theirs)")
+    }
+
     /// A feed whose fetches all fail has no age: it was in no summary, nor any Prometheus series
     /// an alert could use (operator walkthrough). Now it is named, and `failing` is a figure.
     @Test func priceIngest_namesItsFailingFeeds() {

@@ -129,6 +129,15 @@ def binary(name):
     return path
 
 
+def memory_mib(pid, field="VmRSS"):
+    """A process's memory figure from /proc/PID/status (VmRSS now, VmHWM its peak), in MiB."""
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) / 1024
+    raise AssertionError(f"no {field} for pid {pid}")
+
+
 class ServiceProcess:
     """One running service binary, its stderr lines, and its endpoints."""
 

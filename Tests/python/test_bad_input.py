@@ -11,8 +11,9 @@ import socket
 import time
 
 import pytest
+import zmq
 
-from conftest import JSON_TEST_SUITE, SHARED_DATA_ABSENT
+from conftest import JSON_TEST_SUITE, SHARED_DATA_ABSENT, memory_mib
 from fbclient import Client, NoReply, assert_error
 
 SERVICES = ("price-ingest", "fuel-lookup")
@@ -289,6 +290,58 @@ def test_rawTcpGarbageOnTheEndpoint_leavesTheServiceUp(services, service):
             except (socket.timeout, ConnectionError):
                 pass
     services.assert_up(service)
+
+
+@pytest.mark.time_limit(120)
+def test_batchesOfLargeLookups_neverRead_doNotGrowFuelLookupPastItsBound(services):
+    """A client sending sys.batch frames of 400 lookups of 50 stations and never reading: each 64 KB
+    request makes a reply hundreds of times larger, held by libzmq for the client (counted in
+    messages, 10,000 of them). It took fuel-lookup to 6 GB in 20 s (QA). Past 64 MiB unread, large
+    replies are answered with a short `unavailable` instead."""
+    lookup = dict(LOOKUP, limit=50)
+    frame = json.dumps({"v": 1, "id": "big", "type": "sys.batch", "body": {"requests": [
+        {"v": 1, "id": f"l{i}", "type": "lookup.cheapest", "body": lookup} for i in range(400)]}}).encode()
+    assert len(frame) <= SMALL_REQUEST
+    pid = services.process["fuel-lookup"].pid
+    stats_client = services.client("fuel-lookup")
+    before_batches = stats_client.call("sys.stats")["requestsByType"].get("sys.batch", 0)
+    before_rss = memory_mib(pid)
+    silent = services.stack.ctx.socket(zmq.DEALER)
+    silent.setsockopt(zmq.LINGER, 0)
+    silent.setsockopt(zmq.RCVHWM, 1)
+    silent.setsockopt(zmq.RCVBUF, 4096)
+    silent.setsockopt(zmq.SNDHWM, 100_000)
+    silent.connect(services.endpoint["fuel-lookup"])
+    try:
+        sent = 1500
+        for _ in range(sent):
+            silent.send_multipart([b"", frame])
+        deadline = time.monotonic() + 90
+        while True:
+            stats = stats_client.call("sys.stats")
+            if stats["requestsByType"].get("sys.batch", 0) - before_batches >= sent:
+                break
+            assert time.monotonic() < deadline, "fuel-lookup did not take every batch"
+        grown = memory_mib(pid) - before_rss
+        assert stats["details"]["largeRepliesRefused"] > 0, stats["details"]
+        assert stats["details"]["unreadReplyBytes"] <= 72 * 1024 * 1024, stats["details"]
+        assert grown < 160, f"fuel-lookup grew {grown:.0f} MiB holding replies a client never read"
+        # What the silent client then reads: whole replies, and refusals that say why.
+        silent.setsockopt(zmq.RCVTIMEO, 10_000)
+        codes = set()
+        for _ in range(sent):
+            reply = json.loads(silent.recv_multipart()[-1])
+            assert reply["id"] == "big"
+            if reply["ok"]:
+                assert len(reply["body"]["replies"]) == 400
+            else:
+                assert reply["error"]["code"] == "unavailable", reply
+                assert "has not read" in reply["error"]["message"], reply
+            codes.add(reply["ok"])
+        assert codes == {True, False}, codes
+    finally:
+        silent.close(linger=0)
+    services.assert_up("fuel-lookup")
 
 
 # -- wrong types and absurd values in bodies -------------------------------------------------

@@ -11,6 +11,7 @@ import uuid
 import pytest
 import zmq
 
+from conftest import memory_mib
 from fbclient import Client
 from test_plugin_python import free_endpoint, start_router
 
@@ -175,14 +176,6 @@ def test_aFloodOfBigRegistrations_doesNotHoldAsksBack_andAQuietServiceStillRegis
         flood.close(linger=0)
 
 
-def vm_rss_mib(pid):
-    with open(f"/proc/{pid}/status", encoding="ascii") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
-
-
 def test_aFloodOfLargeFramesFromManyConnections_isCutToABoundedStream_andAsksGoOn(world, zmq_context):
     """Each connection within its own frame rate once brought the router's loop 1 GB a second of
     200 KB frames (from peers it did not even know): every ask timed out and its memory went to
@@ -207,7 +200,7 @@ def test_aFloodOfLargeFramesFromManyConnections_isCutToABoundedStream_andAsksGoO
 
     threads = [threading.Thread(target=flood, args=(sock,), daemon=True) for sock in floods]
     pid = world["router"].pid
-    before = vm_rss_mib(pid)
+    before = memory_mib(pid)
     try:
         for thread in threads:
             thread.start()
@@ -218,7 +211,7 @@ def test_aFloodOfLargeFramesFromManyConnections_isCutToABoundedStream_andAsksGoO
             reply = ask(world["client"], "Ask FuelBoard for help")
             assert reply["outcome"] == "help", reply
             slowest = max(slowest, time.monotonic() - started)
-        grown = vm_rss_mib(pid) - before
+        grown = memory_mib(pid) - before
         stats = world["client"].call("sys.stats")
     finally:
         stop.set()

@@ -16,7 +16,7 @@ import zlib
 
 import pytest
 
-from conftest import REAL_DATA, needs_real_data, start_price_ingest
+from conftest import REAL_DATA, memory_mib, needs_real_data, start_price_ingest
 from fbclient import Client, assert_error
 
 FEED = "uk-cma-snapshot-2025-10-09/asda.json"
@@ -308,14 +308,6 @@ def test_ingestFeed_fromAUrl_doesNotWaitBehindAPollThatHangs(tmp_path, zmq_conte
         ingest.kill()
 
 
-def peak_rss_mib(pid):
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    raise AssertionError("no VmHWM")
-
-
 @pytest.mark.parametrize("path", ["/bomb.json", "/endless.json"])
 def test_ingestFeed_ofABodyPastTheLimit_isRefusedWithoutHoldingIt(tmp_path, zmq_context, feed_server, path):
     """A 1 MB gzip that unpacks to 1 GiB, or a body that never ends: the body was held whole before
@@ -330,7 +322,7 @@ def test_ingestFeed_ofABodyPastTheLimit_isRefusedWithoutHoldingIt(tmp_path, zmq_
             assert_error(reply, "too_large")
             assert "limit" in reply["error"]["message"], reply
             assert elapsed < 25, f"{elapsed:.1f} s to refuse it"
-            peak = peak_rss_mib(ingest.pid)
+            peak = memory_mib(ingest.pid, "VmHWM")
             assert peak < 180, f"price-ingest peaked at {peak:.0f} MiB fetching {path}"
             assert client.call("sys.ping")["service"] == "price-ingest"
     finally:

@@ -69,6 +69,12 @@ enum StatsHighlights {
             parts.append("replies not delivered \(count(undelivered))"
                          + (notReading > 0 ? " (\(plural(notReading, "client")) NOT READING)" : ""))
         }
+        // Large replies held for clients that do not read them, and those refused past the bound.
+        if let refused = figures.number("largeRepliesRefused"), refused > 0 {
+            let unread = figures.number("unreadReplyBytes") ?? 0
+            parts.append("large replies REFUSED \(count(refused)) (clients not reading theirs)"
+                         + (unread > 0 ? String(format: ", %.0f MiB unread now", unread / 1_048_576) : ""))
+        }
         if let rss = figures.object("memory")?.number("rssBytes") {
             parts.append(String(format: "RSS %.0f MiB", rss / 1_048_576))
         }
