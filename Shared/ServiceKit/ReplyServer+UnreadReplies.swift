@@ -27,12 +27,12 @@ extension ReplyServer {
         let client = unreadCount(of: route[0])
         let refusal: String?
         if client.bytes >= unreadBytesPerClient {
-            refusal = "this client has not read \(Self.mebibytes(client.bytes)) of its replies (at most "
-                + "\(Self.mebibytes(unreadBytesPerClient))): this reply (\(Self.mebibytes(reply.count))) was not "
+            refusal = "this client has not read \(ByteText.mebibytes(client.bytes)) of its replies (at most "
+                + "\(ByteText.mebibytes(unreadBytesPerClient))): this reply (\(ByteText.mebibytes(reply.count))) was not "
                 + "sent, though its request was handled; read the replies, then ask again"
         } else if unreadReplies.bytes >= unreadBytesInAll {
-            refusal = "\(name) holds \(Self.mebibytes(unreadReplies.bytes)) of replies its clients have not read "
-                + "(at most \(Self.mebibytes(unreadBytesInAll))): this reply (\(Self.mebibytes(reply.count))) was "
+            refusal = "\(name) holds \(ByteText.mebibytes(unreadReplies.bytes)) of replies its clients have not read "
+                + "(at most \(ByteText.mebibytes(unreadBytesInAll))): this reply (\(ByteText.mebibytes(reply.count))) was "
                 + "not sent, though its request was handled; ask again shortly"
         } else {
             refusal = nil
@@ -86,10 +86,5 @@ extension ReplyServer {
             bytes[$0..<$0 + marker.count].elementsEqual(marker)
         }
         return start.map { $0..<$0 + marker.count }
-    }
-
-    /// "7.2 MiB".
-    static func mebibytes(_ bytes: Int) -> String {
-        String(format: "%.1f MiB", Double(bytes) / Double(1 << 20))
     }
 }

@@ -124,8 +124,11 @@ public final class ReplyServer {
     /// the real one. `queuedPerClient` bounds what one client can make the server hold (a
     /// service with large replies gives a smaller one): it is what one client may have
     /// outstanding, as a burst of that many replies fills the queue before its I/O thread drains it.
+    /// `requestsReadAhead` (default the same) bounds the requests read from one connection and not
+    /// yet taken: past it the connection is not read (TCP holds the client back; nothing is lost).
     public init(name: String, context: Context, bind endpoint: String, logger: Logger,
-                maxRequestBytes: Int = 1 << 20, queuedPerClient: Int = defaultQueuedPerClient) throws(ZMQError) {
+                maxRequestBytes: Int = 1 << 20, queuedPerClient: Int = defaultQueuedPerClient,
+                requestsReadAhead: Int? = nil) throws(ZMQError) {
         self.name = name
         self.context = context
         self.logger = logger
@@ -145,7 +148,7 @@ public final class ReplyServer {
         socket.sendTimeout = .milliseconds(100)
         socket.handshakeInterval = .seconds(5)
         socket.sendHighWaterMark = queuedPerClient
-        socket.receiveHighWaterMark = queuedPerClient
+        socket.receiveHighWaterMark = requestsReadAhead ?? queuedPerClient
         self.endpoint = try socket.bind(endpoint)
         poller.add(socket)
         on(MessageType.sysPing.rawValue) { [name] request in

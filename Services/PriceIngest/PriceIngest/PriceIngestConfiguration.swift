@@ -20,6 +20,11 @@ public struct PriceIngestConfiguration: Sendable {
     public var fetcher = FeedFetcher()
     /// Largest inline `ingest.feed` request accepted.
     public var maxRequestBytes: Int = 64 << 20
+    /// Feeds waiting to be parsed hold at most this many bytes before a client's next one is refused
+    /// (`PriceIngestService.ingest`): 40 feeds of 30 MB sent at once took price-ingest to 6.6 GB (QA).
+    /// Four of the largest feeds; the scheme's 13 real ones together are about 30 MB, and `fuelboard
+    /// ingest` sends one at a time.
+    public var maxWaitingFeedBytes = 128 << 20
     /// How often the publisher repeats its version so idle replicas notice gaps.
     public var heartbeatInterval: Duration = .seconds(1)
 

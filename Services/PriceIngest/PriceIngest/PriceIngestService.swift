@@ -18,6 +18,9 @@ public final class PriceIngestService {
     /// Requests and replies held for one client at most (`ReplyServer.queuedPerClient`): what one
     /// client may have outstanding (at 100, a test's 200 file:// fetches sent at once lost replies).
     public static let queuedPerClient = 1_000
+    /// Requests read from one connection ahead of the loop (`ReplyServer.requestsReadAhead`): a feed
+    /// may be 64 MiB, and 40 of 30 MB sent at once were read in whole (1.8 GB) while the loop worked.
+    public static let requestsReadAhead = 4
     /// How long a stop waits for the feeds in hand (a 90,000-station feed parses in ~4 s here).
     public static let stopGrace: Duration = .seconds(12)
 
@@ -48,8 +51,11 @@ public final class PriceIngestService {
     var nextTicket: UInt64 = 1
     /// The fingerprint of the feed stored at the store's version (`PriceHeartbeat.head`).
     var head: String?
-    /// Feeds being parsed, by ticket (`ingest`).
+    /// Feeds being parsed, by ticket (`ingest`), and their bytes.
     var parsing: [UInt64: IngestJob] = [:]
+    var parsingBytes = 0
+    /// Feeds a client sent refused because those waiting to be parsed held `maxWaitingFeedBytes`.
+    var feedsRefusedWaiting: UInt64 = 0
     let parseQueue: FeedParseQueue
     private let parseResults: Socket
     private var fetchesInFlight = Set<String>()
@@ -75,7 +81,7 @@ public final class PriceIngestService {
         // clients (fuelboard, replicas resyncing) mostly ask one thing at a time.
         server = try ReplyServer(name: "price-ingest", context: context, bind: configuration.endpoint,
                                  logger: logger, maxRequestBytes: configuration.maxRequestBytes,
-                                 queuedPerClient: Self.queuedPerClient)
+                                 queuedPerClient: Self.queuedPerClient, requestsReadAhead: Self.requestsReadAhead)
         // A stop finishes the feeds in hand (parsed off the loop, then committed and acknowledged):
         // a rolling restart failed a client's ingest with "the connection closed" (QA). Within the
         // units' 20 s stop timeout, with the watchdog's 3 s after it.
@@ -308,6 +314,8 @@ public final class PriceIngestService {
             "fetchesInFlight": .number(Double(fetchesInFlight.count)),
             // Feeds taken (inline or fetched) and waiting for their parse or in it.
             "feedsParsing": .number(Double(parsing.count)),
+            "feedsParsingBytes": .number(Double(parsingBytes)),
+            "feedsRefusedWaiting": .number(Double(feedsRefusedWaiting)),
             "commitFailures": .number(Double(commitFailures)),
             // Deleted or replaced while running: ingests are refused until a restart.
             "storeFileGone": .bool(!store.isStillItsFile),

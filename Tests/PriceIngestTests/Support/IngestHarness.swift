@@ -24,14 +24,16 @@ final class IngestHarness {
     /// Runs `body` with the service started on `directory` (its SQLite file is
     /// `directory/price-ingest.sqlite`), and stops it afterwards, even when `body` throws.
     static func with<Result>(directory: URL, feeds: FeedList? = nil, fileRoot: FileFeedRoot? = nil,
+                             configure: (inout PriceIngestConfiguration) -> Void = { _ in },
                              _ body: (IngestHarness) throws -> Result) throws -> Result {
-        let harness = try IngestHarness(directory: directory, feeds: feeds, fileRoot: fileRoot)
+        let harness = try IngestHarness(directory: directory, feeds: feeds, fileRoot: fileRoot, configure: configure)
         defer { harness.stop() }
         return try body(harness)
     }
 
     /// Starts the service and a subscriber that has seen one heartbeat, so every later update reaches it.
-    private init(directory: URL, feeds: FeedList?, fileRoot: FileFeedRoot?) throws {
+    private init(directory: URL, feeds: FeedList?, fileRoot: FileFeedRoot?,
+                 configure: (inout PriceIngestConfiguration) -> Void) throws {
         self.directory = directory
         let holder = ServiceHolder()
         var configuration = PriceIngestConfiguration(endpoint: "tcp://127.0.0.1:*",
@@ -39,6 +41,7 @@ final class IngestHarness {
         configuration.heartbeatInterval = .milliseconds(20)
         if let feeds { configuration.feeds = feeds }
         configuration.fetcher.fileRoot = fileRoot
+        configure(&configuration)
         let quiet = Logger(label: "price-ingest-test", level: .critical)
         let service = try InProcessService.start { [configuration] context in
             let service = try PriceIngestService(context: context, configuration: configuration, logger: quiet)

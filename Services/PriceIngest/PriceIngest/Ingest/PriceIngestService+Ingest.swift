@@ -20,12 +20,29 @@ extension PriceIngestService {
     }
 
     /// Parses, validates, commits and publishes one feed; `job.responder` hears the outcome (an
-    /// `IngestFeedReply` or the error). Nothing is stored if it fails.
+    /// `IngestFeedReply` or the error). Nothing is stored if it fails. A client's feed that would
+    /// take the feeds waiting past `maxWaitingFeedBytes` is refused (one alone never is); a polled
+    /// one never is (one per configured feed at most).
     func ingest(_ job: IngestJob) {
+        if !job.polled, !parsing.isEmpty, parsingBytes + job.data.count > configuration.maxWaitingFeedBytes {
+            return refuseWhileBusy(job)
+        }
         let ticket = nextTicket
         nextTicket += 1
         parsing[ticket] = job
+        parsingBytes += job.data.count
         parseQueue.parse(job.data, retailer: job.retailer, fetchedAt: job.fetchedAt, parser: parser, ticket: ticket)
+    }
+
+    /// Answers `unavailable` to a client's feed that would take the feeds waiting past
+    /// `maxWaitingFeedBytes` (counted and logged; its feed's status is untouched: the feed was not read).
+    private func refuseWhileBusy(_ job: IngestJob) {
+        feedsRefusedWaiting += 1
+        let message = "price-ingest has \(parsing.count) feed(s) (\(ByteText.mebibytes(parsingBytes))) waiting to be "
+            + "parsed, at most \(ByteText.mebibytes(configuration.maxWaitingFeedBytes)) with this one: nothing was changed; "
+            + "send this feed again once they are done (one at a time, as fuelboard ingest does)"
+        logRefusal(["svc.request.id": job.requestID, "retailer": job.retailer, "reason": message])
+        job.responder?.fail(ServiceError(.unavailable, message))
     }
 
     /// A parse is back: the feed is committed and published, and its asker answered.
@@ -33,6 +50,7 @@ extension PriceIngestService {
         guard let (ticket, parsed) = parseQueue.take(frames), let job = parsing.removeValue(forKey: ticket) else {
             return
         }
+        parsingBytes -= job.data.count
         do {
             let reply = try commit(parsed, of: job)
             job.responder?.reply(reply)
